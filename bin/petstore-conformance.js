@@ -1,0 +1,11 @@
+#!/usr/bin/env node
+// Entry point of the `petstore-conformance` command: loads the compiled CLI (npm run build).
+import { existsSync } from 'node:fs';
+
+const entry = new URL('../dist/src/cli/main.js', import.meta.url);
+if (!existsSync(entry)) {
+  process.stderr.write('petstore-conformance: error: the CLI is not built; run `npm run build` (npm install does it)\n');
+  process.exit(2);
+}
+const { main } = await import(entry.href);
+process.exitCode = await main(process.argv.slice(2));

@@ -1,0 +1,44 @@
+import type { RequestBody } from '../http/client.js';
+import type { Credential } from '../http/credential.js';
+import type { Exchange } from '../http/exchange.js';
+import type { RunState } from './run-state.js';
+
+/**
+ * What a check works with: the run's state and request helpers that record every
+ * exchange under the check's id (so the report can show it, and the section-7
+ * invariants can inspect it).
+ */
+export class CheckContext {
+  /** Exchanges this check made, in completion order. */
+  readonly exchanges: Exchange[] = [];
+
+  constructor(
+    readonly checkId: string,
+    readonly run: RunState,
+  ) {}
+
+  /** Sends one request through the run's client. */
+  async send(method: string, path: string, credential: Credential, body?: RequestBody): Promise<Exchange> {
+    const exchange = await this.run.client.send({ method, path, credential, body }, this.checkId);
+    this.exchanges.push(exchange);
+    return exchange;
+  }
+
+  /** listCategories (spec 4.1), with the valid key unless told otherwise. */
+  list(credential: Credential = this.run.valid): Promise<Exchange> {
+    return this.send('GET', '/categories', credential);
+  }
+
+  /** createCategory (spec 4.2), with the valid key unless told otherwise. */
+  create(body: RequestBody | undefined, credential: Credential = this.run.valid): Promise<Exchange> {
+    return this.send('POST', '/categories', credential, body);
+  }
+
+  /**
+   * A category name unique to this run and check, recognisable as test data:
+   * `pcs-<runId> <check id> <label>`.
+   */
+  name(label = ''): string {
+    return `pcs-${this.run.settings.runId} ${this.checkId}${label ? ` ${label}` : ''}`;
+  }
+}

@@ -1,0 +1,74 @@
+import { inject, test } from 'vitest';
+import type { Exchange } from '../http/exchange.js';
+import { CheckContext } from './context.js';
+import { CheckError, CheckFailure } from './failures.js';
+import { runState } from './run-state.js';
+import type { CheckDefinition, CheckMeta, FailureRecord } from './types.js';
+
+/** Options of {@link check} beyond its definition. */
+export interface CheckOptions {
+  /**
+   * Run after the concurrent checks declared before it, alone (for checks that read
+   * what earlier checks did). By default checks run concurrently with their neighbours.
+   */
+  sequential?: boolean;
+  /** Requests the check sends one after another at most; sizes its time budget. */
+  serialRequests?: number;
+}
+
+/**
+ * Declares a conformance check as a vitest test named by its id. The definition and
+ * every exchange the check makes reach the runner through `task.meta.check`; a thrown
+ * {@link CheckFailure} marks it `failed`, a {@link CheckError} or any other exception
+ * `error`, and `skip(reason)` `skipped`.
+ */
+export function check(
+  definition: CheckDefinition,
+  body: (t: CheckContext, skip: (reason: string) => never) => Promise<void>,
+  options: CheckOptions = {},
+): void {
+  const register = options.sequential ? test : test.concurrent;
+  const settings = inject('run');
+  // Every request is bounded by the client's deadline; this only catches a stuck check.
+  const timeout = settings.timeoutMs * ((options.serialRequests ?? 3) + 1) + 5_000;
+  // The definition travels from registration on, so checks a filter skips are still reported.
+  const declared: CheckMeta = { ...definition, exchanges: [], created: [] };
+  register(definition.id, { timeout, meta: { check: declared } }, async ({ task, skip }) => {
+    const run = runState();
+    const t = new CheckContext(definition.id, run);
+    const meta = task.meta.check!;
+    try {
+      await body(t, (reason) => {
+        meta.outcome = { status: 'skipped', reason };
+        return skip(reason) as never;
+      });
+    } catch (error) {
+      if (error instanceof CheckFailure) meta.failure = failureRecord(error, definition.id);
+      else if (meta.outcome?.status !== 'skipped') {
+        meta.outcome = { status: 'error', reason: error instanceof CheckError ? error.message : String(error) };
+      }
+      throw error;
+    } finally {
+      meta.exchanges = t.exchanges.map(capBody);
+      meta.created = run.created.filter((category) => category.checkId === definition.id);
+    }
+  });
+}
+
+function failureRecord(failure: CheckFailure, checkId: string): FailureRecord {
+  const exchange = failure.exchange;
+  const record: FailureRecord = { message: failure.message, request: exchange?.request ?? { method: '', url: '', headers: {} } };
+  if (exchange && exchange.checkId !== checkId) record.checkId = exchange.checkId;
+  if (exchange?.response) record.response = capBody(exchange).response;
+  if (exchange?.error) record.error = exchange.error;
+  return record;
+}
+
+/** Response bodies kept in reports, at most (bytes of UTF-16 text; the full size is in `bodyBytes`). */
+const BODY_CAP = 64 * 1024;
+
+function capBody(exchange: Exchange): Exchange {
+  const response = exchange.response;
+  if (!response || response.body.length <= BODY_CAP) return exchange;
+  return { ...exchange, response: { ...response, body: `${response.body.slice(0, BODY_CAP)}…[truncated]` } };
+}

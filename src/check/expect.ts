@@ -1,0 +1,122 @@
+import type { Exchange, RecordedResponse } from '../http/exchange.js';
+import { outcomeLine } from '../http/exchange.js';
+import { isInt64 } from '../json/int64.js';
+import { exactInteger, lexemeOf, parseJson, type ParsedJson } from '../json/lossless.js';
+import { violations } from '../schema/validators.js';
+import { CheckFailure } from './failures.js';
+
+/**
+ * Assertions on exchanges. Each throws a {@link CheckFailure} carrying the exchange, with
+ * a message that states what was expected and what was found.
+ */
+
+/** The response of an exchange; fails when none arrived (timeout, reset, refused ...). */
+export function expectResponse(exchange: Exchange): RecordedResponse {
+  if (!exchange.response) {
+    throw new CheckFailure(`Expected a response, received ${outcomeLine(exchange)}`, exchange);
+  }
+  return exchange.response;
+}
+
+/** The response, after asserting its status code. */
+export function expectStatus(exchange: Exchange, expected: number): RecordedResponse {
+  const response = expectResponse(exchange);
+  if (response.status !== expected) {
+    throw new CheckFailure(`Expected status ${expected}, received ${response.status}`, exchange);
+  }
+  return response;
+}
+
+/** The response body parsed losslessly; fails when it is not UTF-8 JSON (RFC 8259 §8.1). */
+export function expectJsonBody(exchange: Exchange): ParsedJson {
+  const response = expectResponse(exchange);
+  if (!response.utf8Valid) throw new CheckFailure('Expected a UTF-8 JSON body, received invalid UTF-8', exchange);
+  const parsed = parseJson(response.body);
+  if (!parsed.ok) throw new CheckFailure(`Expected a JSON body, received text that is not JSON: ${parsed.reason}`, exchange);
+  return parsed.json;
+}
+
+/** A Category as the suite reads it: plain fields plus the exact id. */
+export interface CategoryView {
+  /** The exact id (spec section 2: int64). */
+  id: bigint;
+  name: string;
+  description?: string;
+}
+
+/**
+ * Reads one Category (spec section 2): valid against the Category schema, and an `id`
+ * that is an exact integer within int64 (decided on the lexeme, not on a double).
+ * @param where prefix for messages, e.g. `item 3 of the list: `.
+ */
+export function expectCategory(exchange: Exchange, tree: unknown, value: unknown, where = ''): CategoryView {
+  const problems = violations('Category', value);
+  if (problems.length > 0) {
+    throw new CheckFailure(`${where}Expected a Category, found: ${problems.join('; ')}`, exchange);
+  }
+  const idNode = (tree as { id: unknown }).id;
+  const id = exactInteger(idNode);
+  if (id === undefined) {
+    throw new CheckFailure(`${where}Expected an integer id, found ${lexemeOf(idNode)}`, exchange);
+  }
+  if (!isInt64(id)) {
+    throw new CheckFailure(`${where}Expected an int64 id, found ${lexemeOf(idNode)}, outside [-2^63, 2^63-1]`, exchange);
+  }
+  const { name, description } = value as { name: string; description?: string };
+  return description === undefined ? { id, name } : { id, name, description };
+}
+
+/** The status-201 Category of a create (spec 4.2/R1). */
+export function expectCreated(exchange: Exchange): CategoryView {
+  expectStatus(exchange, 201);
+  const json = expectJsonBody(exchange);
+  return expectCategory(exchange, json.tree, json.value);
+}
+
+/** The status-200 array of Categories of a list (spec 4.1). */
+export function expectCategoryList(exchange: Exchange): CategoryView[] {
+  expectStatus(exchange, 200);
+  const json = expectJsonBody(exchange);
+  if (!Array.isArray(json.value)) {
+    throw new CheckFailure(`Expected a JSON array, found ${kindOf(json.value)}`, exchange);
+  }
+  const tree = json.tree as unknown[];
+  return json.value.map((item, i) => expectCategory(exchange, tree[i], item, `item ${i} of the list: `));
+}
+
+/** Fails with `message` and the exchange unless `condition` holds. */
+export function expectThat(condition: boolean, message: string, exchange?: Exchange): asserts condition {
+  if (!condition) throw new CheckFailure(message, exchange);
+}
+
+/** JSON kind of a plain value, for messages. */
+export function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
+/** A string quoted for messages, long ones shortened. */
+export function quote(text: string | undefined, max = 80): string {
+  if (text === undefined) return 'absent';
+  const shown = text.length > max ? `${text.slice(0, max)}…(${text.length} chars)` : text;
+  return JSON.stringify(shown);
+}
+
+/**
+ * Runs one assertion per case, concurrently, and fails with the first failing case's
+ * message prefixed by its label, noting how many cases failed in all.
+ */
+export async function expectEachCase<T>(
+  cases: readonly T[],
+  label: (c: T) => string,
+  assert: (c: T) => Promise<void>,
+): Promise<void> {
+  const outcomes = await Promise.allSettled(cases.map(assert));
+  const failures = outcomes.flatMap((outcome, i) => (outcome.status === 'rejected' ? [{ c: cases[i]!, reason: outcome.reason }] : []));
+  if (failures.length === 0) return;
+  const first = failures[0]!;
+  if (!(first.reason instanceof CheckFailure)) throw first.reason;
+  const tally = cases.length > 1 ? ` (${failures.length} of ${cases.length} cases failed)` : '';
+  throw new CheckFailure(`${label(first.c)}: ${first.reason.message}${tally}`, first.reason.exchange);
+}

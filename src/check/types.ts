@@ -1,0 +1,58 @@
+import type { Exchange, RecordedRequest, RecordedResponse, TransportError } from '../http/exchange.js';
+
+/**
+ * How much a check's outcome weighs: `must` checks enforce the spec's rules and decide
+ * the verdict; `should` checks enforce HTTP standards and robustness the spec does not
+ * state; `info` checks record observations.
+ */
+export type CheckLevel = 'must' | 'should' | 'info';
+
+/** Outcome of one check. `error`: the check could not be evaluated (not a verdict on the rule). */
+export type CheckStatus = 'passed' | 'failed' | 'skipped' | 'error';
+
+/** What a check declares about itself; every field reaches the report. */
+export interface CheckDefinition {
+  /** Stable kebab-case id, unique in the suite (e.g. `create-rejects-missing-name`). */
+  id: string;
+  /** What holds when the check passes, as a short declarative sentence. */
+  title: string;
+  /** The spec clause enforced, as section and rule: `4.2/R2`, `5/R2`, `7`, `2`. */
+  clause: string;
+  level: CheckLevel;
+  /** For `should` checks: the external standard enforced, e.g. `RFC 9110 §11.6.1`. */
+  reference?: string;
+}
+
+/** The exchange a failure is about, in the report's shape (secrets already redacted). */
+export interface FailureRecord {
+  message: string;
+  /** The check that made the exchange, when it is not the failing check itself (invariants). */
+  checkId?: string;
+  request: RecordedRequest;
+  response?: RecordedResponse;
+  error?: TransportError;
+}
+
+/** A category the run created (there is no delete operation: users must know what was written). */
+export interface CreatedCategory {
+  /** The exact id as a decimal string (int64 does not fit a JSON number). */
+  id: string;
+  name: string;
+  checkId: string;
+}
+
+/** What a check hands to the runner, through vitest's `task.meta`. */
+export interface CheckMeta extends CheckDefinition {
+  /** Set when the check did not end as plain pass/fail. */
+  outcome?: { status: 'error' | 'skipped'; reason: string };
+  failure?: FailureRecord;
+  /** Every exchange the check made, bodies capped for transport. */
+  exchanges: Exchange[];
+  created: CreatedCategory[];
+}
+
+declare module 'vitest' {
+  interface TaskMeta {
+    check?: CheckMeta;
+  }
+}

@@ -1,0 +1,187 @@
+import { mkdir } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { normalizeBaseUrl } from '../config/base-url.js';
+import { DEFAULT_CONNECTIONS, DEFAULT_TIMEOUT_MS } from '../config/settings.js';
+import { UsageError } from '../config/usage-error.js';
+import { toolVersion } from '../package-info.js';
+import { startReferenceServer } from '../reference/server.js';
+import { EXIT } from '../report/verdict.js';
+import { defaultReportDir } from '../report/write.js';
+import { runConformance } from '../runner/run.js';
+import { KEY_VARIABLE } from '../secrets/redactor.js';
+
+/** Output streams and environment of one CLI invocation (injectable for tests). */
+export interface CliIo {
+  stdout: NodeJS.WritableStream & { isTTY?: boolean };
+  stderr: NodeJS.WritableStream;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+}
+
+const defaultIo = (): CliIo => ({ stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() });
+
+/**
+ * Runs the command line and returns the exit code: 0 conformant, 1 nonconformant,
+ * 2 usage or configuration error, 3 the target could not be assessed (see README).
+ * Never throws: every error becomes one line on stderr.
+ */
+export async function main(argv: string[], io: CliIo = defaultIo()): Promise<number> {
+  let code: number = EXIT.usage;
+  const program = new Command('petstore-conformance')
+    .description('Conformance test suite for the Pet Store Service categories interface (v1)')
+    .version(toolVersion)
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+      outputError: (text, write) => write(`petstore-conformance: ${text.trim().replace(/^error: /, 'error: ')} (see --help)\n`),
+    });
+
+  program
+    .command('run', { isDefault: true })
+    .description('run the suite against a target (default: an embedded reference server)')
+    .option('--base-url <url>', 'target base URL, ending with /v1; absent: an embedded reference server')
+    .option('--api-key-env <name>', 'environment variable holding the API key', KEY_VARIABLE)
+    .option('--report-dir <dir>', 'directory for report.json (default: reports/<timestamp>, linked as reports/latest)')
+    .option('--timeout <ms>', 'deadline of one request, in ms', positiveInteger, DEFAULT_TIMEOUT_MS)
+    .option('--connections <n>', 'keep-alive connections to the target at most', positiveInteger, DEFAULT_CONNECTIONS)
+    .option('--checks <regex>', 'run only the checks whose id matches; the others are reported skipped', regex)
+    .addOption(new Option('--no-color', 'plain console output'))
+    .action(async (flags: RunFlags) => {
+      code = await run(flags, io);
+    });
+
+  program
+    .command('serve')
+    .description('run the reference server alone, for building clients')
+    .option('--port <n>', 'port to listen on (0: any free port)', port, 8080)
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--api-key-env <name>', 'environment variable holding the key to accept (generated and printed when unset)', KEY_VARIABLE)
+    .action(async (flags: ServeFlags) => {
+      code = await serve(flags, io);
+    });
+
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return code;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      return error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help'
+        ? 0
+        : EXIT.usage;
+    }
+    if (error instanceof UsageError) {
+      io.stderr.write(`petstore-conformance: error: ${error.message}\n`);
+      return EXIT.usage;
+    }
+    io.stderr.write(`petstore-conformance: internal error: ${(error as Error).message ?? error}\n`);
+    if (io.env.PETSTORE_CONFORMANCE_DEBUG) io.stderr.write(`${(error as Error).stack}\n`);
+    return EXIT.error;
+  }
+}
+
+interface RunFlags {
+  baseUrl?: string;
+  apiKeyEnv: string;
+  reportDir?: string;
+  timeout: number;
+  connections: number;
+  checks?: string;
+  color: boolean;
+}
+
+async function run(flags: RunFlags, io: CliIo): Promise<number> {
+  let baseUrl: string | undefined;
+  let apiKey: string | undefined;
+  if (flags.baseUrl !== undefined) {
+    baseUrl = normalizeBaseUrl(flags.baseUrl);
+    apiKey = io.env[flags.apiKeyEnv];
+    if (!apiKey) {
+      throw new UsageError(
+        `the API key is missing: set the environment variable ${flags.apiKeyEnv} (or name another with --api-key-env)`,
+      );
+    }
+  }
+  const reportDir = flags.reportDir ? resolve(io.cwd, flags.reportDir) : defaultReportDir(io.cwd, new Date());
+  try {
+    await mkdir(reportDir, { recursive: true });
+  } catch (error) {
+    throw new UsageError(`cannot create the report directory ${reportDir}: ${(error as NodeJS.ErrnoException).code ?? error}`);
+  }
+
+  const abort = new AbortController();
+  const onSignal = () => {
+    if (abort.signal.aborted) process.exit(130);
+    io.stderr.write('petstore-conformance: interrupted; finishing the report (press Ctrl-C again to quit now)\n');
+    abort.abort('interrupted by the user');
+  };
+  process.on('SIGINT', onSignal);
+  try {
+    const outcome = await runConformance({
+      baseUrl,
+      apiKey,
+      timeoutMs: flags.timeout,
+      connections: flags.connections,
+      checkFilter: flags.checks,
+      reportDir,
+      linkLatest: !flags.reportDir,
+      out: io.stdout,
+      color: flags.color && !io.env.NO_COLOR && Boolean(io.stdout.isTTY || io.env.FORCE_COLOR),
+      signal: abort.signal,
+    });
+    return outcome.exitCode;
+  } finally {
+    process.off('SIGINT', onSignal);
+  }
+}
+
+interface ServeFlags {
+  port: number;
+  host: string;
+  apiKeyEnv: string;
+}
+
+async function serve(flags: ServeFlags, io: CliIo): Promise<number> {
+  const given = io.env[flags.apiKeyEnv] || undefined;
+  let server;
+  try {
+    server = await startReferenceServer({ apiKey: given, host: flags.host, port: flags.port });
+  } catch (error) {
+    throw new UsageError(`cannot listen on ${flags.host}:${flags.port}: ${(error as NodeJS.ErrnoException).code ?? error}`);
+  }
+  io.stdout.write(`Reference server listening on ${server.baseUrl}\n`);
+  io.stdout.write(
+    server.generatedKey
+      ? `API key (generated): ${server.apiKey}\nexport ${flags.apiKeyEnv}=${server.apiKey}\n`
+      : `API key: from ${flags.apiKeyEnv}\n`,
+  );
+  io.stdout.write('Press Ctrl-C to stop.\n');
+  await new Promise<void>((resolveStop) => {
+    process.once('SIGINT', resolveStop);
+    process.once('SIGTERM', resolveStop);
+  });
+  await server.close();
+  return 0;
+}
+
+function positiveInteger(text: string): number {
+  const value = Number(text);
+  if (!Number.isSafeInteger(value) || value <= 0) throw new InvalidArgumentError('expected a positive integer.');
+  return value;
+}
+
+function port(text: string): number {
+  const value = Number(text);
+  if (!Number.isSafeInteger(value) || value < 0 || value > 65535) throw new InvalidArgumentError('expected a port, 0 to 65535.');
+  return value;
+}
+
+function regex(text: string): string {
+  try {
+    new RegExp(text);
+  } catch {
+    throw new InvalidArgumentError('expected a regular expression.');
+  }
+  return text;
+}

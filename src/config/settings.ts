@@ -1,0 +1,36 @@
+/**
+ * Everything a run needs to know about its target and limits. The runner builds it and
+ * hands it to the suite's worker through vitest's `provide`; checks read it with
+ * `inject('run')`.
+ */
+export interface RunSettings {
+  /** The target's base URL, ending with `/v1`, no trailing slash (spec 9/R2). */
+  baseUrl: string;
+  /** The API key (secret: shown only as a placeholder). */
+  apiKey: string;
+  /** `embedded` when the runner started its own reference server for this run. */
+  targetKind: 'embedded' | 'external';
+  /** Deadline of one exchange, in ms. */
+  timeoutMs: number;
+  /** Largest response body accepted, in bytes. */
+  maxResponseBytes: number;
+  /** Keep-alive connections to the target at most. */
+  connections: number;
+  /** Short random tag put in the names of created categories, to find them afterwards. */
+  runId: string;
+  /** Sent as User-Agent: `petstore-conformance/<version>`. */
+  userAgent: string;
+}
+
+/** Default deadline of one exchange, in ms. */
+export const DEFAULT_TIMEOUT_MS = 10_000;
+/** Default cap on a response body: 16 MiB, far above any sane category list. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
+/** Default keep-alive connections to the target. */
+export const DEFAULT_CONNECTIONS = 8;
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    run: RunSettings;
+  }
+}

@@ -1,0 +1,135 @@
+import { Agent, request } from 'undici';
+import type { Redactor } from '../secrets/redactor.js';
+import type { Credential } from './credential.js';
+import type { Exchange, RecordedRequest, RecordedResponse } from './exchange.js';
+import { toTransportError } from './transport-error.js';
+
+/** A request body: a JSON value serialized by the client, or text sent verbatim. */
+export type RequestBody = { json: unknown } | { text: string };
+
+/** One request to send, relative to the target's base URL. */
+export interface RequestSpec {
+  method: string;
+  /** Path below the base URL, starting with `/` (e.g. `/categories`). */
+  path: string;
+  credential: Credential;
+  /** Absent: no body and no Content-Type. Present: sent with `Content-Type: application/json`. */
+  body?: RequestBody;
+}
+
+/** Settings of the HTTP client. */
+export interface ClientOptions {
+  /** The target's base URL, ending with `/v1` and without a trailing slash (spec 9/R2). */
+  baseUrl: string;
+  /** Deadline for a whole exchange (connect, headers and body), in ms. */
+  timeoutMs: number;
+  /** Largest response body accepted, in bytes; a larger one is a RESPONSE_TOO_LARGE finding. */
+  maxResponseBytes: number;
+  /** Keep-alive connections to the target at most. */
+  connections: number;
+  /** Applied to every response before anyone sees it: a server echoing the key leaks nothing. */
+  redactor: Redactor;
+  /** Sent as User-Agent. */
+  userAgent: string;
+  /** Called with every finished exchange, in completion order. */
+  onExchange?: (exchange: Exchange) => void;
+}
+
+/**
+ * The one HTTP client every request of a run goes through (undici, keep-alive pool).
+ * Redirects are never followed (a 3xx is a finding and the key never travels to another
+ * origin); each exchange has a deadline and a response size cap; transport failures
+ * come back as exchanges with an `error`, never as exceptions.
+ */
+export class HttpClient {
+  readonly #options: ClientOptions;
+  readonly #agent: Agent;
+  #seq = 0;
+
+  constructor(options: ClientOptions) {
+    this.#options = options;
+    this.#agent = new Agent({
+      connections: options.connections,
+      maxResponseSize: options.maxResponseBytes,
+      // Backstops only: the abort signal enforces the precise deadline.
+      headersTimeout: options.timeoutMs + 1000,
+      bodyTimeout: options.timeoutMs + 1000,
+      keepAliveTimeout: 4000,
+    });
+  }
+
+  /** Requests sent so far. */
+  get sent(): number {
+    return this.#seq;
+  }
+
+  /** Sends one request on behalf of `checkId` and returns the exchange; never throws. */
+  async send(spec: RequestSpec, checkId: string): Promise<Exchange> {
+    const seq = ++this.#seq;
+    const url = this.#options.baseUrl + spec.path;
+    const headers: Record<string, string> = { accept: 'application/json', 'user-agent': this.#options.userAgent };
+    const shownHeaders: Record<string, string> = { ...headers };
+    if (spec.credential.header !== undefined) {
+      headers.authorization = spec.credential.header;
+      shownHeaders.authorization = spec.credential.shown ?? '<redacted>';
+    }
+    let body: string | undefined;
+    if (spec.body) {
+      body = 'json' in spec.body ? JSON.stringify(spec.body.json) : spec.body.text;
+      headers['content-type'] = shownHeaders['content-type'] = 'application/json';
+    }
+    const recorded: RecordedRequest = { method: spec.method, url, headers: shownHeaders };
+    if (body !== undefined) recorded.body = this.#options.redactor.text(body);
+
+    const startedAt = new Date();
+    const started = performance.now();
+    const finish = (part: Pick<Exchange, 'response' | 'error'>): Exchange => {
+      const exchange: Exchange = {
+        seq,
+        checkId,
+        request: recorded,
+        ...part,
+        startedAt: startedAt.toISOString(),
+        durationMs: Math.round((performance.now() - started) * 10) / 10,
+      };
+      this.#options.onExchange?.(exchange);
+      return exchange;
+    };
+
+    try {
+      const res = await request(url, {
+        dispatcher: this.#agent,
+        method: spec.method as 'GET',
+        headers,
+        body,
+        signal: AbortSignal.timeout(this.#options.timeoutMs),
+      });
+      const bytes = new Uint8Array(await res.body.arrayBuffer());
+      return finish({ response: this.#record(res.statusCode, res.headers, bytes) });
+    } catch (error) {
+      return finish({ error: toTransportError(error, this.#options.timeoutMs) });
+    }
+  }
+
+  /** Closes every connection; pending requests fail. */
+  async close(): Promise<void> {
+    await this.#agent.destroy();
+  }
+
+  #record(status: number, raw: Record<string, string | string[] | undefined>, bytes: Uint8Array): RecordedResponse {
+    const redact = this.#options.redactor;
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(raw)) {
+      if (value !== undefined) headers[name.toLowerCase()] = redact.text(Array.isArray(value) ? value.join(', ') : value);
+    }
+    let text: string;
+    let utf8Valid = true;
+    try {
+      text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    } catch {
+      text = new TextDecoder('utf-8').decode(bytes);
+      utf8Valid = false;
+    }
+    return { status, headers, body: redact.text(text), bodyBytes: bytes.byteLength, utf8Valid };
+  }
+}

@@ -1,0 +1,26 @@
+import { KEY_PLACEHOLDER } from '../secrets/redactor.js';
+
+/**
+ * What a request carries in its `Authorization` header (spec section 5), together with
+ * the form in which the header may be shown. The raw header never reaches a record.
+ */
+export interface Credential {
+  /** Stable short name, used in check ids: `valid`, `missing`, `basic-scheme` ... */
+  name: string;
+  /** What the credential is, in words, for titles and messages. */
+  description: string;
+  /** The header value as sent; `undefined` omits the header. */
+  header?: string;
+  /** The header value as recorded and printed: secrets replaced by placeholders. */
+  shown?: string;
+}
+
+/** The credential of spec 5/R1: `Authorization: Bearer <API_KEY>`. */
+export function validCredential(apiKey: string): Credential {
+  return {
+    name: 'valid',
+    description: 'the valid API key as a bearer token',
+    header: `Bearer ${apiKey}`,
+    shown: `Bearer ${KEY_PLACEHOLDER}`,
+  };
+}

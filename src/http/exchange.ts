@@ -1,0 +1,69 @@
+/**
+ * One HTTP exchange as the suite saw it: the request as sent (with credentials shown as
+ * placeholders, never raw) and the response as received, or the transport error that
+ * prevented one. Exchanges are plain data: checks assert on them, reports render them.
+ */
+export interface Exchange {
+  /** 1-based order in which the worker sent the request. */
+  seq: number;
+  /** Id of the check that made the request (`preflight` for the runner's probe). */
+  checkId: string;
+  request: RecordedRequest;
+  /** Absent when no complete response arrived (see `error`). */
+  response?: RecordedResponse;
+  /** Why no response arrived: timeout, reset, refused, oversize, invalid HTTP. */
+  error?: TransportError;
+  /** ISO 8601 time the request was sent. */
+  startedAt: string;
+  /** Wall time from send to the end of the body or the error, in ms. */
+  durationMs: number;
+}
+
+export interface RecordedRequest {
+  method: string;
+  url: string;
+  /** Lower-case names. `authorization` holds the credential's placeholder form. */
+  headers: Record<string, string>;
+  /** The body text exactly as sent; absent when the request had no body. */
+  body?: string;
+}
+
+export interface RecordedResponse {
+  status: number;
+  /** Lower-case names; repeated fields joined with ", " (RFC 9110 §5.3). */
+  headers: Record<string, string>;
+  /** The body decoded as UTF-8 (invalid sequences become U+FFFD; see `utf8Valid`). */
+  body: string;
+  /** Body length on the wire, in bytes. */
+  bodyBytes: number;
+  /** False when the body bytes are not valid UTF-8 (RFC 8259 §8.1 requires UTF-8). */
+  utf8Valid: boolean;
+}
+
+/** Stable codes for transport failures, in the manner of undici's error codes. */
+export type TransportErrorCode =
+  | 'TIMEOUT'
+  | 'CONNECTION_REFUSED'
+  | 'CONNECTION_RESET'
+  | 'HOST_NOT_FOUND'
+  | 'RESPONSE_TOO_LARGE'
+  | 'INVALID_HTTP'
+  | 'TLS'
+  | 'OTHER';
+
+export interface TransportError {
+  code: TransportErrorCode;
+  /** One readable line, e.g. `no response within 10000 ms`. */
+  message: string;
+}
+
+/** `GET /v1/categories` style label of an exchange's request. */
+export function requestLine(exchange: Pick<Exchange, 'request'>): string {
+  return `${exchange.request.method} ${new URL(exchange.request.url).pathname}`;
+}
+
+/** The outcome of an exchange in a few words: `401`, or `no response (TIMEOUT: ...)`. */
+export function outcomeLine(exchange: Exchange): string {
+  if (exchange.response) return `${exchange.response.status}`;
+  return `no response (${exchange.error?.code}: ${exchange.error?.message})`;
+}

@@ -1,0 +1,25 @@
+import type { TransportError } from './exchange.js';
+
+/**
+ * Classifies whatever undici or the abort signal threw into a stable code and one line.
+ * @param timeoutMs the per-request timeout, quoted in the TIMEOUT message.
+ */
+export function toTransportError(error: unknown, timeoutMs: number): TransportError {
+  const err = error as { name?: string; code?: string; message?: string; cause?: unknown };
+  const code = err?.code ?? (err?.cause as { code?: string } | undefined)?.code ?? '';
+  const detail = `${err?.message ?? String(error)}${code ? ` [${code}]` : ''}`;
+  if (err?.name === 'TimeoutError' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
+    return { code: 'TIMEOUT', message: `no complete response within ${timeoutMs} ms` };
+  }
+  if (code === 'ECONNREFUSED') return { code: 'CONNECTION_REFUSED', message: detail };
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return { code: 'HOST_NOT_FOUND', message: detail };
+  if (code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') return { code: 'RESPONSE_TOO_LARGE', message: detail };
+  if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_SOCKET' || code === 'UND_ERR_CLOSED') {
+    return { code: 'CONNECTION_RESET', message: detail };
+  }
+  if (code.startsWith('HPE_') || code === 'UND_ERR_INFO') return { code: 'INVALID_HTTP', message: detail };
+  if (code.startsWith('ERR_TLS') || code.includes('CERT') || code.startsWith('ERR_SSL')) {
+    return { code: 'TLS', message: detail };
+  }
+  return { code: 'OTHER', message: detail };
+}

@@ -1,0 +1,95 @@
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createBehaviour, type ApiRequest, type Variation } from './behaviour.js';
+import { CategoryStore } from './store.js';
+
+/** Options of {@link startReferenceServer}. */
+export interface ReferenceServerOptions {
+  /** The key to accept; generated (32 random base64url characters) when absent. */
+  apiKey?: string;
+  /** Loopback by default: the reference server is for local use. */
+  host?: string;
+  /** 0 (the default) picks a free port. */
+  port?: number;
+  /** Changes to the correct behaviour, applied in order (used by the project's own tests). */
+  variations?: Variation[];
+  /** First id the store assigns; default 1. */
+  firstId?: bigint;
+}
+
+/** A running reference server. */
+export interface ReferenceServer {
+  /** `http://127.0.0.1:<port>/v1` */
+  baseUrl: string;
+  apiKey: string;
+  /** Whether the key was generated rather than given. */
+  generatedKey: boolean;
+  store: CategoryStore;
+  /** Stops listening and closes every connection. */
+  close(): Promise<void>;
+}
+
+/** Request bodies kept at most, in bytes; a larger body is answered 413 after authentication. */
+const MAX_BODY_BYTES = 1024 * 1024;
+
+/**
+ * Starts the reference implementation of the categories interface: in memory, on
+ * node:http, serving `/v1`.
+ * @throws the listen error (e.g. EADDRINUSE) when the port cannot be bound.
+ */
+export async function startReferenceServer(options: ReferenceServerOptions = {}): Promise<ReferenceServer> {
+  const generatedKey = options.apiKey === undefined;
+  const apiKey = options.apiKey ?? randomBytes(24).toString('base64url');
+  const store = new CategoryStore(options.firstId);
+  const behaviour = createBehaviour({ store, apiKey }, options.variations);
+
+  const server: Server = createServer(async (req, res) => {
+    try {
+      const reply = await behaviour.respond(await readRequest(req));
+      behaviour.write(res, reply);
+    } catch (error) {
+      if (!res.headersSent) behaviour.write(res, behaviour.error(500, 'internal', (error as Error).message));
+      else res.destroy();
+    }
+  });
+  server.keepAliveTimeout = 5_000;
+
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const shownHost = host.includes(':') ? `[${host}]` : host;
+  return {
+    baseUrl: `http://${shownHost}:${port}/v1`,
+    apiKey,
+    generatedKey,
+    store,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+async function readRequest(req: IncomingMessage): Promise<ApiRequest> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.byteLength;
+    if (size <= MAX_BODY_BYTES) chunks.push(chunk);
+  }
+  return {
+    method: req.method ?? 'GET',
+    path: (req.url ?? '/').split('?', 1)[0]!,
+    headers: req.headers,
+    body: Buffer.concat(chunks),
+    bodyTooLarge: size > MAX_BODY_BYTES,
+  };
+}

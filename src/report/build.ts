@@ -1,0 +1,81 @@
+import type { CheckLevel, CheckStatus, CreatedCategory } from '../check/types.js';
+import type { RunSettings } from '../config/settings.js';
+import type { Exchange } from '../http/exchange.js';
+import { specVersion, toolVersion } from '../package-info.js';
+import { REPORT_VERSION, type CheckResult, type Report, type StatusCounts } from './model.js';
+import { decideVerdict } from './verdict.js';
+
+/** What one run produced, as the runner collected it. */
+export interface RunRecord {
+  settings: RunSettings;
+  startedAt: Date;
+  durationMs: number;
+  checkFilter?: string;
+  checks: CheckResult[];
+  exchanges: Exchange[];
+  created: CreatedCategory[];
+  preflight?: Exchange;
+  runErrors: string[];
+  /** Set when the run was cut short (signal, deadline). */
+  aborted?: string;
+}
+
+/** Builds report.json's content from a run record; pure (writers only render it). */
+export function buildReport(record: RunRecord): Report {
+  const { settings } = record;
+  const answered = record.exchanges.filter((exchange) => exchange.response).length;
+  const facts = assessability(record, answered);
+  const probes = record.preflight ? 1 : 0;
+  const probesAnswered = record.preflight?.response ? 1 : 0;
+  const { verdict, reason } = decideVerdict(record.checks, { ...facts, runErrors: record.runErrors });
+  const report: Report = {
+    reportVersion: REPORT_VERSION,
+    tool: { name: 'petstore-conformance', version: toolVersion },
+    spec: { title: 'Pet Store Service: Categories Interface', version: specVersion },
+    verdict,
+    verdictReason: reason,
+    target: { baseUrl: settings.baseUrl, kind: settings.targetKind },
+    startedAt: record.startedAt.toISOString(),
+    durationMs: Math.round(record.durationMs),
+    settings: {
+      timeoutMs: settings.timeoutMs,
+      maxResponseBytes: settings.maxResponseBytes,
+      connections: settings.connections,
+      runId: settings.runId,
+      ...(record.checkFilter ? { checkFilter: record.checkFilter } : {}),
+    },
+    summary: {
+      byLevel: countByLevel(record.checks),
+      requests: record.exchanges.length + probes,
+      requestsAnswered: answered + probesAnswered,
+    },
+    checks: record.checks,
+    created: record.created,
+    runErrors: record.runErrors,
+  };
+  if (record.preflight) {
+    const { request, response, error } = record.preflight;
+    report.preflight = { request, ...(response ? { response } : {}), ...(error ? { error } : {}) };
+  }
+  return report;
+}
+
+function assessability(record: RunRecord, answered: number): { assessable: boolean; unassessableReason?: string } {
+  if (record.aborted) return { assessable: false, unassessableReason: `the run was aborted: ${record.aborted}` };
+  const probe = record.preflight;
+  if (probe?.error) {
+    return { assessable: false, unassessableReason: `the target is unreachable: ${probe.error.code}: ${probe.error.message}` };
+  }
+  if (record.exchanges.length > 0 && answered === 0) {
+    const first = record.exchanges[0]!.error;
+    return { assessable: false, unassessableReason: `every request failed, first with ${first?.code}: ${first?.message}` };
+  }
+  return { assessable: true };
+}
+
+function countByLevel(checks: readonly CheckResult[]): Record<CheckLevel, StatusCounts> {
+  const empty = (): StatusCounts => ({ passed: 0, failed: 0, skipped: 0, error: 0 });
+  const counts: Record<CheckLevel, StatusCounts> = { must: empty(), should: empty(), info: empty() };
+  for (const check of checks) counts[check.level][check.status as CheckStatus] += 1;
+  return counts;
+}

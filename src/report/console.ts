@@ -1,0 +1,68 @@
+import { styleText } from 'node:util';
+import { outcomeLine, requestLine } from '../http/exchange.js';
+import type { CheckLevel, CheckStatus } from '../check/types.js';
+import type { CheckResult, Report } from './model.js';
+
+type Style = Parameters<typeof styleText>[0];
+
+/** Renders check results and the final summary as console lines. */
+export class ConsoleFormat {
+  constructor(private readonly color: boolean) {}
+
+  #paint(style: Style, text: string): string {
+    return this.color ? styleText(style, text) : text;
+  }
+
+  /** The run's first line. */
+  header(baseUrl: string, kind: 'embedded' | 'external', version: string): string {
+    const what = kind === 'embedded' ? ' (embedded reference server)' : '';
+    return `petstore-conformance ${version}: checking ${baseUrl}${what}\n`;
+  }
+
+  /** One finished check, with the failing exchange or the reason when it did not pass. */
+  check(result: CheckResult): string {
+    const mark: Record<CheckStatus, string> = {
+      passed: this.#paint('green', '✓'),
+      failed: this.#paint('red', '✗'),
+      skipped: this.#paint('gray', '-'),
+      error: this.#paint('yellow', '!'),
+    };
+    const line = `  ${mark[result.status]} ${result.level.padEnd(6)} ${result.clause.padEnd(7)} ${result.id} ${this.#paint('gray', `— ${result.title} (${result.durationMs} ms)`)}`;
+    const detail: string[] = [];
+    if (result.failure) {
+      detail.push(this.#paint('red', result.failure.message));
+      if (result.failure.request.url) {
+        const exchange = { request: result.failure.request, response: result.failure.response, error: result.failure.error };
+        const by = result.failure.checkId ? ` (sent by ${result.failure.checkId})` : '';
+        detail.push(`${requestLine(exchange)} → ${outcomeLine(exchange as never)}${by}`);
+        const body = result.failure.response?.body;
+        if (body) detail.push(`body: ${body.length > 200 ? `${body.slice(0, 200)}…` : body}`);
+      }
+    } else if (result.reason) {
+      detail.push(`${result.status}: ${result.reason}`);
+    }
+    return [line, ...detail.map((text) => `        ${text}`)].join('\n');
+  }
+
+  /** Counts by level and status, the verdict and where the report went. */
+  summary(report: Report, written: string[]): string {
+    const levels: CheckLevel[] = ['must', 'should', 'info'];
+    const rows = levels.map((level) => {
+      const counts = report.summary.byLevel[level];
+      const parts = (['passed', 'failed', 'error', 'skipped'] as const)
+        .filter((status) => counts[status] > 0)
+        .map((status) => `${counts[status]} ${status}`);
+      return `  ${level.padEnd(6)} ${parts.length > 0 ? parts.join(', ') : 'none'}`;
+    });
+    const verdictStyle: Style = report.verdict === 'conformant' ? 'green' : report.verdict === 'nonconformant' ? 'red' : 'yellow';
+    return [
+      '',
+      'Checks',
+      ...rows,
+      `Requests: ${report.summary.requests} sent, ${report.summary.requestsAnswered} answered, in ${(report.durationMs / 1000).toFixed(2)} s`,
+      `Verdict: ${this.#paint(['bold', verdictStyle], report.verdict.toUpperCase())}: ${report.verdictReason}`,
+      ...written.map((path) => `Report: ${path}`),
+      '',
+    ].join('\n');
+  }
+}

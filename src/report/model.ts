@@ -1,0 +1,55 @@
+import type { RecordedRequest, RecordedResponse, TransportError } from '../http/exchange.js';
+import type { CheckLevel, CheckStatus, CreatedCategory, FailureRecord } from '../check/types.js';
+
+/** Version of the report.json layout; bumped on incompatible change. */
+export const REPORT_VERSION = '1.0';
+
+/** The run's verdict: every `must` check passed, one failed, or the target could not be assessed. */
+export type Verdict = 'conformant' | 'nonconformant' | 'error';
+
+/** One check's outcome, as report.json holds it. */
+export interface CheckResult {
+  id: string;
+  title: string;
+  /** Spec clause as section and rule: `4.2/R2`, `5/R2`, `7`, `2`. */
+  clause: string;
+  level: CheckLevel;
+  /** External standard for `should` checks, e.g. `RFC 9110 §11.6.1`. */
+  reference?: string;
+  status: CheckStatus;
+  /** Wall time of the check, in ms. */
+  durationMs: number;
+  /** Requests the check sent. */
+  requests: number;
+  /** Why the check was skipped or could not be evaluated. */
+  reason?: string;
+  /** The failing exchange, key redacted. */
+  failure?: FailureRecord;
+}
+
+/** Counts of checks by status. */
+export type StatusCounts = Record<CheckStatus, number>;
+
+/** The whole report.json. */
+export interface Report {
+  reportVersion: string;
+  tool: { name: string; version: string };
+  spec: { title: string; version: string };
+  verdict: Verdict;
+  /** One sentence saying why the verdict is what it is. */
+  verdictReason: string;
+  target: { baseUrl: string; kind: 'embedded' | 'external' };
+  /** ISO 8601. */
+  startedAt: string;
+  durationMs: number;
+  settings: { timeoutMs: number; maxResponseBytes: number; connections: number; runId: string; checkFilter?: string };
+  /** Counts of checks by level and status; requests include the preflight probe. */
+  summary: { byLevel: Record<CheckLevel, StatusCounts>; requests: number; requestsAnswered: number };
+  checks: CheckResult[];
+  /** Categories the target reported as created during the run (no delete operation exists). */
+  created: CreatedCategory[];
+  /** The runner's reachability probe, before any check. */
+  preflight?: { request: RecordedRequest; response?: RecordedResponse; error?: TransportError };
+  /** Problems of the run itself (aborts, suite errors), not findings about the target. */
+  runErrors: string[];
+}

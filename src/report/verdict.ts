@@ -1,0 +1,55 @@
+import type { CheckResult, Verdict } from './model.js';
+
+/** Exit codes of `petstore-conformance run` (a stable contract for CI). */
+export const EXIT = {
+  /** Every `must` check passed. */
+  conformant: 0,
+  /** A `must` check failed. */
+  nonconformant: 1,
+  /** Usage or configuration error. */
+  usage: 2,
+  /** The target could not be assessed (unreachable, every request failing, aborted). */
+  error: 3,
+} as const;
+
+/** What the run knows beyond the checks' statuses. */
+export interface RunFacts {
+  /** False when no exchange got any response (unreachable target) or the run was aborted. */
+  assessable: boolean;
+  /** Why the target could not be assessed, when it could not. */
+  unassessableReason?: string;
+  /** Problems of the run itself. */
+  runErrors: string[];
+}
+
+/**
+ * Decides the verdict: `nonconformant` as soon as a `must` check failed on an assessable
+ * target; `conformant` only when every `must` check that ran passed and at least one
+ * did; `error` when the target could not be assessed or a `must` check could not be
+ * evaluated. `should` and `info` checks never change the verdict.
+ */
+export function decideVerdict(checks: readonly CheckResult[], facts: RunFacts): { verdict: Verdict; reason: string } {
+  if (!facts.assessable) return { verdict: 'error', reason: facts.unassessableReason ?? 'the target could not be assessed' };
+  const must = checks.filter((check) => check.level === 'must');
+  const failed = must.filter((check) => check.status === 'failed');
+  if (failed.length > 0) {
+    return { verdict: 'nonconformant', reason: `${plural(failed.length, 'must check')} failed: ${failed.map((c) => c.id).join(', ')}` };
+  }
+  const errored = must.filter((check) => check.status === 'error');
+  if (errored.length > 0) {
+    return { verdict: 'error', reason: `${plural(errored.length, 'must check')} could not be evaluated: ${errored.map((c) => c.id).join(', ')}` };
+  }
+  if (facts.runErrors.length > 0) return { verdict: 'error', reason: `the run had errors: ${facts.runErrors[0]}` };
+  const passed = must.filter((check) => check.status === 'passed').length;
+  if (passed === 0) return { verdict: 'error', reason: 'no must check ran' };
+  return { verdict: 'conformant', reason: `all ${plural(passed, 'must check')} passed` };
+}
+
+/** Exit code for a verdict. */
+export function exitCodeFor(verdict: Verdict): number {
+  return EXIT[verdict];
+}
+
+function plural(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}

@@ -1,0 +1,96 @@
+import type { Reporter, SerializedError, TestCase, TestModule, TestRunEndReason } from 'vitest/node';
+import type { CheckMeta, CreatedCategory } from '../check/types.js';
+import type { Exchange } from '../http/exchange.js';
+import type { CheckResult } from '../report/model.js';
+
+/**
+ * A vitest reporter that turns each finished test into a {@link CheckResult} (from the
+ * check's `task.meta`), hands it to `onCheck` as soon as it finishes, and keeps what the
+ * report needs: results in declaration order, exchanges, created categories, run errors.
+ */
+export class CheckCollector implements Reporter {
+  readonly #byId = new Map<string, CheckResult>();
+  readonly #exchanges = new Map<string, Exchange[]>();
+  readonly #created = new Map<string, CreatedCategory[]>();
+  #order: string[] = [];
+  /** Problems of the run itself: suite files that failed to load, unhandled errors. */
+  readonly runErrors: string[] = [];
+  /** Why vitest ended the run (`passed`, `failed` or `interrupted`). */
+  endReason: TestRunEndReason | undefined;
+
+  constructor(private readonly onCheck: (result: CheckResult) => void = () => {}) {}
+
+  onTestCaseResult(testCase: TestCase): void {
+    this.#accept(testCase);
+  }
+
+  onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandled: ReadonlyArray<SerializedError>, reason: TestRunEndReason): void {
+    this.endReason = reason;
+    for (const module of modules) {
+      for (const error of module.errors()) this.runErrors.push(`${module.moduleId}: ${error.message}`);
+      for (const testCase of module.children.allTests()) {
+        const id = testCase.meta().check?.id ?? testCase.name;
+        this.#order.push(id);
+        // Tests filtered out or never started produce no result event: account for them here.
+        if (!this.#byId.has(id)) this.#accept(testCase);
+      }
+    }
+    for (const error of unhandled) this.runErrors.push(`unhandled error: ${error.message}`);
+  }
+
+  /** Every check's result, in the order the suite declares them. */
+  get results(): CheckResult[] {
+    const ordered = this.#order.flatMap((id) => this.#byId.get(id) ?? []);
+    return ordered.length === this.#byId.size ? ordered : [...this.#byId.values()];
+  }
+
+  /** Every exchange the checks made, in the order they were sent. */
+  get exchanges(): Exchange[] {
+    return [...this.#exchanges.values()].flat().sort((a, b) => a.seq - b.seq);
+  }
+
+  /** Categories the target reported as created, in the order they were sent. */
+  get created(): CreatedCategory[] {
+    return [...this.#created.values()].flat();
+  }
+
+  #accept(testCase: TestCase): void {
+    const meta = testCase.meta().check;
+    if (!meta) {
+      this.runErrors.push(`suite test "${testCase.fullName}" is not declared with check()`);
+      return;
+    }
+    const result = toCheckResult(meta, testCase);
+    this.#byId.set(meta.id, result);
+    this.#exchanges.set(meta.id, meta.exchanges);
+    this.#created.set(meta.id, meta.created);
+    this.onCheck(result);
+  }
+}
+
+function toCheckResult(meta: CheckMeta, testCase: TestCase): CheckResult {
+  const outcome = testCase.result();
+  const result: CheckResult = {
+    id: meta.id,
+    title: meta.title,
+    clause: meta.clause,
+    level: meta.level,
+    status: 'passed',
+    durationMs: Math.round(testCase.diagnostic()?.duration ?? 0),
+    requests: meta.exchanges.length,
+  };
+  if (meta.reference) result.reference = meta.reference;
+  if (outcome.state === 'skipped' || outcome.state === 'pending') {
+    result.status = 'skipped';
+    result.reason = meta.outcome?.reason ?? (outcome.state === 'skipped' ? outcome.note : undefined) ?? 'not selected';
+  } else if (outcome.state === 'failed') {
+    if (meta.failure) {
+      result.status = 'failed';
+      result.failure = meta.failure;
+    } else {
+      result.status = 'error';
+      result.reason = meta.outcome?.reason ?? outcome.errors?.[0]?.message ?? 'the check ended without a verdict';
+    }
+  }
+  return result;
+}

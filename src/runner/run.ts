@@ -1,0 +1,186 @@
+import { randomBytes } from 'node:crypto';
+import { Writable } from 'node:stream';
+import { createVitest } from 'vitest/node';
+import { invalidCredentials } from '../check/credentials.js';
+import {
+  DEFAULT_CONNECTIONS,
+  DEFAULT_MAX_RESPONSE_BYTES,
+  DEFAULT_TIMEOUT_MS,
+  type RunSettings,
+} from '../config/settings.js';
+import { HttpClient } from '../http/client.js';
+import { validCredential } from '../http/credential.js';
+import type { Exchange } from '../http/exchange.js';
+import { packageRoot, toolVersion } from '../package-info.js';
+import { startReferenceServer, type ReferenceServer } from '../reference/server.js';
+import { buildReport } from '../report/build.js';
+import { ConsoleFormat } from '../report/console.js';
+import type { Report } from '../report/model.js';
+import { exitCodeFor } from '../report/verdict.js';
+import { linkLatest, writeReport } from '../report/write.js';
+import { KEY_PLACEHOLDER, Redactor } from '../secrets/redactor.js';
+import { CheckCollector } from './collector.js';
+import { SuiteSequencer } from './sequencer.js';
+
+/** What to run against, and how. */
+export interface RunOptions {
+  /** The target, already normalized (see normalizeBaseUrl); absent: an embedded reference server. */
+  baseUrl?: string;
+  /** The key for `baseUrl`; ignored for the embedded server, which makes its own. */
+  apiKey?: string;
+  /** Deadline of one exchange, in ms (default 10 000). */
+  timeoutMs?: number;
+  /** Largest response body accepted, in bytes (default 16 MiB). */
+  maxResponseBytes?: number;
+  /** Keep-alive connections to the target (default 8). */
+  connections?: number;
+  /** Only checks whose id matches this regular expression run; the others are reported skipped. */
+  checkFilter?: string;
+  /** Where report.json goes; `null` writes nothing. */
+  reportDir: string | null;
+  /** Whether to point `<reportDir>/../latest` at this run (for the default directory). */
+  linkLatest?: boolean;
+  /** Console output; `null` prints nothing. */
+  out?: NodeJS.WritableStream | null;
+  /** Colour console output (default: when `out` is a TTY). */
+  color?: boolean;
+  /** Aborts the run (e.g. on SIGINT); the report then has verdict `error`. */
+  signal?: AbortSignal;
+}
+
+/** The result of a run. */
+export interface RunOutcome {
+  report: Report;
+  /** 0 conformant, 1 nonconformant, 3 could not assess (2 is the CLI's, for usage errors). */
+  exitCode: number;
+  /** Files written, report.json first. */
+  written: string[];
+  /** Every exchange the checks made (redacted), for callers that inspect traffic. */
+  exchanges: Exchange[];
+}
+
+/**
+ * Runs the conformance suite against one target and builds its report: starts the
+ * embedded reference server when no base URL is given, probes the target once, runs the
+ * suite's checks with vitest (one worker, shared run state), then writes the report.
+ * Failures of the target are findings in the report; this function throws only for
+ * failures of the tool itself (e.g. the report directory cannot be written).
+ */
+export async function runConformance(options: RunOptions): Promise<RunOutcome> {
+  const startedAt = new Date();
+  const started = performance.now();
+  const format = new ConsoleFormat(options.color ?? Boolean((options.out as { isTTY?: boolean } | null)?.isTTY));
+  const print = (text: string) => options.out?.write(`${redactor.text(text)}\n`);
+
+  let embedded: ReferenceServer | undefined;
+  if (!options.baseUrl) embedded = await startReferenceServer();
+  const settings: RunSettings = {
+    baseUrl: embedded?.baseUrl ?? options.baseUrl!,
+    apiKey: embedded?.apiKey ?? options.apiKey ?? '',
+    targetKind: embedded ? 'embedded' : 'external',
+    timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+    connections: options.connections ?? DEFAULT_CONNECTIONS,
+    runId: randomBytes(3).toString('hex'),
+    userAgent: `petstore-conformance/${toolVersion}`,
+  };
+  // The same secrets the worker redacts: the key and every credential derived from it.
+  const redactor = new Redactor().add(settings.apiKey, KEY_PLACEHOLDER);
+  invalidCredentials(settings.apiKey, redactor);
+
+  try {
+    print(format.header(settings.baseUrl, settings.targetKind, toolVersion));
+    const preflight = await probe(settings, redactor);
+    const collector = new CheckCollector((result) => print(format.check(result)));
+    let aborted: string | undefined;
+    if (!preflight.error) {
+      aborted = await runSuite(settings, collector, options);
+    }
+    const report = buildReport({
+      settings,
+      startedAt,
+      durationMs: performance.now() - started,
+      checkFilter: options.checkFilter,
+      checks: collector.results,
+      exchanges: collector.exchanges,
+      created: collector.created,
+      preflight,
+      runErrors: collector.runErrors,
+      aborted,
+    });
+    const written = options.reportDir === null ? [] : await writeReport(report, options.reportDir, redactor);
+    if (options.reportDir !== null && options.linkLatest) await linkLatest(options.reportDir);
+    print(format.summary(report, written));
+    return { report: redactor.value(report), exitCode: exitCodeFor(report.verdict), written, exchanges: collector.exchanges };
+  } finally {
+    await embedded?.close();
+  }
+}
+
+/**
+ * One authorized GET /categories before any check: tells an unreachable target (exit 3,
+ * no checks run) from one that answers, whatever it answers.
+ */
+async function probe(settings: RunSettings, redactor: Redactor): Promise<Exchange> {
+  const client = new HttpClient({ ...settings, redactor });
+  try {
+    return await client.send({ method: 'GET', path: '/categories', credential: validCredential(settings.apiKey) }, 'preflight');
+  } finally {
+    await client.close();
+  }
+}
+
+/**
+ * Runs the suite files with vitest's Node API: one worker without isolation (the checks
+ * share the run's state), invariants last, our collector as the only reporter.
+ * @returns why the run was aborted, or undefined when it ran to the end.
+ */
+async function runSuite(settings: RunSettings, collector: CheckCollector, options: RunOptions): Promise<string | undefined> {
+  const vitestOutput = new CapturedOutput();
+  const exitCode = process.exitCode;
+  const vitest = await createVitest(
+    'test',
+    {
+      root: packageRoot,
+      config: false,
+      watch: false,
+      include: ['suites/**/*.test.ts'],
+      reporters: [collector],
+      pool: 'threads',
+      maxWorkers: 1,
+      fileParallelism: false,
+      isolate: false,
+      sequence: { sequencer: SuiteSequencer },
+      provide: { run: settings },
+      ...(options.checkFilter ? { testNamePattern: options.checkFilter } : {}),
+    },
+    { logLevel: 'silent' },
+    { stdout: vitestOutput, stderr: vitestOutput },
+  );
+  const onAbort = () => void vitest.cancelCurrentRun('keyboard-input');
+  options.signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    await vitest.start();
+  } catch (error) {
+    collector.runErrors.push(`the suite did not run: ${(error as Error).message}`);
+  } finally {
+    await vitest.close();
+    options.signal?.removeEventListener('abort', onAbort);
+    // vitest sets the exit code for its own verdict; the caller decides ours.
+    process.exitCode = exitCode;
+  }
+  if (options.signal?.aborted) return String(options.signal.reason ?? 'interrupted');
+  if (collector.endReason === 'interrupted') return 'interrupted';
+  const text = vitestOutput.text.trim();
+  if (collector.results.length === 0 && text) collector.runErrors.push(`the suite did not run: ${text.split('\n')[0]}`);
+  return undefined;
+}
+
+/** Collects vitest's own console output, so it never mixes with the run's lines. */
+class CapturedOutput extends Writable {
+  text = '';
+  override _write(chunk: Buffer, _encoding: BufferEncoding, done: () => void): void {
+    this.text += chunk.toString();
+    done();
+  }
+}

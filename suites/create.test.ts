@@ -1,0 +1,105 @@
+/**
+ * Conformance class createCategory (spec 4.2/R1 and section 2): valid bodies are created,
+ * returned exactly, given fresh int64 ids by the service, and then listed (4.1/R1).
+ */
+import { check } from '../src/check/define.js';
+import { expectCategoryList, expectCreated, expectResponse, expectThat, quote, type CategoryView } from '../src/check/expect.js';
+import { CheckError } from '../src/check/failures.js';
+import type { CheckContext } from '../src/check/context.js';
+import type { Exchange } from '../src/http/exchange.js';
+
+/** Categories created by this file's checks, with the fields that were sent. */
+const sent: Array<{ checkId: string; fields: { name: string; description?: string }; created: CategoryView }> = [];
+
+/** Creates `fields`, asserts 201 with those exact fields (4.2/R1), and remembers the result. */
+async function createExactly(t: CheckContext, fields: { name: string; description?: string }): Promise<void> {
+  const exchange = await t.create({ json: fields });
+  const created = expectCreated(exchange);
+  expectSameFields(exchange, created, fields, 'the created category');
+  sent.push({ checkId: t.checkId, fields, created });
+}
+
+function expectSameFields(
+  exchange: Exchange,
+  found: CategoryView,
+  fields: { name: string; description?: string },
+  what: string,
+): void {
+  expectThat(found.name === fields.name, `Expected ${what} to have name ${quote(fields.name)}, found ${quote(found.name)}`, exchange);
+  if (fields.description !== undefined) {
+    expectThat(
+      found.description === fields.description,
+      `Expected ${what} to have description ${quote(fields.description)}, found ${quote(found.description)}`,
+      exchange,
+    );
+  }
+}
+
+check(
+  { id: 'create-name-only', title: 'a body with only name answers 201 with the Category', clause: '4.2/R1', level: 'must' },
+  async (t) => createExactly(t, { name: t.name() }),
+);
+
+check(
+  { id: 'create-with-description', title: 'a body with name and description answers 201 with both returned', clause: '4.2/R1', level: 'must' },
+  async (t) => createExactly(t, { name: t.name(), description: 'Domesticated felines, short and long hair.' }),
+);
+
+check(
+  { id: 'create-unicode', title: 'non-ASCII and emoji text is stored and returned exactly', clause: '4.2/R1', level: 'must' },
+  async (t) =>
+    createExactly(t, {
+      // Latin-1 range, CJK, right-to-left, a combining mark, astral plane and a ZWJ sequence.
+      name: `${t.name()} Café 中文 שלום e\u0301 𝄞 🐈‍⬛`,
+      description: 'Ünïcödé — 日本語 العربية 👩‍👩‍👧',
+    }),
+);
+
+check(
+  { id: 'create-ids-unique', title: 'each create is given an id no other category of the run has', clause: '2', level: 'must' },
+  async (t) => {
+    const mine: Array<{ id: bigint; exchange: Exchange }> = [];
+    for (const label of ['a', 'b', 'c']) {
+      const exchange = await t.create({ json: { name: t.name(label) } });
+      mine.push({ id: expectCreated(exchange).id, exchange });
+    }
+    for (const { id, exchange } of mine) {
+      const holders = t.run.created.filter((category) => category.id === id.toString());
+      expectThat(
+        holders.length === 1,
+        `Expected a fresh id, found id ${id} given to ${holders.length} categories (checks: ${holders.map((h) => h.checkId).join(', ')})`,
+        exchange,
+      );
+    }
+  },
+  { serialRequests: 3 },
+);
+
+check(
+  { id: 'create-ignores-client-id', title: 'an id supplied by the client is not adopted', clause: '2', level: 'must' },
+  async (t) => {
+    // "assigned by the service on creation. The client never supplies it": rejecting the
+    // body (400) or ignoring the field are both conformant; adopting it is not.
+    const supplied = 7_000_000_000_000 + Math.floor(Math.random() * 1_000_000);
+    const exchange = await t.create({ json: { id: supplied, name: t.name() } });
+    const { status } = expectResponse(exchange);
+    if (status === 400) return;
+    const created = expectCreated(exchange);
+    expectThat(created.id !== BigInt(supplied), `Expected a service-assigned id, found the client-supplied id ${supplied}`, exchange);
+  },
+);
+
+check(
+  { id: 'create-listed', title: 'created categories appear in the list with the same fields', clause: '4.1/R1', level: 'must' },
+  async (t) => {
+    if (sent.length === 0) throw new CheckError('no create succeeded, so there is nothing to look for in the list');
+    const exchange = await t.list();
+    const listed = new Map(expectCategoryList(exchange).map((item) => [item.id, item]));
+    for (const { checkId, fields, created } of sent) {
+      const item = listed.get(created.id);
+      expectThat(item !== undefined, `Expected id ${created.id} (created by ${checkId}) in the list of ${listed.size} items, not found`, exchange);
+      expectSameFields(exchange, item, fields, `listed id ${created.id}`);
+    }
+  },
+  { sequential: true },
+);

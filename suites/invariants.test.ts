@@ -1,0 +1,119 @@
+/**
+ * Invariants over every exchange the run recorded (this file runs last): section 7 for
+ * every error response, section 4 for every success, RFC 9110 for every 401. A sample
+ * would miss the one handler that answers differently; the whole record does not.
+ */
+import { check } from '../src/check/define.js';
+import { CheckFailure } from '../src/check/failures.js';
+import { runState } from '../src/check/run-state.js';
+import type { CheckDefinition } from '../src/check/types.js';
+import { requestLine, type Exchange, type RecordedResponse } from '../src/http/exchange.js';
+import { isJsonMediaType } from '../src/http/media-type.js';
+import { exactInteger, lexemeOf, parseJson } from '../src/json/lossless.js';
+import { violations } from '../src/schema/validators.js';
+
+type Answered = Exchange & { response: RecordedResponse };
+
+/**
+ * Declares a check that `problem` finds nothing in any recorded exchange `applies` to.
+ * `problem` returns undefined when the exchange is fine, `null` when it cannot be judged
+ * (left to another invariant), or a description of what is wrong.
+ */
+function invariant(
+  definition: CheckDefinition,
+  kind: string,
+  applies: (response: RecordedResponse) => boolean,
+  problem: (response: RecordedResponse) => string | null | undefined,
+): void {
+  check(
+    definition,
+    async (_t, skip) => {
+      const judged: Answered[] = [];
+      const offenders: Array<{ exchange: Answered; problem: string }> = [];
+      for (const exchange of runState().exchanges) {
+        if (!exchange.response || !applies(exchange.response)) continue;
+        const found = problem(exchange.response);
+        if (found === null) continue;
+        judged.push(exchange as Answered);
+        if (found !== undefined) offenders.push({ exchange: exchange as Answered, problem: found });
+      }
+      if (judged.length === 0) skip(`no ${kind} was recorded that this invariant can judge`);
+      if (offenders.length > 0) {
+        const { exchange, problem: first } = offenders[0]!;
+        throw new CheckFailure(
+          `${offenders.length} of ${judged.length} ${kind}s broke the rule; first: ${requestLine(exchange)} ` +
+            `(check ${exchange.checkId}) answered ${exchange.response.status}: ${first}`,
+          exchange,
+        );
+      }
+    },
+    { sequential: true },
+  );
+}
+
+const isError = (response: RecordedResponse) => response.status >= 400;
+
+/** The error body as an object, or null when it is not a JSON object (judged by error-body-is-error). */
+function errorObject(response: RecordedResponse): { tree: Record<string, unknown> } | null {
+  const parsed = parseJson(response.body);
+  if (!parsed.ok || parsed.json.value === null || typeof parsed.json.value !== 'object' || Array.isArray(parsed.json.value)) {
+    return null;
+  }
+  return { tree: parsed.json.tree as Record<string, unknown> };
+}
+
+invariant(
+  { id: 'error-body-is-error', title: 'every error response has an Error body (code, message, status)', clause: '7', level: 'must' },
+  'error response',
+  isError,
+  (response) => {
+    if (!response.utf8Valid) return 'the body is not valid UTF-8';
+    const parsed = parseJson(response.body);
+    if (!parsed.ok) return `the body is not JSON (${parsed.reason})`;
+    const problems = violations('Error', parsed.json.value);
+    return problems.length > 0 ? `not an Error: ${problems.join('; ')}` : undefined;
+  },
+);
+
+invariant(
+  { id: 'error-status-matches-http', title: 'the status field of every Error equals the HTTP status', clause: '7', level: 'must' },
+  'error response with a JSON object body',
+  isError,
+  (response) => {
+    const body = errorObject(response);
+    if (!body || !('status' in body.tree)) return null;
+    const status = exactInteger(body.tree.status);
+    return status === BigInt(response.status) ? undefined : `status field is ${lexemeOf(body.tree.status)}`;
+  },
+);
+
+invariant(
+  { id: 'error-content-type-json', title: 'every error response is application/json', clause: '7', level: 'must' },
+  'error response',
+  isError,
+  (response) => (isJsonMediaType(response.headers['content-type']) ? undefined : `Content-Type is ${response.headers['content-type'] ?? 'absent'}`),
+);
+
+invariant(
+  { id: 'success-content-type-json', title: 'every success response is application/json', clause: '4', level: 'must' },
+  'success response',
+  (response) => response.status >= 200 && response.status < 300,
+  (response) => (isJsonMediaType(response.headers['content-type']) ? undefined : `Content-Type is ${response.headers['content-type'] ?? 'absent'}`),
+);
+
+invariant(
+  {
+    id: 'unauthorized-has-challenge',
+    title: 'every 401 carries a WWW-Authenticate challenge for the Bearer scheme',
+    clause: '5',
+    level: 'should',
+    reference: 'RFC 9110 §11.6.1, RFC 6750 §3',
+  },
+  '401 response',
+  (response) => response.status === 401,
+  (response) => {
+    const challenge = response.headers['www-authenticate'];
+    if (challenge === undefined) return 'no WWW-Authenticate header';
+    return /(^|,)\s*bearer\b/i.test(challenge) ? undefined : `WWW-Authenticate is ${challenge}, without the Bearer scheme`;
+  },
+);

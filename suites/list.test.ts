@@ -1,0 +1,46 @@
+/**
+ * Conformance class listCategories (spec 4.1): GET /categories with a valid key.
+ */
+import { check } from '../src/check/define.js';
+import { expectCategoryList, expectJsonBody, expectStatus, expectThat, kindOf } from '../src/check/expect.js';
+import { CheckError } from '../src/check/failures.js';
+
+check(
+  { id: 'list-answers-200-array', title: 'an authorized list answers 200 with a JSON array', clause: '4.1', level: 'must' },
+  async (t) => {
+    const exchange = await t.list();
+    expectStatus(exchange, 200);
+    const { value } = expectJsonBody(exchange);
+    expectThat(Array.isArray(value), `Expected a JSON array, found ${kindOf(value)}`, exchange);
+  },
+);
+
+check(
+  { id: 'list-items-are-categories', title: 'every listed item is a Category with an int64 id', clause: '4.1', level: 'must' },
+  async (t) => {
+    // One category of this run guarantees an item to judge.
+    await t.create({ json: { name: t.name() } });
+    const items = expectCategoryList(await t.list());
+    if (items.length === 0) throw new CheckError('the list is empty, so no item can be judged');
+  },
+  { serialRequests: 2 },
+);
+
+check(
+  { id: 'list-ids-unique', title: 'ids in a list are unique, compared as exact integers', clause: '2', level: 'must' },
+  async (t) => {
+    // Two categories of this run guarantee at least two ids to compare.
+    await t.create({ json: { name: t.name('a') } });
+    await t.create({ json: { name: t.name('b') } });
+    const exchange = await t.list();
+    const items = expectCategoryList(exchange);
+    if (items.length < 2) throw new CheckError(`the list holds ${items.length} item(s); uniqueness needs two`);
+    const seen = new Map<bigint, number>();
+    items.forEach((item, index) => {
+      const first = seen.get(item.id);
+      expectThat(first === undefined, `Expected unique ids, found id ${item.id} at items ${first} and ${index}`, exchange);
+      seen.set(item.id, index);
+    });
+  },
+  { serialRequests: 3 },
+);

@@ -1,0 +1,24 @@
+/**
+ * Scope of authentication (spec section 5: "applies to every operation of the service";
+ * section 4: "Every operation requires authentication"): the operations whose shapes are
+ * not shown (4.3) still answer 401 without a valid key.
+ */
+import { check } from '../src/check/define.js';
+import { expectEachCase, expectStatus } from '../src/check/expect.js';
+import { runState } from '../src/check/run-state.js';
+
+const refused = runState().invalid.filter((credential) => ['missing', 'unknown-key'].includes(credential.name));
+
+for (const [id, path] of [
+  ['pets-requires-auth', '/pets/1'],
+  ['orders-requires-auth', '/store/orders'],
+] as const) {
+  check(
+    { id, title: `GET ${path} without a valid key answers 401`, clause: '5', level: 'must' },
+    async (t) => {
+      await expectEachCase(refused, (c) => c.description, async (credential) => {
+        expectStatus(await t.send('GET', path, credential), 401);
+      });
+    },
+  );
+}

@@ -1,0 +1,14 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * The project's own tests (test/). The conformance suite itself (suites/) is not run
+ * from here: the runner starts it through vitest's Node API with its own settings.
+ */
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    pool: 'forks',
+    testTimeout: 60_000,
+    hookTimeout: 30_000,
+  },
+});
