@@ -1,0 +1,16 @@
+import type { Fault } from '../support/fault.js';
+
+/** Breaks 4.2/R1: a successful create answers 200 instead of 201. */
+export default {
+  breaks: '4.2/R1',
+  variation: (base) => ({
+    async createCategory(req) {
+      const reply = await base.createCategory(req);
+      return reply.status === 201 ? { ...reply, status: 200 } : reply;
+    },
+  }),
+  expected: {
+    failed: ['create-name-only', 'create-with-description', 'create-unicode', 'create-ids-unique', 'create-ignores-client-id'],
+    error: ['create-listed'],
+  },
+} satisfies Fault;

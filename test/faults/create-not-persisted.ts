@@ -1,0 +1,19 @@
+import type { Fault } from '../support/fault.js';
+
+/** Breaks 4.1/R1: creates answer 201 but nothing is stored, so the list never contains them. */
+export default {
+  breaks: '4.1/R1',
+  variation: (base) => {
+    let nextId = 1n;
+    return {
+      async createCategory(req) {
+        const decoded = base.decodeJson(req.body);
+        if (!decoded.ok) return base.error(400, 'invalid_json', decoded.message);
+        const fields = base.validateNewCategory(decoded.value);
+        if (!fields.ok) return base.error(400, 'invalid_body', fields.message);
+        return { status: 201, body: base.represent({ id: nextId++, ...fields.value }) };
+      },
+    };
+  },
+  expected: { failed: ['create-listed'], error: ['list-items-are-categories', 'list-ids-unique'] },
+} satisfies Fault;

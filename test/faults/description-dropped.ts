@@ -1,0 +1,13 @@
+import type { Fault } from '../support/fault.js';
+
+/** Breaks 4.2/R1: the description is accepted but never returned. */
+export default {
+  breaks: '4.2/R1',
+  variation: (base) => ({
+    represent(category) {
+      const { description: _dropped, ...rest } = base.represent(category);
+      return rest;
+    },
+  }),
+  expected: { failed: ['create-with-description', 'create-unicode'] },
+} satisfies Fault;

@@ -1,0 +1,8 @@
+import type { Fault } from '../support/fault.js';
+
+/** Breaks 2 (id: unique identifier): every category is given the id 1. */
+export default {
+  breaks: '2',
+  variation: (base) => ({ represent: (category) => ({ ...base.represent(category), id: 1n }) }),
+  expected: { failed: ['create-ids-unique', 'list-ids-unique', 'create-listed'] },
+} satisfies Fault;

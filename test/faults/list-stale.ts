@@ -1,0 +1,11 @@
+import type { Fault } from '../support/fault.js';
+
+/** Breaks 4.1/R1: the list is a snapshot taken at start-up, so new categories never appear. */
+export default {
+  breaks: '4.1/R1',
+  variation: (base, { store }) => {
+    const snapshot = store.list();
+    return { listCategories: async () => ({ status: 200, body: snapshot.map((category) => base.represent(category)) }) };
+  },
+  expected: { failed: ['create-listed'], error: ['list-items-are-categories', 'list-ids-unique'] },
+} satisfies Fault;

@@ -1,0 +1,8 @@
+import type { Fault } from '../support/fault.js';
+
+/** Breaks 5/R2: a request without an Authorization header is treated as authenticated. */
+export default {
+  breaks: '5/R2',
+  variation: (base) => ({ authorize: (header) => header === undefined || base.authorize(header) }),
+  expected: { failed: ['create-401-missing', 'list-401-missing', 'pets-requires-auth', 'orders-requires-auth'] },
+} satisfies Fault;

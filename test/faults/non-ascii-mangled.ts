@@ -1,0 +1,8 @@
+import type { Fault } from '../support/fault.js';
+
+/** Breaks 4.2/R1: request bodies are decoded as Latin-1, so non-ASCII text comes back mangled. */
+export default {
+  breaks: '4.2/R1',
+  variation: (base) => ({ decodeJson: (body) => base.decodeJson(Buffer.from(body.toString('latin1'), 'utf8')) }),
+  expected: { failed: ['create-unicode'] },
+} satisfies Fault;

@@ -1,0 +1,13 @@
+import type { Fault } from '../support/fault.js';
+
+/** Breaks 5 (scope: every operation): only /categories checks the key; other operations answer 404 to anyone. */
+export default {
+  breaks: '5',
+  variation: (base) => ({
+    async respond(req) {
+      if (!req.path.startsWith('/v1/categories')) return base.error(404, 'not_found', `no resource at ${req.path}`);
+      return base.respond(req);
+    },
+  }),
+  expected: { failed: ['pets-requires-auth', 'orders-requires-auth'] },
+} satisfies Fault;

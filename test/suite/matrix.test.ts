@@ -1,0 +1,70 @@
+/**
+ * The suite proven against the reference server's deliberately broken variants (each
+ * must fail exactly the checks it should) and its correct variants (none may fail a
+ * must check). Runs every target in parallel, a few at a time.
+ */
+import { beforeAll, describe, expect, test } from 'vitest';
+import type { CorrectVariant, Fault } from '../support/fault.js';
+import { loadFolder, mapBounded, nonPassed, runAgainst } from '../support/targets.js';
+
+const faults = await loadFolder<Fault>('faults');
+const variants = await loadFolder<CorrectVariant>('variants');
+
+type Outcome = Awaited<ReturnType<typeof runAgainst>>;
+const faultOutcomes = new Map<string, Outcome>();
+const variantOutcomes = new Map<string, Outcome>();
+let reference: Outcome;
+
+beforeAll(async () => {
+  const jobs: Array<() => Promise<void>> = [
+    async () => void (reference = await runAgainst([])),
+    ...[...faults].map(([name, fault]) => async () => void faultOutcomes.set(name, await runAgainst([fault.variation]))),
+    ...[...variants].map(([name, variant]) => async () =>
+      void variantOutcomes.set(name, await runAgainst([variant.variation], variant.firstId)),
+    ),
+  ];
+  await mapBounded(jobs, 4, (job) => job());
+}, 240_000);
+
+test('the reference server is conformant, every check passed', () => {
+  expect(reference.report.verdict).toBe('conformant');
+  expect(nonPassed(reference.report)).toEqual({ failed: [], error: [], skipped: [] });
+});
+
+describe('each fault fails exactly its checks', () => {
+  test.each([...faults.keys()])('%s', (name) => {
+    const { expected } = faults.get(name)!;
+    const { report } = faultOutcomes.get(name)!;
+    expect(nonPassed(report)).toEqual({
+      failed: [...expected.failed].sort(),
+      error: [...(expected.error ?? [])].sort(),
+      skipped: [...(expected.skipped ?? [])].sort(),
+    });
+    const mustFailed = report.checks.some((c) => c.level === 'must' && c.status === 'failed');
+    expect(report.verdict).toBe(mustFailed ? 'nonconformant' : 'conformant');
+    for (const check of report.checks.filter((c) => c.status === 'failed')) {
+      expect(check.failure?.message, check.id).toBeTruthy();
+      expect(check.failure?.request.url, check.id).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1\//);
+    }
+  });
+});
+
+describe('each correct variant is conformant', () => {
+  test.each([...variants.keys()])('%s', (name) => {
+    const { report } = variantOutcomes.get(name)!;
+    expect(report.verdict, report.verdictReason).toBe('conformant');
+    const notPassed = report.checks.filter((c) => c.status !== 'passed').map((c) => c.id);
+    expect(notPassed).toEqual(variants.get(name)!.expectedNonMust ?? []);
+  });
+});
+
+test('every check of the suite is failed by at least one fault', () => {
+  const killed = new Set([...faultOutcomes.values()].flatMap(({ report }) => nonPassed(report).failed));
+  const unkilled = reference.report.checks.map((c) => c.id).filter((id) => !killed.has(id));
+  expect(unkilled).toEqual([]);
+});
+
+test('every fault is caught by at least one check', () => {
+  const uncaught = [...faultOutcomes].filter(([, { report }]) => nonPassed(report).failed.length === 0).map(([name]) => name);
+  expect(uncaught).toEqual([]);
+});

@@ -1,0 +1,26 @@
+import type { Variation } from '../../src/reference/behaviour.js';
+
+/**
+ * A deliberately broken variant of the reference server (one per file in test/faults/,
+ * named for the defect), with the outcome the suite must reach against it.
+ */
+export interface Fault {
+  /** The spec clause the defect breaks. */
+  breaks: string;
+  variation: Variation;
+  /** Every check that must not pass, by status; all others must pass. */
+  expected: { failed: string[]; error?: string[]; skipped?: string[] };
+}
+
+/**
+ * A correct variant: differs from the reference server only where the spec allows,
+ * and must be judged conformant with no must check failing.
+ */
+export interface CorrectVariant {
+  /** What the spec leaves open that this variant does differently. */
+  allowedBy: string;
+  variation: Variation;
+  firstId?: bigint;
+  /** Non-must checks this variant legitimately fails (e.g. a should-level HTTP nicety). */
+  expectedNonMust?: string[];
+}
