@@ -2,6 +2,7 @@ import type { Reporter, SerializedError, TestCase, TestModule, TestRunEndReason 
 import type { CheckMeta, CreatedCategory } from '../check/types.js';
 import type { Exchange } from '../http/exchange.js';
 import type { CheckResult } from '../report/model.js';
+import { compareSuiteFiles } from './sequencer.js';
 
 /**
  * A vitest reporter that turns each finished test into a {@link CheckResult} (from the
@@ -26,7 +27,7 @@ export class CheckCollector implements Reporter {
 
   onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandled: ReadonlyArray<SerializedError>, reason: TestRunEndReason): void {
     this.endReason = reason;
-    for (const module of modules) {
+    for (const module of [...modules].sort((a, b) => compareSuiteFiles(a.moduleId, b.moduleId))) {
       for (const error of module.errors()) this.runErrors.push(`${module.moduleId}: ${error.message}`);
       for (const testCase of module.children.allTests()) {
         const id = testCase.meta().check?.id ?? testCase.name;

@@ -4,12 +4,17 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 const LAST = ['invariants.test.ts'];
 
 /**
- * Orders suite files deterministically (by path), with the invariants last, so that the
- * section-7 invariants see every exchange of the run.
+ * The order of suite files, by module path: by path, with the invariants last, so that
+ * the section-7 invariants see every exchange of the run. Reports list checks in it too.
  */
+export function compareSuiteFiles(a: string, b: string): number {
+  const rank = (path: string) => (LAST.some((name) => path.endsWith(`/${name}`)) ? 1 : 0);
+  return rank(a) - rank(b) || a.localeCompare(b);
+}
+
+/** Runs suite files in {@link compareSuiteFiles} order. */
 export class SuiteSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-    const rank = (file: TestSpecification) => (LAST.some((name) => file.moduleId.endsWith(`/${name}`)) ? 1 : 0);
-    return [...files].sort((a, b) => rank(a) - rank(b) || a.moduleId.localeCompare(b.moduleId));
+    return [...files].sort((a, b) => compareSuiteFiles(a.moduleId, b.moduleId));
   }
 }

@@ -1,0 +1,174 @@
+/**
+ * The command line as users run it: the compiled CLI in a child process (npm test builds
+ * it first), its exit codes, its one-line errors, and its output files.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, test } from 'vitest';
+import { startReferenceServer } from '../../src/reference/server.js';
+import faultMissingName from '../faults/missing-name-accepted.js';
+
+const BIN = fileURLToPath(new URL('../../bin/petstore-conformance.js', import.meta.url));
+
+interface Result {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the CLI to completion (bounded by a 60 s kill). */
+function cli(args: string[], env: Record<string, string> = {}): Promise<Result> {
+  return new Promise((resolve) => {
+    const { PETSTORE_API_KEY: _drop, ...base } = process.env;
+    const child = spawn(process.execPath, [BIN, ...args], { env: { ...base, ...env, NO_COLOR: '1' } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+const tempDir = () => mkdtemp(join(tmpdir(), 'pcs-cli-'));
+
+test('run with no target checks the embedded reference server: exit 0', async () => {
+  const dir = await tempDir();
+  const { code, stdout, stderr } = await cli(['run', '--report-dir', dir]);
+  expect(stderr).toBe('');
+  expect(code).toBe(0);
+  expect(stdout).toContain('(embedded reference server)');
+  expect(stdout).toContain('Verdict: CONFORMANT');
+  const report = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8'));
+  expect(report.verdict).toBe('conformant');
+});
+
+describe('against a server given by --base-url', () => {
+  test('a nonconformant server: exit 1, the failing check cited, the key nowhere', async () => {
+    const server = await startReferenceServer({ variations: [faultMissingName.variation] });
+    try {
+      const dir = await tempDir();
+      const { code, stdout, stderr } = await cli(['run', '--base-url', server.baseUrl, '--report-dir', dir], { PETSTORE_API_KEY: server.apiKey });
+      expect(code).toBe(1);
+      expect(stdout).toMatch(/✗ must\s+4\.2\/R2\s+create-rejects-missing-name/);
+      expect(stdout).toContain('Verdict: NONCONFORMANT');
+      const report = await readFile(join(dir, 'report.json'), 'utf8');
+      for (const text of [stdout, stderr, report]) expect(text).not.toContain(server.apiKey);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('--api-key-env names the variable holding the key: exit 0 on a correct server', async () => {
+    const server = await startReferenceServer();
+    try {
+      const { code, stdout } = await cli(['run', '--base-url', `${server.baseUrl}/`, '--api-key-env', 'MY_KEY', '--report-dir', await tempDir()], {
+        MY_KEY: server.apiKey,
+      });
+      expect(code).toBe(0);
+      expect(stdout).not.toContain(server.apiKey);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('an unreachable target: exit 3 with the reason', async () => {
+    const server = await startReferenceServer();
+    const url = server.baseUrl;
+    await server.close();
+    const { code, stdout } = await cli(['run', '--base-url', url, '--report-dir', await tempDir()], { PETSTORE_API_KEY: 'some-key-1234' });
+    expect(code).toBe(3);
+    expect(stdout).toMatch(/Verdict: ERROR: the target is unreachable: CONNECTION_REFUSED/);
+  });
+});
+
+describe('usage errors: exit 2, one line, no stack trace', () => {
+  test.each([
+    [['run', '--bogus'], /unknown option '--bogus'/],
+    [['run', '--base-url', 'http://127.0.0.1:9/v1'], /API key is missing: set the environment variable PETSTORE_API_KEY/],
+    [['run', '--base-url', 'http://127.0.0.1:9/api'], /did you mean http:\/\/127\.0\.0\.1:9\/api\/v1\?/],
+    [['run', '--timeout', 'soon'], /--timeout.*expected a positive integer/],
+    [['run', '--checks', '('], /expected a regular expression/],
+    [['serve', '--port', '70000'], /expected a port/],
+    [['frobnicate'], /too many arguments|unknown command/],
+  ])('%j', async (args, message) => {
+    const { code, stdout, stderr } = await cli(args as string[]);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(message);
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+    expect(stderr).not.toMatch(/\n\s+at /);
+    expect(stdout).toBe('');
+  });
+
+  test('an unwritable report directory', async () => {
+    const file = join(await tempDir(), 'a-file');
+    await writeFile(file, '');
+    const { code, stderr } = await cli(['run', '--report-dir', join(file, 'reports')]);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/^petstore-conformance: error: cannot create the report directory/);
+  });
+});
+
+test('--help and --version exit 0', async () => {
+  const help = await cli(['--help']);
+  expect(help.code).toBe(0);
+  expect(help.stdout).toContain('serve');
+  const version = await cli(['--version']);
+  expect(version.code).toBe(0);
+  expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+});
+
+describe('serve', () => {
+  /** Starts `serve`, waits for its banner, and returns it with a stopper. */
+  async function serve(env: Record<string, string> = {}) {
+    const { PETSTORE_API_KEY: _drop, ...base } = process.env;
+    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0'], { env: { ...base, ...env } });
+    let stdout = '';
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no banner: ${stdout}`)), 10_000);
+      child.stdout.on('data', (chunk) => {
+        stdout += chunk;
+        if (stdout.includes('Ctrl-C')) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+    });
+    const stop = () =>
+      new Promise<number | null>((resolve) => {
+        child.on('close', resolve);
+        child.kill('SIGTERM');
+      });
+    return { stdout, baseUrl: /listening on (\S+)/.exec(stdout)![1]!, stop };
+  }
+
+  test('prints a generated key that the server accepts, and stops on SIGTERM with exit 0', async () => {
+    const server = await serve();
+    try {
+      const key = /API key \(generated\): (\S+)/.exec(server.stdout)![1]!;
+      const ok = await fetch(`${server.baseUrl}/categories`, { headers: { authorization: `Bearer ${key}` } });
+      expect(ok.status).toBe(200);
+      const refused = await fetch(`${server.baseUrl}/categories`);
+      expect(refused.status).toBe(401);
+    } finally {
+      expect(await server.stop()).toBe(0);
+    }
+  });
+
+  test('takes the key from PETSTORE_API_KEY and does not print it', async () => {
+    const server = await serve({ PETSTORE_API_KEY: 'served-key-from-env-123' });
+    try {
+      expect(server.stdout).not.toContain('served-key-from-env-123');
+      const ok = await fetch(`${server.baseUrl}/categories`, { headers: { authorization: 'Bearer served-key-from-env-123' } });
+      expect(ok.status).toBe(200);
+    } finally {
+      await server.stop();
+    }
+  });
+});

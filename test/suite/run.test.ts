@@ -1,0 +1,186 @@
+import { readFile, readlink } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { describe, expect, test } from 'vitest';
+import type { Variation } from '../../src/reference/behaviour.js';
+import { startReferenceServer } from '../../src/reference/server.js';
+import type { Report } from '../../src/report/model.js';
+import { defaultReportDir } from '../../src/report/write.js';
+import { runConformance } from '../../src/runner/run.js';
+import { startRawServer } from '../support/raw-server.js';
+
+/** Collects console output. */
+function sink(): PassThrough & { text(): string } {
+  const stream = new PassThrough();
+  let text = '';
+  stream.on('data', (chunk: Buffer) => (text += chunk.toString()));
+  return Object.assign(stream, { text: () => text });
+}
+
+describe('a run against the embedded reference server', async () => {
+  const dir = defaultReportDir(await mkdtemp(join(tmpdir(), 'pcs-')), new Date());
+  const out = sink();
+  const outcome = await runConformance({ reportDir: dir, linkLatest: true, out });
+  const onDisk = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8')) as Report;
+
+  test('is conformant with every check passed, exit 0', () => {
+    expect(outcome.exitCode).toBe(0);
+    expect(outcome.report.verdict).toBe('conformant');
+    expect(outcome.report.checks.filter((c) => c.status !== 'passed')).toEqual([]);
+  });
+
+  test('writes report.json with the contract fields', () => {
+    expect(onDisk.verdict).toBe('conformant');
+    expect(onDisk.target.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
+    expect(new Date(onDisk.startedAt).toISOString()).toBe(onDisk.startedAt);
+    expect(onDisk.durationMs).toBeGreaterThan(0);
+    expect(onDisk.checks.length).toBeGreaterThanOrEqual(40);
+    for (const check of onDisk.checks) {
+      expect(check.id).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
+      expect(check.clause).toMatch(/^\d+(\.\d+)?(\/R\d+)?$/);
+      expect(['must', 'should', 'info']).toContain(check.level);
+      expect(['passed', 'failed', 'skipped', 'error']).toContain(check.status);
+      expect(check.durationMs).toBeGreaterThanOrEqual(0);
+      expect(check.title.length).toBeGreaterThan(10);
+    }
+    expect(new Set(onDisk.checks.map((c) => c.id)).size).toBe(onDisk.checks.length);
+  });
+
+  test('lists every category it created, with exact ids', () => {
+    expect(onDisk.created.length).toBeGreaterThanOrEqual(8);
+    for (const category of onDisk.created) {
+      expect(category.id).toMatch(/^\d+$/);
+      expect(category.name).toContain(`pcs-${onDisk.settings.runId}`);
+    }
+  });
+
+  test('counts requests, checks by level, and links reports/latest', async () => {
+    expect(onDisk.summary.requests).toBe(onDisk.checks.reduce((n, c) => n + c.requests, 0) + 1);
+    expect(onDisk.summary.byLevel.must.passed).toBe(onDisk.checks.filter((c) => c.level === 'must').length);
+    expect(await readlink(join(dir, '..', 'latest'))).toBe(dir.split('/').pop());
+  });
+
+  test('prints each check and a summary with verdict and report path', () => {
+    const text = out.text();
+    for (const check of onDisk.checks) expect(text).toContain(check.id);
+    expect(text).toMatch(/must\s+\d+ passed/);
+    expect(text).toContain('Verdict: CONFORMANT');
+    expect(text).toContain(`Report: ${join(dir, 'report.json')}`);
+  });
+});
+
+/** Runs the suite against a reference server changed by `variations`. */
+async function runVaried(variations: Variation[], apiKey?: string) {
+  const server = await startReferenceServer({ variations, apiKey });
+  const out = sink();
+  try {
+    const outcome = await runConformance({ baseUrl: server.baseUrl, apiKey: server.apiKey, reportDir: null, out });
+    return { ...outcome, console: out.text(), apiKey: server.apiKey };
+  } finally {
+    await server.close();
+  }
+}
+
+describe('the API key', () => {
+  test('never appears in the report or console, even when the server echoes it', async () => {
+    // Conformant behaviour (messages are free text), and every credential sent comes back.
+    const echo: Variation = (base) => ({
+      unauthorized(req) {
+        const reply = base.unauthorized(req);
+        const body = { ...(reply.body as object), message: `rejected ${req.headers.authorization}` };
+        return { ...reply, body, headers: { ...reply.headers, 'x-seen': String(req.headers.authorization) } };
+      },
+      // Fails list checks on purpose, so failure records quote these echoes too.
+      async listCategories(req) {
+        return { status: 200, headers: { 'x-key': String(req.headers.authorization) }, body: { echoed: req.headers.authorization } };
+      },
+    });
+    const key = 'EchoedSecretKey0123456789abcdef';
+    const { report, console: text } = await runVaried([echo], key);
+    expect(report.verdict).toBe('nonconformant');
+    const written = JSON.stringify(report) + text;
+    for (const fragment of [key, key.slice(0, -1), key.slice(0, 12), key.toLowerCase(), key.toUpperCase()]) {
+      expect(written).not.toContain(fragment);
+    }
+    expect(written).toContain('${PETSTORE_API_KEY}');
+  });
+});
+
+describe('a check never passes on an exchange it did not make', () => {
+  test('connections reset on every POST fail every check that posts', async () => {
+    const resetPosts: Variation = (base) => ({
+      async respond(req) {
+        if (req.method === 'POST') throw Object.assign(new Error('reset'), { reset: true });
+        return base.respond(req);
+      },
+      write(res, reply) {
+        if (reply.status === 500) res.socket?.destroy();
+        else base.write(res, reply);
+      },
+    });
+    const { report, exchanges } = await runVaried([resetPosts]);
+    const posting = new Set(exchanges.filter((e) => e.request.method === 'POST').map((e) => e.checkId));
+    expect(posting.size).toBeGreaterThan(20);
+    for (const check of report.checks.filter((c) => posting.has(c.id))) {
+      expect(check.status, check.id).not.toBe('passed');
+    }
+    const failure = report.checks.find((c) => c.id === 'create-name-only')?.failure;
+    expect(failure?.message).toMatch(/Expected a response, received no response \(CONNECTION_RESET/);
+    expect(report.verdict).toBe('nonconformant');
+  });
+});
+
+describe('targets that cannot be assessed', () => {
+  test('a server that never answers ends in verdict error, exit 3, within the deadline', async () => {
+    const server = await startRawServer(() => {});
+    try {
+      const started = performance.now();
+      const outcome = await runConformance({ baseUrl: server.baseUrl, apiKey: 'k'.repeat(20), timeoutMs: 300, reportDir: null, out: null });
+      expect(outcome.exitCode).toBe(3);
+      expect(outcome.report.verdict).toBe('error');
+      expect(outcome.report.verdictReason).toMatch(/unreachable: TIMEOUT/);
+      expect(outcome.report.checks).toEqual([]);
+      expect(performance.now() - started).toBeLessThan(3_000);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('a server that answers HTML 500 to everything is assessed: nonconformant, not error', async () => {
+    const server = await startRawServer((_req, res) => res.writeHead(500, { 'content-type': 'text/html' }).end('<h1>Oops</h1>'));
+    try {
+      const outcome = await runConformance({ baseUrl: server.baseUrl, apiKey: 'k'.repeat(20), reportDir: null, out: null });
+      expect(outcome.exitCode).toBe(1);
+      // Not one must check can pass when nothing but HTML 500 comes back.
+      const passedMust = outcome.report.checks.filter((c) => c.level === 'must' && c.status === 'passed');
+      expect(passedMust.map((c) => c.id)).toEqual([]);
+      expect(outcome.report.checks.find((c) => c.id === 'error-body-is-error')?.failure?.message).toMatch(/not JSON/);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('filters', () => {
+  test('--checks runs the matching checks and reports the others skipped', async () => {
+    const outcome = await runConformance({ checkFilter: '^list-401-', reportDir: null, out: null });
+    const ran = outcome.report.checks.filter((c) => c.status !== 'skipped').map((c) => c.id);
+    expect(ran.length).toBe(9);
+    expect(ran.every((id) => id.startsWith('list-401-'))).toBe(true);
+    expect(outcome.report.checks.find((c) => c.id === 'create-name-only')).toMatchObject({ status: 'skipped', reason: 'not selected' });
+    expect(outcome.report.verdict).toBe('conformant');
+  });
+});
+
+describe('the README', () => {
+  test('documents every check the suite has', async () => {
+    const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8');
+    const { report } = await runConformance({ checkFilter: '^$', reportDir: null, out: null });
+    const documented = (id: string) =>
+      readme.includes(`\`${id}\``) || (/^(create|list)-401-/.test(id) && readme.includes(`\`${id.replace(/^(create|list)-401-/, '')}\``));
+    expect(report.checks.length).toBeGreaterThan(40);
+    expect(report.checks.map((c) => c.id).filter((id) => !documented(id))).toEqual([]);
+  });
+});

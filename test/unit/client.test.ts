@@ -1,0 +1,113 @@
+import { afterEach, describe, expect, test } from 'vitest';
+import { HttpClient } from '../../src/http/client.js';
+import { validCredential } from '../../src/http/credential.js';
+import { KEY_PLACEHOLDER, Redactor } from '../../src/secrets/redactor.js';
+import { startRawServer, type RawServer } from '../support/raw-server.js';
+
+const KEY = 'client-test-key-0123456789';
+let server: RawServer | undefined;
+let client: HttpClient | undefined;
+
+afterEach(async () => {
+  await client?.close();
+  await server?.close();
+  client = server = undefined;
+});
+
+function clientFor(baseUrl: string, overrides: { timeoutMs?: number; maxResponseBytes?: number } = {}): HttpClient {
+  client = new HttpClient({
+    baseUrl,
+    timeoutMs: overrides.timeoutMs ?? 2_000,
+    maxResponseBytes: overrides.maxResponseBytes ?? 1024 * 1024,
+    connections: 2,
+    redactor: new Redactor().add(KEY, KEY_PLACEHOLDER),
+    userAgent: 'test',
+  });
+  return client;
+}
+
+const list = (c: HttpClient) => c.send({ method: 'GET', path: '/categories', credential: validCredential(KEY) }, 'test');
+
+describe('HttpClient', () => {
+  test('records the request with the credential shown as a placeholder', async () => {
+    server = await startRawServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('[]'));
+    const exchange = await list(clientFor(server.baseUrl));
+    expect(server.received[0]!.headers.authorization).toBe(`Bearer ${KEY}`);
+    expect(exchange.request.headers.authorization).toBe(`Bearer ${KEY_PLACEHOLDER}`);
+    expect(exchange.response).toMatchObject({ status: 200, body: '[]', bodyBytes: 2, utf8Valid: true });
+  });
+
+  test('redacts the key when the server echoes it in headers and body', async () => {
+    server = await startRawServer((req, res) =>
+      res.writeHead(401, { 'x-echo': req.headers.authorization ?? '' }).end(`{"message":"bad key ${req.headers.authorization}"}`),
+    );
+    const exchange = await list(clientFor(server.baseUrl));
+    expect(JSON.stringify(exchange)).not.toContain(KEY);
+    expect(exchange.response?.headers['x-echo']).toBe(`Bearer ${KEY_PLACEHOLDER}`);
+  });
+
+  test('a refused connection is an exchange with CONNECTION_REFUSED', async () => {
+    server = await startRawServer(() => {});
+    const url = server.baseUrl;
+    await server.close();
+    server = undefined;
+    const exchange = await list(clientFor(url));
+    expect(exchange.response).toBeUndefined();
+    expect(exchange.error?.code).toBe('CONNECTION_REFUSED');
+  });
+
+  test('a server that never answers is a TIMEOUT at the deadline', async () => {
+    server = await startRawServer(() => {});
+    const started = performance.now();
+    const exchange = await list(clientFor(server.baseUrl, { timeoutMs: 300 }));
+    expect(exchange.error).toEqual({ code: 'TIMEOUT', message: 'no complete response within 300 ms' });
+    expect(performance.now() - started).toBeLessThan(2_000);
+  });
+
+  test('headers then a stalled body is a TIMEOUT, not a response', async () => {
+    server = await startRawServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
+      res.write('[');
+    });
+    const exchange = await list(clientFor(server.baseUrl, { timeoutMs: 300 }));
+    expect(exchange.response).toBeUndefined();
+    expect(exchange.error?.code).toBe('TIMEOUT');
+  });
+
+  test('a connection closed mid-body is CONNECTION_RESET', async () => {
+    server = await startRawServer((req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
+      res.write('[{"id":1', () => req.socket.destroy());
+    });
+    const exchange = await list(clientFor(server.baseUrl));
+    expect(exchange.response).toBeUndefined();
+    expect(exchange.error?.code).toBe('CONNECTION_RESET');
+  });
+
+  test('a body over the cap is RESPONSE_TOO_LARGE', async () => {
+    server = await startRawServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(`[${'0,'.repeat(64 * 1024)}0]`);
+    });
+    const exchange = await list(clientFor(server.baseUrl, { maxResponseBytes: 16 * 1024 }));
+    expect(exchange.error?.code).toBe('RESPONSE_TOO_LARGE');
+  });
+
+  test('a body that is not UTF-8 is recorded as such', async () => {
+    server = await startRawServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(Buffer.from([0x5b, 0xff, 0x5d])));
+    const exchange = await list(clientFor(server.baseUrl));
+    expect(exchange.response?.utf8Valid).toBe(false);
+  });
+
+  test('a redirect is not followed, so the key never reaches the other origin', async () => {
+    const other = await startRawServer((_req, res) => res.writeHead(200).end('[]'));
+    try {
+      server = await startRawServer((_req, res) => res.writeHead(307, { location: `${other.baseUrl}/categories` }).end());
+      const exchange = await list(clientFor(server.baseUrl));
+      expect(exchange.response?.status).toBe(307);
+      expect(other.received).toEqual([]);
+    } finally {
+      await other.close();
+    }
+  });
+});

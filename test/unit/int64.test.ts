@@ -1,0 +1,98 @@
+import { describe, expect, test } from 'vitest';
+import { INT64_MAX, INT64_MIN, integerFromLexeme, isInt64 } from '../../src/json/int64.js';
+import { exactInteger, parseJson } from '../../src/json/lossless.js';
+
+describe('integerFromLexeme', () => {
+  test.each([
+    ['0', 0n],
+    ['-0', 0n],
+    ['42', 42n],
+    ['-17', -17n],
+    ['9007199254740993', 9007199254740993n], // 2^53 + 1: a double cannot hold it
+    ['4611686018427387905', 4611686018427387905n],
+    ['9223372036854775807', INT64_MAX],
+    ['-9223372036854775808', INT64_MIN],
+    ['9223372036854775808', INT64_MAX + 1n],
+    ['1.0', 1n],
+    ['1e3', 1000n],
+    ['1.5e1', 15n],
+    ['12300e-2', 123n],
+    ['0.0', 0n],
+  ])('%s is the integer %s', (lexeme, expected) => {
+    expect(integerFromLexeme(lexeme)).toBe(expected);
+  });
+
+  test.each(['1.5', '1e-1', '0.001', '"1"', 'abc', '', '01', '1.', '+1'])('%s is not an integer lexeme', (lexeme) => {
+    expect(integerFromLexeme(lexeme)).toBeUndefined();
+  });
+
+  test('a huge exponent is outside int64 without building a huge number', () => {
+    const value = integerFromLexeme('1e999999999');
+    expect(value).toBeDefined();
+    expect(isInt64(value!)).toBe(false);
+  });
+});
+
+describe('isInt64', () => {
+  test('accepts the bounds and refuses one beyond each', () => {
+    expect(isInt64(INT64_MAX)).toBe(true);
+    expect(isInt64(INT64_MIN)).toBe(true);
+    expect(isInt64(INT64_MAX + 1n)).toBe(false);
+    expect(isInt64(INT64_MIN - 1n)).toBe(false);
+  });
+});
+
+describe('parseJson', () => {
+  test('keeps ids above 2^53 distinct where JSON.parse merges them', () => {
+    const text = '[{"id":9007199254740992},{"id":9007199254740993}]';
+    const plain = JSON.parse(text) as Array<{ id: number }>;
+    expect(plain[0]!.id).toBe(plain[1]!.id); // the loss this module exists to avoid
+    const parsed = parseJson(text);
+    expect(parsed.ok).toBe(true);
+    if (!parsed.ok) return;
+    const [a, b] = parsed.json.tree as Array<{ id: unknown }>;
+    expect(exactInteger(a!.id)).toBe(9007199254740992n);
+    expect(exactInteger(b!.id)).toBe(9007199254740993n);
+  });
+
+  test('2^63 equals int64 max as a double, but is out of range exactly', () => {
+    expect(Number('9223372036854775808')).toBe(Number('9223372036854775807'));
+    const parsed = parseJson('{"id":9223372036854775808}');
+    if (!parsed.ok) throw new Error(parsed.reason);
+    expect(isInt64(exactInteger((parsed.json.tree as { id: unknown }).id)!)).toBe(false);
+  });
+
+  test('gives a plain view for schema validation', () => {
+    const parsed = parseJson('{"id": 1, "name": "x", "nested": [1.5, {"a": null}]}');
+    expect(parsed.ok && parsed.json.value).toEqual({ id: 1, name: 'x', nested: [1.5, { a: null }] });
+  });
+
+  test('keeps a "__proto__" key as data', () => {
+    const parsed = parseJson('{"__proto__": {"polluted": true}, "name": "x"}');
+    expect(parsed.ok).toBe(true);
+    if (!parsed.ok) return;
+    expect(Object.getPrototypeOf(parsed.json.value)).toBe(Object.prototype);
+    expect(Object.keys(parsed.json.value as object)).toContain('__proto__');
+  });
+
+  test.each([
+    ['', 'empty'],
+    ['{"name": "x"', 'truncated'],
+    ["{'name': 'x'}", 'single quotes'],
+    ['{"a": 1, "a": 2}', 'duplicate key'],
+    ['<html>500</html>', 'HTML'],
+  ])('refuses %j (%s) with a reason', (text) => {
+    const parsed = parseJson(text);
+    expect(parsed.ok).toBe(false);
+    if (!parsed.ok) expect(parsed.reason.length).toBeGreaterThan(0);
+  });
+
+  test('exactInteger is undefined for non-numbers and fractions', () => {
+    const parsed = parseJson('{"s": "1", "f": 1.5, "n": null}');
+    if (!parsed.ok) throw new Error(parsed.reason);
+    const tree = parsed.json.tree as Record<string, unknown>;
+    expect(exactInteger(tree.s)).toBeUndefined();
+    expect(exactInteger(tree.f)).toBeUndefined();
+    expect(exactInteger(tree.n)).toBeUndefined();
+  });
+});

@@ -1,0 +1,58 @@
+import { describe, expect, test } from 'vitest';
+import { invalidCredentials } from '../../src/check/credentials.js';
+import { KEY_PLACEHOLDER, Redactor } from '../../src/secrets/redactor.js';
+
+const KEY = 'Abc123SecretKeyValue_xyz';
+
+describe('Redactor', () => {
+  test('replaces the key by value everywhere in a value, keys included', () => {
+    const redactor = new Redactor().add(KEY, KEY_PLACEHOLDER);
+    const redacted = redactor.value({ message: `bad key ${KEY}`, [KEY]: [KEY, 1, null], nested: { h: `Bearer ${KEY}` } });
+    expect(JSON.stringify(redacted)).not.toContain(KEY);
+    expect(redacted.message).toBe(`bad key ${KEY_PLACEHOLDER}`);
+  });
+
+  test('replaces longer derived secrets first', () => {
+    const redactor = new Redactor().add(KEY, '<K>').add(`${KEY}x`, '<K+x>');
+    expect(redactor.text(`a ${KEY}x b ${KEY}`)).toBe('a <K+x> b <K>');
+  });
+
+  test('ignores secrets too short to protect anything', () => {
+    expect(new Redactor().add('ab', '<K>').text('abc')).toBe('abc');
+  });
+});
+
+describe('invalidCredentials', () => {
+  test('are all different from the valid header and each other', () => {
+    const variants = invalidCredentials(KEY, new Redactor());
+    const headers = variants.map((v) => v.header);
+    expect(headers).not.toContain(`Bearer ${KEY}`);
+    expect(new Set(headers).size).toBe(headers.length);
+    expect(variants.map((v) => v.name)).toEqual([
+      'missing', 'unknown-key', 'empty-token', 'basic-scheme', 'no-scheme',
+      'key-char-added', 'key-char-removed', 'key-char-changed', 'key-case-swapped',
+    ]);
+  });
+
+  test('none differs from the valid header only by whitespace HTTP strips', () => {
+    for (const variant of invalidCredentials(KEY, new Redactor())) {
+      expect(variant.header?.trim()).not.toBe(`Bearer ${KEY}`);
+    }
+  });
+
+  test('show no key material, and register derived tokens as secrets', () => {
+    const redactor = new Redactor().add(KEY, KEY_PLACEHOLDER);
+    const variants = invalidCredentials(KEY, redactor);
+    for (const variant of variants) {
+      expect(variant.shown ?? '').not.toContain(KEY.slice(0, 8));
+      if (variant.header) expect(redactor.text(variant.header)).not.toContain(KEY.slice(0, 8));
+    }
+    expect(variants.find((v) => v.name === 'key-char-removed')?.shown).toBe('Bearer ${PETSTORE_API_KEY%?}');
+  });
+
+  test('a key without letters has no case-swapped variant', () => {
+    const swapped = invalidCredentials('1234567890', new Redactor()).find((v) => v.name === 'key-case-swapped');
+    expect(swapped?.unavailable).toMatch(/no letters/);
+    expect(swapped?.header).toBeUndefined();
+  });
+});
