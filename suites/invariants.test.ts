@@ -2,17 +2,22 @@
  * Invariants over every exchange the run recorded (this file runs last): section 7 for
  * every error response, section 4 for every success, RFC 9110 for every 401. A sample
  * would miss the one handler that answers differently; the whole record does not.
+ * Exchanges of `info` checks (edge cases the spec leaves open) are observations only and
+ * never judged by a `must` invariant.
  */
 import { check } from '../src/check/define.js';
 import { CheckFailure } from '../src/check/failures.js';
 import { runState } from '../src/check/run-state.js';
-import type { CheckDefinition } from '../src/check/types.js';
+import type { CheckDefinition, CheckLevel } from '../src/check/types.js';
 import { requestLine, type Exchange, type RecordedResponse } from '../src/http/exchange.js';
 import { isJsonMediaType } from '../src/http/media-type.js';
 import { exactInteger, lexemeOf, parseJson } from '../src/json/lossless.js';
 import { violations } from '../src/schema/validators.js';
 
 type Answered = Exchange & { response: RecordedResponse };
+
+/** An invariant judges the exchanges of checks at its own level or a stricter one. */
+const STRICTNESS: Record<CheckLevel, number> = { info: 0, should: 1, must: 2 };
 
 /**
  * Declares a check that `problem` finds nothing in any recorded exchange `applies` to.
@@ -30,8 +35,11 @@ function invariant(
     async (_t, skip) => {
       const judged: Answered[] = [];
       const offenders: Array<{ exchange: Answered; problem: string }> = [];
-      for (const exchange of runState().exchanges) {
+      const run = runState();
+      for (const exchange of run.exchanges) {
         if (!exchange.response || !applies(exchange.response)) continue;
+        // An info probe of behaviour the spec leaves open must not weigh on a must rule.
+        if (STRICTNESS[run.levels.get(exchange.checkId) ?? 'info'] < STRICTNESS[definition.level]) continue;
         const found = problem(exchange.response);
         if (found === null) continue;
         judged.push(exchange as Answered);

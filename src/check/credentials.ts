@@ -17,7 +17,9 @@ export function invalidCredentials(apiKey: string, redactor: Redactor): InvalidC
   const K = KEY_PLACEHOLDER;
   const chopped = apiKey.slice(0, -1);
   const last = apiKey.slice(-1);
-  const replacement = last === 'x' ? 'y' : 'x';
+  // Differs from the last character in any letter case, so this variant does not also
+  // test case-insensitive comparison (key-case-swapped does that).
+  const replacement = ['x', 'y', '7'].find((c) => c !== last.toLowerCase())!;
   const swapped = swapCase(apiKey);
   const derived = (name: string, description: string, token: string, shownToken: string): InvalidCredential => {
     redactor.add(token, shownToken);

@@ -35,6 +35,7 @@ export function check(
   const declared: CheckMeta = { ...definition, exchanges: [], created: [] };
   register(definition.id, { timeout, meta: { check: declared } }, async ({ task, skip }) => {
     const run = runState();
+    run.levels.set(definition.id, definition.level);
     const t = new CheckContext(definition.id, run);
     const meta = task.meta.check!;
     try {

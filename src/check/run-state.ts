@@ -6,7 +6,7 @@ import type { Exchange } from '../http/exchange.js';
 import { KEY_PLACEHOLDER, Redactor } from '../secrets/redactor.js';
 import { exactInteger, parseJson } from '../json/lossless.js';
 import { invalidCredentials, type InvalidCredential } from './credentials.js';
-import type { CreatedCategory } from './types.js';
+import type { CheckLevel, CreatedCategory } from './types.js';
 
 /**
  * The state one run shares across all its checks inside the vitest worker (the suite runs
@@ -21,6 +21,8 @@ export class RunState {
   readonly exchanges: Exchange[] = [];
   readonly valid: Credential;
   readonly invalid: InvalidCredential[];
+  /** The level of every check that has started, by id: invariants weigh exchanges by it. */
+  readonly levels = new Map<string, CheckLevel>();
   /** Categories the target reported as created so far, in completion order. */
   readonly created: CreatedCategory[] = [];
 

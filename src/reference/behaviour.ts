@@ -15,11 +15,14 @@ export interface ApiRequest {
   bodyTooLarge: boolean;
 }
 
-/** A response as data; `write` turns it into bytes. `body` may hold bigint ids. */
+/** A response as data; `write` turns it into bytes. */
 export interface Reply {
   status: number;
   headers?: Record<string, string>;
+  /** A JSON value, serialized with exact integers (bigint ids allowed). */
   body?: unknown;
+  /** Bytes sent verbatim instead of `body`, with whatever Content-Type `headers` give. */
+  raw?: string | Buffer;
 }
 
 /** Outcome of a parsing or validation step. */
@@ -150,11 +153,13 @@ export function createBehaviour(env: BehaviourEnv, variations: Variation[] = [])
     write(res, reply) {
       const headers: Record<string, string> = { ...reply.headers };
       let payload: Buffer | undefined;
-      if (reply.body !== undefined) {
+      if (reply.raw !== undefined) {
+        payload = Buffer.from(reply.raw);
+      } else if (reply.body !== undefined) {
         payload = Buffer.from(stringify(reply.body) ?? 'null');
         headers['content-type'] ??= 'application/json';
-        headers['content-length'] = String(payload.byteLength);
       }
+      if (payload) headers['content-length'] = String(payload.byteLength);
       res.writeHead(reply.status, headers);
       res.end(payload);
     },

@@ -6,12 +6,15 @@ import { startReferenceServer } from '../../src/reference/server.js';
 import type { Report } from '../../src/report/model.js';
 import { runConformance, type RunOutcome } from '../../src/runner/run.js';
 
+/** A fixed key keeps the matrix deterministic; the key-dependent logic is property-tested in test/unit. */
+const MATRIX_KEY = 'Matrix-Key_0123456789abcdefGHIJKLmnopqrX';
+
 /**
  * Starts a reference server with `variations`, runs the whole suite against it as an
  * external target (no report files, no console), and stops the server.
  */
 export async function runAgainst(variations: Variation[], firstId?: bigint): Promise<RunOutcome & { created: number }> {
-  const server = await startReferenceServer({ variations, firstId });
+  const server = await startReferenceServer({ variations, firstId, apiKey: MATRIX_KEY });
   try {
     const outcome = await runConformance({ baseUrl: server.baseUrl, apiKey: server.apiKey, reportDir: null, out: null });
     return { ...outcome, created: server.store.size };

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { invalidCredentials } from '../../src/check/credentials.js';
 import { KEY_PLACEHOLDER, Redactor } from '../../src/secrets/redactor.js';
@@ -50,9 +51,43 @@ describe('invalidCredentials', () => {
     expect(variants.find((v) => v.name === 'key-char-removed')?.shown).toBe('Bearer ${PETSTORE_API_KEY%?}');
   });
 
+  test.each(['keyX', 'keyx', 'keyY', 'key7'])('the changed last character of %s differs in any case', (key) => {
+    const changed = invalidCredentials(key, new Redactor()).find((v) => v.name === 'key-char-changed')!;
+    const token = changed.header!.slice('Bearer '.length);
+    expect(token.toLowerCase()).not.toBe(key.toLowerCase());
+    expect(token.slice(0, -1)).toBe(key.slice(0, -1));
+  });
+
   test('a key without letters has no case-swapped variant', () => {
     const swapped = invalidCredentials('1234567890', new Redactor()).find((v) => v.name === 'key-case-swapped');
     expect(swapped?.unavailable).toMatch(/no letters/);
     expect(swapped?.header).toBeUndefined();
+  });
+});
+
+describe('invalidCredentials, for any key', () => {
+  // token68 characters (RFC 9110 §11.2), the alphabet of bearer tokens.
+  const key = fc.stringMatching(/^[A-Za-z0-9\-._~+/]{2,48}$/);
+
+  test('each variant is invalid, one edit away where it claims, and shows no key material', () => {
+    fc.assert(
+      fc.property(key, (apiKey) => {
+        const redactor = new Redactor().add(apiKey, KEY_PLACEHOLDER);
+        const byName = new Map(invalidCredentials(apiKey, redactor).map((v) => [v.name, v]));
+        const token = (name: string) => byName.get(name)!.header!.replace(/^Bearer /, '');
+        for (const variant of byName.values()) {
+          if (variant.header !== undefined) expect(variant.header.trim()).not.toBe(`Bearer ${apiKey}`);
+          if (apiKey.length >= 8) expect(variant.shown ?? '').not.toContain(apiKey);
+        }
+        expect(token('key-char-added')).toBe(`${apiKey}x`);
+        expect(token('key-char-removed')).toBe(apiKey.slice(0, -1));
+        expect(token('key-char-changed').toLowerCase()).not.toBe(apiKey.toLowerCase());
+        expect(token('key-char-changed').slice(0, -1)).toBe(apiKey.slice(0, -1));
+        const swapped = byName.get('key-case-swapped')!;
+        if (swapped.header) expect(token('key-case-swapped').toLowerCase()).toBe(apiKey.toLowerCase());
+        else expect(apiKey.toLowerCase()).toBe(apiKey.toUpperCase());
+      }),
+      { seed: 20261121, numRuns: 500 },
+    );
   });
 });
