@@ -56,12 +56,11 @@ export function check(
   });
 }
 
-function failureRecord(failure: CheckFailure, checkId: string): FailureRecord {
-  const exchange = failure.exchange;
-  const record: FailureRecord = { message: failure.message, request: exchange?.request ?? { method: '', url: '', headers: {} } };
-  if (exchange && exchange.checkId !== checkId) record.checkId = exchange.checkId;
-  if (exchange?.response) record.response = capBody(exchange).response;
-  if (exchange?.error) record.error = exchange.error;
+function failureRecord({ message, exchange }: CheckFailure, checkId: string): FailureRecord {
+  const record: FailureRecord = { message, request: exchange.request };
+  if (exchange.checkId !== checkId) record.checkId = exchange.checkId;
+  if (exchange.response) record.response = capBody(exchange).response;
+  if (exchange.error) record.error = exchange.error;
   return record;
 }
 

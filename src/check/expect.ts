@@ -85,7 +85,7 @@ export function expectCategoryList(exchange: Exchange): CategoryView[] {
 }
 
 /** Fails with `message` and the exchange unless `condition` holds. */
-export function expectThat(condition: boolean, message: string, exchange?: Exchange): asserts condition {
+export function expectThat(condition: boolean, message: string, exchange: Exchange): asserts condition {
   if (!condition) throw new CheckFailure(message, exchange);
 }
 

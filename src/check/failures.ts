@@ -8,7 +8,7 @@ export class CheckFailure extends Error {
   override readonly name = 'CheckFailure';
   constructor(
     message: string,
-    readonly exchange?: Exchange,
+    readonly exchange: Exchange,
   ) {
     super(message);
   }

@@ -4,7 +4,7 @@ import { HttpClient } from '../http/client.js';
 import { validCredential, type Credential } from '../http/credential.js';
 import type { Exchange } from '../http/exchange.js';
 import { KEY_PLACEHOLDER, Redactor } from '../secrets/redactor.js';
-import { exactInteger, parseJson } from '../json/lossless.js';
+import { exactInteger, lexemeOf, parseJson } from '../json/lossless.js';
 import { invalidCredentials, type InvalidCredential } from './credentials.js';
 import type { CheckLevel, CreatedCategory } from './types.js';
 
@@ -56,17 +56,21 @@ export function runState(): RunState {
 }
 
 /**
- * The category a target reports as created by an exchange (a 2xx answer to POST with an
- * integer id), whichever check made it: there is no delete operation (spec 4), so every
- * write must be accounted for.
+ * The category a target reports as created by an exchange (a 2xx answer to POST with a
+ * JSON object), whichever check made it: there is no delete operation (spec 4), so every
+ * write must be accounted for, even one whose id is malformed.
  */
 function createdCategory(exchange: Exchange): CreatedCategory | undefined {
   const response = exchange.response;
   if (exchange.request.method !== 'POST' || !response || response.status < 200 || response.status > 299) return;
   const parsed = parseJson(response.body);
-  if (!parsed.ok || parsed.json.value === null || typeof parsed.json.value !== 'object') return;
-  const id = exactInteger((parsed.json.tree as { id?: unknown }).id);
-  if (id === undefined) return;
-  const name = (parsed.json.value as { name?: unknown }).name;
-  return { id: id.toString(), name: typeof name === 'string' ? name : JSON.stringify(name), checkId: exchange.checkId };
+  const value = parsed.ok ? parsed.json.value : undefined;
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return;
+  const idNode = (parsed.ok ? (parsed.json.tree as { id?: unknown }) : {}).id;
+  const name = (value as { name?: unknown }).name;
+  return {
+    id: exactInteger(idNode)?.toString() ?? lexemeOf(idNode),
+    name: typeof name === 'string' ? name : JSON.stringify(name),
+    checkId: exchange.checkId,
+  };
 }

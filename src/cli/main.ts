@@ -117,6 +117,7 @@ async function run(flags: RunFlags, io: CliIo): Promise<number> {
     abort.abort('interrupted by the user');
   };
   process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   try {
     const outcome = await runConformance({
       baseUrl,
@@ -133,6 +134,7 @@ async function run(flags: RunFlags, io: CliIo): Promise<number> {
     return outcome.exitCode;
   } finally {
     process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
   }
 }
 

@@ -1,4 +1,4 @@
-import { Agent, request } from 'undici';
+import { Agent, request, type Dispatcher } from 'undici';
 import type { Redactor } from '../secrets/redactor.js';
 import type { Credential } from './credential.js';
 import type { Exchange, RecordedRequest, RecordedResponse } from './exchange.js';
@@ -99,7 +99,7 @@ export class HttpClient {
     try {
       const res = await request(url, {
         dispatcher: this.#agent,
-        method: spec.method as 'GET',
+        method: spec.method as Dispatcher.HttpMethod,
         headers,
         body,
         signal: AbortSignal.timeout(this.#options.timeoutMs),

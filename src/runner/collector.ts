@@ -16,8 +16,8 @@ export class CheckCollector implements Reporter {
   #order: string[] = [];
   /** Problems of the run itself: suite files that failed to load, unhandled errors. */
   readonly runErrors: string[] = [];
-  /** Why vitest ended the run (`passed`, `failed` or `interrupted`). */
-  endReason: TestRunEndReason | undefined;
+  /** Set when the run was cut short: checks that never started are reported as not run. */
+  interrupted = false;
 
   constructor(private readonly onCheck: (result: CheckResult) => void = () => {}) {}
 
@@ -26,7 +26,7 @@ export class CheckCollector implements Reporter {
   }
 
   onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandled: ReadonlyArray<SerializedError>, reason: TestRunEndReason): void {
-    this.endReason = reason;
+    if (reason === 'interrupted') this.interrupted = true;
     for (const module of [...modules].sort((a, b) => compareSuiteFiles(a.moduleId, b.moduleId))) {
       for (const error of module.errors()) this.runErrors.push(`${module.moduleId}: ${error.message}`);
       for (const testCase of module.children.allTests()) {
@@ -61,7 +61,8 @@ export class CheckCollector implements Reporter {
       this.runErrors.push(`suite test "${testCase.fullName}" is not declared with check()`);
       return;
     }
-    const result = toCheckResult(meta, testCase);
+    const unrun = this.interrupted ? 'not run: the run was interrupted' : 'not selected';
+    const result = toCheckResult(meta, testCase, unrun);
     this.#byId.set(meta.id, result);
     this.#exchanges.set(meta.id, meta.exchanges);
     this.#created.set(meta.id, meta.created);
@@ -69,7 +70,8 @@ export class CheckCollector implements Reporter {
   }
 }
 
-function toCheckResult(meta: CheckMeta, testCase: TestCase): CheckResult {
+/** @param unrun the reason given to a check that never started. */
+function toCheckResult(meta: CheckMeta, testCase: TestCase, unrun: string): CheckResult {
   const outcome = testCase.result();
   const result: CheckResult = {
     id: meta.id,
@@ -83,7 +85,7 @@ function toCheckResult(meta: CheckMeta, testCase: TestCase): CheckResult {
   if (meta.reference) result.reference = meta.reference;
   if (outcome.state === 'skipped' || outcome.state === 'pending') {
     result.status = 'skipped';
-    result.reason = meta.outcome?.reason ?? (outcome.state === 'skipped' ? outcome.note : undefined) ?? 'not selected';
+    result.reason = meta.outcome?.reason ?? (outcome.state === 'skipped' ? outcome.note : undefined) ?? unrun;
   } else if (outcome.state === 'failed') {
     if (meta.failure) {
       result.status = 'failed';

@@ -19,6 +19,7 @@ import type { Report } from '../report/model.js';
 import { exitCodeFor } from '../report/verdict.js';
 import { linkLatest, writeReport } from '../report/write.js';
 import { KEY_PLACEHOLDER, Redactor } from '../secrets/redactor.js';
+import { UsageError } from '../config/usage-error.js';
 import { CheckCollector } from './collector.js';
 import { SuiteSequencer } from './sequencer.js';
 
@@ -64,13 +65,13 @@ export interface RunOutcome {
  * embedded reference server when no base URL is given, probes the target once, runs the
  * suite's checks with vitest (one worker, shared run state), then writes the report.
  * Failures of the target are findings in the report; this function throws only for
- * failures of the tool itself (e.g. the report directory cannot be written).
+ * failures of the tool itself (e.g. the report directory cannot be written), and a
+ * UsageError for a base URL without a key.
  */
 export async function runConformance(options: RunOptions): Promise<RunOutcome> {
   const startedAt = new Date();
   const started = performance.now();
-  const format = new ConsoleFormat(options.color ?? Boolean((options.out as { isTTY?: boolean } | null)?.isTTY));
-  const print = (text: string) => options.out?.write(`${redactor.text(text)}\n`);
+  if (options.baseUrl && !options.apiKey) throw new UsageError('an API key is required with a base URL');
 
   let embedded: ReferenceServer | undefined;
   if (!options.baseUrl) embedded = await startReferenceServer();
@@ -87,6 +88,8 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
   // The same secrets the worker redacts: the key and every credential derived from it.
   const redactor = new Redactor().add(settings.apiKey, KEY_PLACEHOLDER);
   invalidCredentials(settings.apiKey, redactor);
+  const format = new ConsoleFormat(options.color ?? Boolean((options.out as { isTTY?: boolean } | null)?.isTTY));
+  const print = (text: string) => options.out?.write(`${redactor.text(text)}\n`);
 
   try {
     print(format.header(settings.baseUrl, settings.targetKind, toolVersion));
@@ -138,6 +141,7 @@ async function probe(settings: RunSettings, redactor: Redactor): Promise<Exchang
 async function runSuite(settings: RunSettings, collector: CheckCollector, options: RunOptions): Promise<string | undefined> {
   const vitestOutput = new CapturedOutput();
   const exitCode = process.exitCode;
+  const signalListeners = SIGNALS.map((signal) => process.listeners(signal));
   const vitest = await createVitest(
     'test',
     {
@@ -157,7 +161,17 @@ async function runSuite(settings: RunSettings, collector: CheckCollector, option
     { logLevel: 'silent' },
     { stdout: vitestOutput, stderr: vitestOutput },
   );
-  const onAbort = () => void vitest.cancelCurrentRun('keyboard-input');
+  // vitest's logger exits the process on SIGINT/SIGTERM; the caller owns signals (and
+  // turns them into an abort that still writes the report), so drop what vitest added.
+  SIGNALS.forEach((signal, i) => {
+    for (const listener of process.listeners(signal)) {
+      if (!signalListeners[i]!.includes(listener)) process.off(signal, listener);
+    }
+  });
+  const onAbort = () => {
+    collector.interrupted = true;
+    void vitest.cancelCurrentRun('keyboard-input');
+  };
   options.signal?.addEventListener('abort', onAbort, { once: true });
   try {
     await vitest.start();
@@ -170,11 +184,13 @@ async function runSuite(settings: RunSettings, collector: CheckCollector, option
     process.exitCode = exitCode;
   }
   if (options.signal?.aborted) return String(options.signal.reason ?? 'interrupted');
-  if (collector.endReason === 'interrupted') return 'interrupted';
+  if (collector.interrupted) return 'interrupted';
   const text = vitestOutput.text.trim();
   if (collector.results.length === 0 && text) collector.runErrors.push(`the suite did not run: ${text.split('\n')[0]}`);
   return undefined;
 }
+
+const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 
 /** Collects vitest's own console output, so it never mixes with the run's lines. */
 class CapturedOutput extends Writable {

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import { startReferenceServer } from '../../src/reference/server.js';
+import type { Variation } from '../../src/reference/behaviour.js';
 import faultMissingName from '../faults/missing-name-accepted.js';
 
 const BIN = fileURLToPath(new URL('../../bin/petstore-conformance.js', import.meta.url));
@@ -19,8 +20,11 @@ interface Result {
   stderr: string;
 }
 
-/** Runs the CLI to completion (bounded by a 60 s kill). */
-function cli(args: string[], env: Record<string, string> = {}): Promise<Result> {
+/**
+ * Runs the CLI to completion (bounded by a 60 s kill).
+ * @param interruptAfterMs sends SIGINT once this long has passed, as Ctrl-C would.
+ */
+function cli(args: string[], env: Record<string, string> = {}, interruptAfterMs?: number): Promise<Result> {
   return new Promise((resolve) => {
     const { PETSTORE_API_KEY: _drop, ...base } = process.env;
     const child = spawn(process.execPath, [BIN, ...args], { env: { ...base, ...env, NO_COLOR: '1' } });
@@ -29,8 +33,10 @@ function cli(args: string[], env: Record<string, string> = {}): Promise<Result> 
     child.stdout.on('data', (chunk) => (stdout += chunk));
     child.stderr.on('data', (chunk) => (stderr += chunk));
     const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    const interrupt = interruptAfterMs === undefined ? undefined : setTimeout(() => child.kill('SIGINT'), interruptAfterMs);
     child.on('close', (code) => {
       clearTimeout(timer);
+      clearTimeout(interrupt);
       resolve({ code, stdout, stderr });
     });
   });
@@ -73,6 +79,26 @@ describe('against a server given by --base-url', () => {
       });
       expect(code).toBe(0);
       expect(stdout).not.toContain(server.apiKey);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('Ctrl-C: exit 3, and the report of what ran is written', async () => {
+    const slow: Variation = (base) => ({
+      async respond(req) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        return base.respond(req);
+      },
+    });
+    const server = await startReferenceServer({ variations: [slow] });
+    try {
+      const dir = await tempDir();
+      const { code, stderr } = await cli(['run', '--base-url', server.baseUrl, '--report-dir', dir], { PETSTORE_API_KEY: server.apiKey }, 1_500);
+      expect(stderr).toContain('interrupted; finishing the report');
+      expect(code).toBe(3);
+      const report = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8'));
+      expect(report.verdictReason).toBe('the run was aborted: interrupted by the user');
     } finally {
       await server.close();
     }

@@ -64,6 +64,15 @@ test('every check of the suite is failed by at least one fault', () => {
   expect(unkilled).toEqual([]);
 });
 
+test('every category a server stored is accounted for in its report', () => {
+  for (const [name, outcome] of [['reference', reference] as const, ...faultOutcomes, ...variantOutcomes]) {
+    expect(outcome.report.created.length, name).toBeGreaterThanOrEqual(outcome.created);
+  }
+  const stringIds = faultOutcomes.get('ids-as-strings')!.report.created;
+  expect(stringIds.length).toBeGreaterThan(0);
+  expect(stringIds.every((category) => /^"\d+"$/.test(category.id))).toBe(true);
+});
+
 test('every fault is caught by at least one check', () => {
   const uncaught = [...faultOutcomes].filter(([, { report }]) => nonPassed(report).failed.length === 0).map(([name]) => name);
   expect(uncaught).toEqual([]);

@@ -163,6 +163,31 @@ describe('targets that cannot be assessed', () => {
   });
 });
 
+describe('aborting', () => {
+  test('an aborted run ends with verdict error and exit 3, with what ran so far', async () => {
+    const slow: Variation = (base) => ({
+      async respond(req) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        return base.respond(req);
+      },
+    });
+    const server = await startReferenceServer({ variations: [slow] });
+    try {
+      const abort = new AbortController();
+      setTimeout(() => abort.abort('interrupted by the user'), 400);
+      const outcome = await runConformance({ baseUrl: server.baseUrl, apiKey: server.apiKey, reportDir: null, out: null, signal: abort.signal });
+      expect(outcome.exitCode).toBe(3);
+      expect(outcome.report.verdict).toBe('error');
+      expect(outcome.report.verdictReason).toBe('the run was aborted: interrupted by the user');
+      const unrun = outcome.report.checks.filter((c) => c.status === 'skipped');
+      expect(unrun.length).toBeGreaterThan(0);
+      for (const check of unrun) expect(check.reason).toBe('not run: the run was interrupted');
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('filters', () => {
   test('--checks runs the matching checks and reports the others skipped', async () => {
     const outcome = await runConformance({ checkFilter: '^list-401-', reportDir: null, out: null });

@@ -12,12 +12,14 @@ const MATRIX_KEY = 'Matrix-Key_0123456789abcdefGHIJKLmnopqrX';
 /**
  * Starts a reference server with `variations`, runs the whole suite against it as an
  * external target (no report files, no console), and stops the server.
+ * @returns the run's outcome and `created`: how many categories the server stored during the run.
  */
 export async function runAgainst(variations: Variation[], firstId?: bigint): Promise<RunOutcome & { created: number }> {
   const server = await startReferenceServer({ variations, firstId, apiKey: MATRIX_KEY });
+  const before = server.store.size;
   try {
     const outcome = await runConformance({ baseUrl: server.baseUrl, apiKey: server.apiKey, reportDir: null, out: null });
-    return { ...outcome, created: server.store.size };
+    return { ...outcome, created: server.store.size - before };
   } finally {
     await server.close();
   }
