@@ -50,7 +50,7 @@ export class CheckCollector implements Reporter {
     return [...this.#exchanges.values()].flat().sort((a, b) => a.seq - b.seq);
   }
 
-  /** Categories the target reported as created, in the order they were sent. */
+  /** Categories the target reported as created, grouped by check. */
   get created(): CreatedCategory[] {
     return [...this.#created.values()].flat();
   }

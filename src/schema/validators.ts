@@ -25,7 +25,8 @@ export const schemas: Record<SchemaName, Record<string, unknown>> = Object.fromE
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ??
   addFormatsModule) as unknown as (ajv: Ajv2020) => Ajv2020;
 
-const ajv = addFormats(new Ajv2020({ allErrors: true, strict: true }));
+// verbose: errors carry the offending value, which messages quote.
+const ajv = addFormats(new Ajv2020({ allErrors: true, strict: true, verbose: true }));
 for (const schema of Object.values(schemas)) ajv.addSchema(schema);
 
 const compiled = new Map<SchemaName, ValidateFunction>();
@@ -46,7 +47,8 @@ function validator(name: SchemaName): ValidateFunction {
 export function violations(name: SchemaName, value: unknown): string[] {
   const validate = validator(name);
   if (validate(value)) return [];
-  return (validate.errors ?? []).map(describe);
+  // Category repeats NewCategory's keywords through $ref: report each violation once.
+  return [...new Set((validate.errors ?? []).map(describe))];
 }
 
 function describe(error: ErrorObject): string {

@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import { startReferenceServer } from '../../src/reference/server.js';
-import type { Variation } from '../../src/reference/behaviour.js';
 import faultMissingName from '../faults/missing-name-accepted.js';
+import { delayedBy } from '../support/targets.js';
 
 const BIN = fileURLToPath(new URL('../../bin/petstore-conformance.js', import.meta.url));
 
@@ -85,13 +85,7 @@ describe('against a server given by --base-url', () => {
   });
 
   test('Ctrl-C: exit 3, and the report of what ran is written', async () => {
-    const slow: Variation = (base) => ({
-      async respond(req) {
-        await new Promise((resolve) => setTimeout(resolve, 200));
-        return base.respond(req);
-      },
-    });
-    const server = await startReferenceServer({ variations: [slow] });
+    const server = await startReferenceServer({ variations: [delayedBy(200)] });
     try {
       const dir = await tempDir();
       const { code, stderr } = await cli(['run', '--base-url', server.baseUrl, '--report-dir', dir], { PETSTORE_API_KEY: server.apiKey }, 1_500);

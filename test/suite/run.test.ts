@@ -10,6 +10,7 @@ import type { Report } from '../../src/report/model.js';
 import { defaultReportDir } from '../../src/report/write.js';
 import { runConformance } from '../../src/runner/run.js';
 import { startRawServer } from '../support/raw-server.js';
+import { delayedBy } from '../support/targets.js';
 
 /** Collects console output. */
 function sink(): PassThrough & { text(): string } {
@@ -165,13 +166,7 @@ describe('targets that cannot be assessed', () => {
 
 describe('aborting', () => {
   test('an aborted run ends with verdict error and exit 3, with what ran so far', async () => {
-    const slow: Variation = (base) => ({
-      async respond(req) {
-        await new Promise((resolve) => setTimeout(resolve, 100));
-        return base.respond(req);
-      },
-    });
-    const server = await startReferenceServer({ variations: [slow] });
+    const server = await startReferenceServer({ variations: [delayedBy(100)] });
     try {
       const abort = new AbortController();
       setTimeout(() => abort.abort('interrupted by the user'), 400);

@@ -54,3 +54,13 @@ export async function mapBounded<T, R>(items: readonly T[], limit: number, fn: (
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   return results;
 }
+
+/** A variation that answers every request `ms` later (for abort and deadline tests). */
+export function delayedBy(ms: number): Variation {
+  return (base) => ({
+    async respond(req) {
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      return base.respond(req);
+    },
+  });
+}
