@@ -3,10 +3,16 @@
  * not `Bearer <API_KEY>` is answered 401, on both operations, whatever the body; an
  * authorization failure wins over a body error.
  */
+import fc from 'fast-check';
+import { invalidBody } from '../src/arbitraries/invalid-body.js';
+import { invalidCredential } from '../src/arbitraries/invalid-credential.js';
+import { newCategory } from '../src/arbitraries/new-category.js';
 import { check } from '../src/check/define.js';
-import { expectEachCase, expectStatus } from '../src/check/expect.js';
+import { expectCategoryList, expectEachCase, expectErrorStatus, expectStatus, expectThat } from '../src/check/expect.js';
+import { assertProperty, PROPERTY_TIME_LIMIT_MS } from '../src/check/property.js';
 import { runState } from '../src/check/run-state.js';
 import type { RequestBody } from '../src/http/client.js';
+import { schemas } from '../src/schema/validators.js';
 
 for (const credential of runState().invalid) {
   check(
@@ -42,3 +48,36 @@ for (const credential of runState().invalid) {
     },
   );
 }
+
+check(
+  {
+    id: 'auth-rejects-generated-credentials',
+    title: 'every generated invalid credential answers 401 with an Error body on both operations, whatever the body, and creates nothing',
+    clause: '5/R2',
+    level: 'must',
+  },
+  async (t) => {
+    // Valid bodies carry this description, so a create that slipped through is found in the list.
+    const tag = `pcs-${t.run.settings.runId} created without a valid key`;
+    const operation = fc.oneof(
+      fc.constant({ operation: 'list' as const }),
+      fc.constant({ operation: 'create' as const, body: undefined }),
+      newCategory().map((fields) => ({ operation: 'create' as const, body: { json: { ...fields, description: tag } } })),
+      invalidBody(schemas.NewCategory, newCategory()).map(({ body }) => ({ operation: 'create' as const, body })),
+    );
+    const requests = fc.tuple(invalidCredential(t.run.settings.apiKey, t.run.redactor), operation);
+    await assertProperty(
+      t,
+      requests,
+      async ([credential, request]) => {
+        const exchange = request.operation === 'list' ? await t.list(credential) : await t.create(request.body, credential);
+        expectErrorStatus(exchange, 401);
+      },
+      { numRuns: 40 },
+    );
+    const list = await t.list();
+    const leaked = expectCategoryList(list).filter((item) => item.description === tag);
+    expectThat(leaked.length === 0, `Expected no category created without a valid key, found ${leaked.length} (first id ${leaked[0]?.id})`, list);
+  },
+  { sequential: true, timeLimitMs: PROPERTY_TIME_LIMIT_MS },
+);

@@ -2,8 +2,10 @@
  * Conformance class createCategory (spec 4.2/R1 and section 2): valid bodies are created,
  * returned exactly, given fresh int64 ids by the service, and then listed (4.1/R1).
  */
+import { newCategory } from '../src/arbitraries/new-category.js';
 import { check } from '../src/check/define.js';
-import { expectCategoryList, expectCreated, expectResponse, expectThat, quote, type CategoryView } from '../src/check/expect.js';
+import { expectCategoryList, expectCreated, expectResponse, expectSameFields, expectThat, type CategoryView } from '../src/check/expect.js';
+import { assertProperty, PROPERTY_TIME_LIMIT_MS } from '../src/check/property.js';
 import { CheckError } from '../src/check/failures.js';
 import type { CheckContext } from '../src/check/context.js';
 import type { Exchange } from '../src/http/exchange.js';
@@ -17,22 +19,6 @@ async function createExactly(t: CheckContext, fields: { name: string; descriptio
   const created = expectCreated(exchange);
   expectSameFields(exchange, created, fields, 'the created category');
   sent.push({ checkId: t.checkId, fields, created });
-}
-
-function expectSameFields(
-  exchange: Exchange,
-  found: CategoryView,
-  fields: { name: string; description?: string },
-  what: string,
-): void {
-  expectThat(found.name === fields.name, `Expected ${what} to have name ${quote(fields.name)}, found ${quote(found.name)}`, exchange);
-  if (fields.description !== undefined) {
-    expectThat(
-      found.description === fields.description,
-      `Expected ${what} to have description ${quote(fields.description)}, found ${quote(found.description)}`,
-      exchange,
-    );
-  }
 }
 
 check(
@@ -80,7 +66,7 @@ check(
   async (t) => {
     // "assigned by the service on creation. The client never supplies it": rejecting the
     // body (400) or ignoring the field are both conformant; adopting it is not.
-    const supplied = 7_000_000_000_000 + Math.floor(Math.random() * 1_000_000);
+    const supplied = 7_000_000_000_000 + (t.derived('id') % 1_000_000);
     const exchange = await t.create({ json: { id: supplied, name: t.name() } });
     const { status } = expectResponse(exchange);
     if (status === 400) return;
@@ -102,4 +88,80 @@ check(
     }
   },
   { sequential: true },
+);
+
+check(
+  {
+    id: 'create-valid-bodies',
+    title: 'every generated valid NewCategory answers 201 with its exact fields and a fresh int64 id',
+    clause: '4.2/R1',
+    level: 'must',
+  },
+  async (t) => {
+    await assertProperty(
+      t,
+      newCategory(),
+      async (fields) => {
+        const exchange = await t.create({ json: fields });
+        const created = expectCreated(exchange);
+        expectSameFields(exchange, created, fields, 'the created category');
+        const holders = t.run.created.filter((category) => category.id === created.id.toString());
+        expectThat(holders.length === 1, `Expected a fresh id, found id ${created.id} given ${holders.length} times in this run`, exchange);
+      },
+      { numRuns: 30 },
+    );
+  },
+  { sequential: true, timeLimitMs: PROPERTY_TIME_LIMIT_MS },
+);
+
+check(
+  { id: 'create-concurrent-ids-unique', title: 'parallel creates all answer 201 with distinct ids, then all are listed', clause: '2', level: 'must' },
+  async (t) => {
+    const count = t.run.settings.parallelCreates;
+    const bodies = Array.from({ length: count }, (_, i) => ({ name: t.name(`${i + 1} of ${count}`) }));
+    const exchanges = await Promise.all(bodies.map((body) => t.create({ json: body })));
+    const ids = new Map<bigint, number>();
+    exchanges.forEach((exchange, i) => {
+      const created = expectCreated(exchange);
+      const first = ids.get(created.id);
+      expectThat(first === undefined, `Expected ${count} distinct ids, found id ${created.id} for creates ${first! + 1} and ${i + 1}`, exchange);
+      ids.set(created.id, i);
+    });
+    const list = await t.list();
+    const listed = new Map(expectCategoryList(list).map((item) => [item.id, item]));
+    for (const [id, i] of ids) {
+      const item = listed.get(id);
+      expectThat(item !== undefined, `Expected id ${id} (parallel create ${i + 1}) in the list, not found`, list);
+      expectSameFields(list, item, bodies[i]!, `listed id ${id}`);
+    }
+  },
+  { sequential: true },
+);
+
+/** More categories than a typical first page, so a paginated list cannot hold them all. */
+const PAGINATION_PROBE = 26;
+
+check(
+  {
+    id: 'list-not-paginated',
+    title: `one list holds every category the run created, once it created over ${PAGINATION_PROBE - 1}`,
+    clause: '4.1/R2',
+    level: 'must',
+  },
+  async (t) => {
+    const integerId = /^-?\d+$/;
+    for (let n = t.run.created.filter((c) => integerId.test(c.id)).length; n < PAGINATION_PROBE; n++) {
+      expectCreated(await t.create({ json: { name: t.name(`${n + 1}`) } }));
+    }
+    const created = t.run.created.filter((c) => integerId.test(c.id));
+    const exchange = await t.list();
+    const listed = new Set(expectCategoryList(exchange).map((item) => item.id.toString()));
+    const missing = created.filter((category) => !listed.has(category.id));
+    expectThat(
+      missing.length === 0,
+      `Expected all ${created.length} categories of this run in one list of ${listed.size} items; ${missing.length} missing, first id ${missing[0]?.id} (by ${missing[0]?.checkId})`,
+      exchange,
+    );
+  },
+  { sequential: true, serialRequests: PAGINATION_PROBE + 1 },
 );

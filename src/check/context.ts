@@ -2,6 +2,8 @@ import type { RequestBody } from '../http/client.js';
 import type { Credential } from '../http/credential.js';
 import type { Exchange } from '../http/exchange.js';
 import type { RunState } from './run-state.js';
+import { deriveSeed } from './seed.js';
+import type { PropertyRecord } from './types.js';
 
 /**
  * What a check works with: the run's state and request helpers that record every
@@ -11,6 +13,8 @@ import type { RunState } from './run-state.js';
 export class CheckContext {
   /** Exchanges this check made, in completion order. */
   readonly exchanges: Exchange[] = [];
+  /** How the check's property ran, when it has one (set by assertProperty). */
+  property: PropertyRecord | undefined;
 
   constructor(
     readonly checkId: string,
@@ -32,6 +36,11 @@ export class CheckContext {
   /** createCategory (spec 4.2), with the valid key unless told otherwise. */
   create(body: RequestBody | undefined, credential: Credential = this.run.valid): Promise<Exchange> {
     return this.send('POST', '/categories', credential, body);
+  }
+
+  /** A number derived from the run seed, this check and `label`: reproducible randomness. */
+  derived(label: string): number {
+    return deriveSeed(this.run.settings.seed, `${this.checkId}:${label}`);
   }
 
   /**

@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import type { Credential } from '../http/credential.js';
 import { KEY_PLACEHOLDER, keyExpression, type Redactor } from '../secrets/redactor.js';
+import { derivedHex } from './seed.js';
 
 /**
  * Credentials that must be refused with 401 (spec 4.2/R3, 5/R2): a missing header,
@@ -13,7 +13,7 @@ import { KEY_PLACEHOLDER, keyExpression, type Redactor } from '../secrets/redact
  * A variant that cannot be formed from this key (e.g. case swap of a key without
  * letters) is returned with `header` undefined and `unavailable` set.
  */
-export function invalidCredentials(apiKey: string, redactor: Redactor): InvalidCredential[] {
+export function invalidCredentials(apiKey: string, redactor: Redactor, seed: number): InvalidCredential[] {
   const K = KEY_PLACEHOLDER;
   const chopped = apiKey.slice(0, -1);
   const last = apiKey.slice(-1);
@@ -27,7 +27,7 @@ export function invalidCredentials(apiKey: string, redactor: Redactor): InvalidC
   };
   const variants: InvalidCredential[] = [
     { name: 'missing', description: 'no Authorization header' },
-    unknownKey(apiKey),
+    unknownKey(apiKey, seed),
     { name: 'empty-token', description: 'the bearer scheme with an empty token', header: 'Bearer ', shown: 'Bearer ' },
     { name: 'basic-scheme', description: 'the valid key under the Basic scheme', header: `Basic ${apiKey}`, shown: `Basic ${K}` },
     { name: 'no-scheme', description: 'the valid key without a scheme', header: apiKey, shown: K },
@@ -52,10 +52,9 @@ export interface InvalidCredential extends Credential {
   unavailable?: string;
 }
 
-function unknownKey(apiKey: string): InvalidCredential {
-  let token: string;
-  do token = `pcs-invalid-${randomBytes(12).toString('hex')}`;
-  while (token === apiKey);
+function unknownKey(apiKey: string, seed: number): InvalidCredential {
+  let token = `pcs-invalid-${derivedHex(seed, 'unknown-key', 24)}`;
+  if (token === apiKey) token += '0';
   return { name: 'unknown-key', description: 'an unknown key as a bearer token', header: `Bearer ${token}`, shown: `Bearer ${token}` };
 }
 

@@ -14,6 +14,8 @@ export interface CheckOptions {
   sequential?: boolean;
   /** Requests the check sends one after another at most; sizes its time budget. */
   serialRequests?: number;
+  /** For checks whose time is not counted in requests (properties): their budget in ms. */
+  timeLimitMs?: number;
 }
 
 /**
@@ -30,7 +32,7 @@ export function check(
   const register = options.sequential ? test : test.concurrent;
   const settings = inject('run');
   // Every request is bounded by the client's deadline; this only catches a stuck check.
-  const timeout = settings.timeoutMs * ((options.serialRequests ?? 3) + 1) + 5_000;
+  const timeout = (options.timeLimitMs ?? 0) + settings.timeoutMs * ((options.serialRequests ?? 3) + 1) + 5_000;
   // The definition travels from registration on, so checks a filter skips are still reported.
   const declared: CheckMeta = { ...definition, exchanges: [], created: [] };
   register(definition.id, { timeout, meta: { check: declared } }, async ({ task, skip }) => {
@@ -51,6 +53,7 @@ export function check(
       throw error;
     } finally {
       meta.exchanges = t.exchanges.map(capBody);
+      if (t.property) meta.property = t.property;
       meta.created = run.created.filter((category) => category.checkId === definition.id);
     }
   });

@@ -120,3 +120,39 @@ export async function expectEachCase<T>(
   const tally = cases.length > 1 ? ` (${failures.length} of ${cases.length} cases failed)` : '';
   throw new CheckFailure(`${label(first.c)}: ${first.reason.message}${tally}`, first.reason.exchange);
 }
+
+/**
+ * The response after asserting its status and an Error body (spec section 7) whose
+ * `status` field equals it.
+ */
+export function expectErrorStatus(exchange: Exchange, expected: number): RecordedResponse {
+  const response = expectStatus(exchange, expected);
+  const json = expectJsonBody(exchange);
+  const problems = violations('Error', json.value);
+  if (problems.length > 0) throw new CheckFailure(`Expected an Error body, found: ${problems.join('; ')}`, exchange);
+  const status = exactInteger((json.tree as { status: unknown }).status);
+  expectThat(status === BigInt(expected), `Expected the Error status field ${expected}, found ${lexemeOf((json.tree as { status: unknown }).status)}`, exchange);
+  return response;
+}
+
+/** The fields a client sends for a category (section 2, NewCategory). */
+export interface SentFields {
+  name: string;
+  description?: string;
+}
+
+/**
+ * Asserts that a returned or listed category holds exactly the fields sent (4.2/R1):
+ * the same name, and the same description when one was sent.
+ * @param what names the category in messages, e.g. `listed id 5`.
+ */
+export function expectSameFields(exchange: Exchange, found: CategoryView, fields: SentFields, what: string): void {
+  expectThat(found.name === fields.name, `Expected ${what} to have name ${quote(fields.name)}, found ${quote(found.name)}`, exchange);
+  if (fields.description !== undefined) {
+    expectThat(
+      found.description === fields.description,
+      `Expected ${what} to have description ${quote(fields.description)}, found ${quote(found.description)}`,
+      exchange,
+    );
+  }
+}

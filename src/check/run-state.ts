@@ -30,7 +30,7 @@ export class RunState {
     this.settings = settings;
     this.redactor = new Redactor().add(settings.apiKey, KEY_PLACEHOLDER);
     this.valid = validCredential(settings.apiKey);
-    this.invalid = invalidCredentials(settings.apiKey, this.redactor);
+    this.invalid = invalidCredentials(settings.apiKey, this.redactor, settings.seed);
     this.client = new HttpClient({
       baseUrl: settings.baseUrl,
       timeoutMs: settings.timeoutMs,

@@ -41,11 +41,30 @@ export interface CreatedCategory {
   checkId: string;
 }
 
+/** How a property-based check ran (fast-check), for the report and for replay. */
+export interface PropertyRecord {
+  /** The check's own seed, derived from the run seed and the check id. */
+  seed: number;
+  /** Runs performed (up to the first failure). */
+  numRuns: number;
+  numShrinks: number;
+  /** fast-check's path to the shrunk counterexample. */
+  path?: string;
+  /** The shrunk counterexample, as fast-check prints it (secrets redacted). */
+  counterexample?: string;
+  /** A command line that replays the check with the same inputs. */
+  replay?: string;
+  /** True when shrinking stopped at its request budget, not at a minimal input. */
+  shrinkBudgetSpent?: boolean;
+}
+
 /** What a check hands to the runner, through vitest's `task.meta`. */
 export interface CheckMeta extends CheckDefinition {
   /** Set when the check did not end as plain pass/fail. */
   outcome?: { status: 'error' | 'skipped'; reason: string };
   failure?: FailureRecord;
+  /** Set by property-based checks. */
+  property?: PropertyRecord;
   /** Every exchange the check made, bodies capped for transport. */
   exchanges: Exchange[];
   created: CreatedCategory[];

@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { normalizeBaseUrl } from '../config/base-url.js';
-import { DEFAULT_CONNECTIONS, DEFAULT_TIMEOUT_MS } from '../config/settings.js';
+import { DEFAULT_CONNECTIONS, DEFAULT_PARALLEL_CREATES, DEFAULT_SHRINK_BUDGET, DEFAULT_TIMEOUT_MS } from '../config/settings.js';
 import { UsageError } from '../config/usage-error.js';
 import { toolVersion } from '../package-info.js';
 import { startReferenceServer } from '../reference/server.js';
@@ -47,6 +47,10 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
     .option('--timeout <ms>', 'deadline of one request, in ms', positiveInteger, DEFAULT_TIMEOUT_MS)
     .option('--connections <n>', 'keep-alive connections to the target at most', positiveInteger, DEFAULT_CONNECTIONS)
     .option('--checks <regex>', 'run only the checks whose id matches; the others are reported skipped', regex)
+    .option('--seed <n>', 'seed of every generated input; the same seed replays the same requests', seedValue)
+    .option('--num-runs <n>', 'runs of every property-based check (default: each its own)', positiveInteger)
+    .option('--parallel-creates <n>', 'creates the concurrency check sends at once', positiveInteger, DEFAULT_PARALLEL_CREATES)
+    .option('--shrink-budget <requests>', 'requests a failing property may spend shrinking its counterexample', positiveInteger, DEFAULT_SHRINK_BUDGET)
     .addOption(new Option('--no-color', 'plain console output'))
     .action(async (flags: RunFlags) => {
       code = await run(flags, io);
@@ -88,6 +92,10 @@ interface RunFlags {
   timeout: number;
   connections: number;
   checks?: string;
+  seed?: number;
+  numRuns?: number;
+  parallelCreates: number;
+  shrinkBudget: number;
   color: boolean;
 }
 
@@ -125,6 +133,10 @@ async function run(flags: RunFlags, io: CliIo): Promise<number> {
       timeoutMs: flags.timeout,
       connections: flags.connections,
       checkFilter: flags.checks,
+      seed: flags.seed,
+      numRuns: flags.numRuns,
+      parallelCreates: flags.parallelCreates,
+      shrinkBudget: flags.shrinkBudget,
       reportDir,
       linkLatest: !flags.reportDir,
       out: io.stdout,
@@ -170,6 +182,12 @@ async function serve(flags: ServeFlags, io: CliIo): Promise<number> {
 function positiveInteger(text: string): number {
   const value = Number(text);
   if (!Number.isSafeInteger(value) || value <= 0) throw new InvalidArgumentError('expected a positive integer.');
+  return value;
+}
+
+function seedValue(text: string): number {
+  const value = Number(text);
+  if (!Number.isSafeInteger(value) || value < 0 || value >= 2 ** 31) throw new InvalidArgumentError('expected an integer from 0 to 2147483647.');
   return value;
 }
 

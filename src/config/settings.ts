@@ -16,8 +16,16 @@ export interface RunSettings {
   maxResponseBytes: number;
   /** Keep-alive connections to the target at most. */
   connections: number;
-  /** Short random tag put in the names of created categories, to find them afterwards. */
+  /** The run's seed: every generated input and random choice derives from it (`--seed`). */
+  seed: number;
+  /** Short tag derived from the seed, put in the names of created categories to find them. */
   runId: string;
+  /** Runs of every property, overriding each property's own default (`--num-runs`). */
+  numRuns?: number;
+  /** Creates sent at once by the concurrency check (`--parallel-creates`). */
+  parallelCreates: number;
+  /** Requests a failing property may spend shrinking its counterexample (`--shrink-budget`). */
+  shrinkBudget: number;
   /** Sent as User-Agent: `petstore-conformance/<version>`. */
   userAgent: string;
 }
@@ -27,7 +35,11 @@ export const DEFAULT_TIMEOUT_MS = 10_000;
 /** Default cap on a response body: 16 MiB, far above any sane category list. */
 export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 /** Default keep-alive connections to the target. */
-export const DEFAULT_CONNECTIONS = 8;
+export const DEFAULT_CONNECTIONS = 16;
+/** Default requests a failing property may spend on shrinking. */
+export const DEFAULT_SHRINK_BUDGET = 500;
+/** Default number of creates the concurrency check sends at once. */
+export const DEFAULT_PARALLEL_CREATES = 16;
 
 declare module 'vitest' {
   export interface ProvidedContext {

@@ -41,7 +41,11 @@ export function buildReport(record: RunRecord): Report {
       timeoutMs: settings.timeoutMs,
       maxResponseBytes: settings.maxResponseBytes,
       connections: settings.connections,
+      seed: settings.seed,
       runId: settings.runId,
+      ...(settings.numRuns ? { numRuns: settings.numRuns } : {}),
+      parallelCreates: settings.parallelCreates,
+      shrinkBudget: settings.shrinkBudget,
       ...(record.checkFilter ? { checkFilter: record.checkFilter } : {}),
     },
     summary: {

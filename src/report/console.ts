@@ -1,9 +1,13 @@
 import { styleText } from 'node:util';
 import { outcomeLine, requestLine } from '../http/exchange.js';
 import type { CheckLevel, CheckStatus } from '../check/types.js';
+import type { RunSettings } from '../config/settings.js';
 import type { CheckResult, Report } from './model.js';
 
 type Style = Parameters<typeof styleText>[0];
+
+/** The reason given to checks a `--checks` filter left out. */
+export const NOT_SELECTED = 'not selected';
 
 /** Renders check results and the final summary as console lines. */
 export class ConsoleFormat {
@@ -14,13 +18,17 @@ export class ConsoleFormat {
   }
 
   /** The run's first line. */
-  header(baseUrl: string, kind: 'embedded' | 'external', version: string): string {
-    const what = kind === 'embedded' ? ' (embedded reference server)' : '';
-    return `petstore-conformance ${version}: checking ${baseUrl}${what}\n`;
+  header(settings: RunSettings, version: string): string {
+    const what = settings.targetKind === 'embedded' ? ' (embedded reference server)' : '';
+    return `petstore-conformance ${version}: checking ${settings.baseUrl}${what}, seed ${settings.seed}\n`;
   }
 
-  /** One finished check, with the failing exchange or the reason when it did not pass. */
-  check(result: CheckResult): string {
+  /**
+   * One finished check, with the failing exchange or the reason when it did not pass;
+   * nothing for a check a filter left out (the summary counts those).
+   */
+  check(result: CheckResult): string | undefined {
+    if (result.status === 'skipped' && result.reason === NOT_SELECTED) return undefined;
     const mark: Record<CheckStatus, string> = {
       passed: this.#paint('green', '✓'),
       failed: this.#paint('red', '✗'),
@@ -30,7 +38,7 @@ export class ConsoleFormat {
     const line = `  ${mark[result.status]} ${result.level.padEnd(6)} ${result.clause.padEnd(7)} ${result.id} ${this.#paint('gray', `— ${result.title} (${result.durationMs} ms)`)}`;
     const detail: string[] = [];
     if (result.failure) {
-      detail.push(this.#paint('red', result.failure.message));
+      detail.push(...result.failure.message.split('\n').map((line) => this.#paint('red', line)));
       if (result.failure.request.url) {
         const exchange = { request: result.failure.request, response: result.failure.response, error: result.failure.error };
         const by = result.failure.checkId ? ` (sent by ${result.failure.checkId})` : '';

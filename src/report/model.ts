@@ -1,5 +1,5 @@
 import type { RecordedRequest, RecordedResponse, TransportError } from '../http/exchange.js';
-import type { CheckLevel, CheckStatus, CreatedCategory, FailureRecord } from '../check/types.js';
+import type { CheckLevel, CheckStatus, CreatedCategory, FailureRecord, PropertyRecord } from '../check/types.js';
 
 /** Version of the report.json layout; bumped on incompatible change. */
 export const REPORT_VERSION = '1.0';
@@ -25,6 +25,8 @@ export interface CheckResult {
   reason?: string;
   /** The failing exchange, key redacted. */
   failure?: FailureRecord;
+  /** Seed, runs, shrinks, and on failure the counterexample and replay command. */
+  property?: PropertyRecord;
 }
 
 /** Counts of checks by status. */
@@ -42,7 +44,18 @@ export interface Report {
   /** ISO 8601. */
   startedAt: string;
   durationMs: number;
-  settings: { timeoutMs: number; maxResponseBytes: number; connections: number; runId: string; checkFilter?: string };
+  settings: {
+    timeoutMs: number;
+    maxResponseBytes: number;
+    connections: number;
+    /** The run's seed: `--seed` with it replays the same requests. */
+    seed: number;
+    runId: string;
+    numRuns?: number;
+    parallelCreates: number;
+    shrinkBudget: number;
+    checkFilter?: string;
+  };
   /** Counts of checks by level and status; requests include the preflight probe. */
   summary: { byLevel: Record<CheckLevel, StatusCounts>; requests: number; requestsAnswered: number };
   checks: CheckResult[];

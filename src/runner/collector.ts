@@ -2,6 +2,7 @@ import type { Reporter, SerializedError, TestCase, TestModule, TestRunEndReason 
 import type { CheckMeta, CreatedCategory } from '../check/types.js';
 import type { Exchange } from '../http/exchange.js';
 import type { CheckResult } from '../report/model.js';
+import { NOT_SELECTED } from '../report/console.js';
 import { compareSuiteFiles } from './sequencer.js';
 
 /**
@@ -61,7 +62,7 @@ export class CheckCollector implements Reporter {
       this.runErrors.push(`suite test "${testCase.fullName}" is not declared with check()`);
       return;
     }
-    const unrun = this.interrupted ? 'not run: the run was interrupted' : 'not selected';
+    const unrun = this.interrupted ? 'not run: the run was interrupted' : NOT_SELECTED;
     const result = toCheckResult(meta, testCase, unrun);
     this.#byId.set(meta.id, result);
     this.#exchanges.set(meta.id, meta.exchanges);
@@ -83,6 +84,7 @@ function toCheckResult(meta: CheckMeta, testCase: TestCase, unrun: string): Chec
     requests: meta.exchanges.length,
   };
   if (meta.reference) result.reference = meta.reference;
+  if (meta.property) result.property = meta.property;
   if (outcome.state === 'skipped' || outcome.state === 'pending') {
     result.status = 'skipped';
     result.reason = meta.outcome?.reason ?? (outcome.state === 'skipped' ? outcome.note : undefined) ?? unrun;

@@ -1,10 +1,12 @@
-import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { createVitest } from 'vitest/node';
 import { invalidCredentials } from '../check/credentials.js';
+import { derivedHex, freshSeed } from '../check/seed.js';
 import {
   DEFAULT_CONNECTIONS,
   DEFAULT_MAX_RESPONSE_BYTES,
+  DEFAULT_PARALLEL_CREATES,
+  DEFAULT_SHRINK_BUDGET,
   DEFAULT_TIMEOUT_MS,
   type RunSettings,
 } from '../config/settings.js';
@@ -35,6 +37,14 @@ export interface RunOptions {
   maxResponseBytes?: number;
   /** Keep-alive connections to the target (default 8). */
   connections?: number;
+  /** The run's seed (default: a fresh one, recorded in the report); the same seed replays the same requests. */
+  seed?: number;
+  /** Runs of every property, overriding each property's own default. */
+  numRuns?: number;
+  /** Creates the concurrency check sends at once (default 16). */
+  parallelCreates?: number;
+  /** Requests a failing property may spend on shrinking (default 500). */
+  shrinkBudget?: number;
   /** Only checks whose id matches this regular expression run; the others are reported skipped. */
   checkFilter?: string;
   /** Where report.json goes; `null` writes nothing. */
@@ -75,6 +85,7 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
 
   let embedded: ReferenceServer | undefined;
   if (!options.baseUrl) embedded = await startReferenceServer();
+  const seed = options.seed ?? freshSeed();
   const settings: RunSettings = {
     baseUrl: embedded?.baseUrl ?? options.baseUrl!,
     apiKey: embedded?.apiKey ?? options.apiKey ?? '',
@@ -82,17 +93,21 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
     connections: options.connections ?? DEFAULT_CONNECTIONS,
-    runId: randomBytes(3).toString('hex'),
+    seed,
+    runId: derivedHex(seed, 'run-id', 6),
+    ...(options.numRuns ? { numRuns: options.numRuns } : {}),
+    parallelCreates: options.parallelCreates ?? DEFAULT_PARALLEL_CREATES,
+    shrinkBudget: options.shrinkBudget ?? DEFAULT_SHRINK_BUDGET,
     userAgent: `petstore-conformance/${toolVersion}`,
   };
   // The same secrets the worker redacts: the key and every credential derived from it.
   const redactor = new Redactor().add(settings.apiKey, KEY_PLACEHOLDER);
-  invalidCredentials(settings.apiKey, redactor);
+  invalidCredentials(settings.apiKey, redactor, seed);
   const format = new ConsoleFormat(options.color ?? Boolean((options.out as { isTTY?: boolean } | null)?.isTTY));
-  const print = (text: string) => options.out?.write(`${redactor.text(text)}\n`);
+  const print = (text: string | undefined) => text !== undefined && options.out?.write(`${redactor.text(text)}\n`);
 
   try {
-    print(format.header(settings.baseUrl, settings.targetKind, toolVersion));
+    print(format.header(settings, toolVersion));
     const preflight = await probe(settings, redactor);
     const collector = new CheckCollector((result) => print(format.check(result)));
     let aborted: string | undefined;

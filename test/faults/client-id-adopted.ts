@@ -14,5 +14,7 @@ export default {
       return { ...reply, body: base.represent(created) };
     },
   }),
-  expected: { failed: ['create-ignores-client-id'] },
+  expected: {
+    failed: ['create-ignores-client-id'],
+  },
 } satisfies Fault;

@@ -15,5 +15,8 @@ export default {
       },
     };
   },
-  expected: { failed: ['create-listed'], error: ['list-items-are-categories', 'list-ids-unique'] },
+  expected: {
+    failed: ['create-concurrent-ids-unique', 'create-listed', 'list-not-paginated', 'model-based-sequences'],
+    error: ['list-ids-unique', 'list-items-are-categories'],
+  },
 } satisfies Fault;

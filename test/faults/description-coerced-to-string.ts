@@ -11,5 +11,11 @@ export default {
       return base.validateNewCategory({ ...value, description: JSON.stringify(value.description) });
     },
   }),
-  expected: { failed: ['create-rejects-wrong-type-description'] },
+  expected: {
+    failed: [
+      'create-rejects-invalid-bodies',
+      'create-rejects-wrong-type-description',
+      'model-based-sequences',
+    ],
+  },
 } satisfies Fault;

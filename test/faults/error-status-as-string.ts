@@ -6,5 +6,12 @@ export default {
   variation: (base) => ({
     error: (status, code, message) => ({ ...base.error(status, code, message), body: { code, message, status: String(status) } }),
   }),
-  expected: { failed: ['error-body-is-error', 'error-status-matches-http'] },
+  expected: {
+    failed: [
+      'auth-rejects-generated-credentials',
+      'create-rejects-invalid-bodies',
+      'error-body-is-error',
+      'error-status-matches-http',
+    ],
+  },
 } satisfies Fault;

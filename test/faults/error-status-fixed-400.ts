@@ -4,5 +4,7 @@ import type { Fault } from '../support/fault.js';
 export default {
   breaks: '7',
   variation: (base) => ({ error: (status, code, message) => ({ ...base.error(status, code, message), body: { code, message, status: 400 } }) }),
-  expected: { failed: ['error-status-matches-http'] },
+  expected: {
+    failed: ['auth-rejects-generated-credentials', 'error-status-matches-http'],
+  },
 } satisfies Fault;

@@ -6,5 +6,7 @@ export default {
   variation: (base) => ({
     error: (status, code, message) => ({ ...base.error(status, code, message), headers: { 'content-type': 'text/plain' } }),
   }),
-  expected: { failed: ['error-content-type-json'] },
+  expected: {
+    failed: ['error-content-type-json'],
+  },
 } satisfies Fault;

@@ -4,5 +4,13 @@ import type { Fault } from '../support/fault.js';
 export default {
   breaks: '2',
   variation: (base) => ({ represent: (category) => ({ ...base.represent(category), id: 1n }) }),
-  expected: { failed: ['create-ids-unique', 'list-ids-unique', 'create-listed'] },
+  expected: {
+    failed: [
+      'create-concurrent-ids-unique',
+      'create-ids-unique',
+      'create-listed',
+      'create-valid-bodies',
+      'list-ids-unique',
+    ],
+  },
 } satisfies Fault;

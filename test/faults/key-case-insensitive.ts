@@ -6,5 +6,11 @@ export default {
   variation: (_base, { apiKey }) => ({
     authorize: (header) => /^bearer +(\S+)$/i.exec(header ?? '')?.[1]?.toLowerCase() === apiKey.toLowerCase(),
   }),
-  expected: { failed: ['create-401-key-case-swapped', 'list-401-key-case-swapped'] },
+  expected: {
+    failed: [
+      'auth-rejects-generated-credentials',
+      'create-401-key-case-swapped',
+      'list-401-key-case-swapped',
+    ],
+  },
 } satisfies Fault;

@@ -7,6 +7,15 @@ export default {
     authorize: (header) => /^bearer +(\S+)$/i.exec(header ?? '')?.[1]?.slice(0, 16) === apiKey.slice(0, 16),
   }),
   expected: {
-    failed: ['key-char-added', 'key-char-removed', 'key-char-changed'].flatMap((v) => [`create-401-${v}`, `list-401-${v}`]),
+    failed: [
+      'auth-rejects-generated-credentials',
+      'create-401-key-char-added',
+      'create-401-key-char-changed',
+      'create-401-key-char-removed',
+      'list-401-key-char-added',
+      'list-401-key-char-changed',
+      'list-401-key-char-removed',
+      'model-based-sequences',
+    ],
   },
 } satisfies Fault;

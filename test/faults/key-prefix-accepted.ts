@@ -4,5 +4,7 @@ import type { Fault } from '../support/fault.js';
 export default {
   breaks: '5/R2',
   variation: (_base, { apiKey }) => ({ authorize: (header) => /^bearer +(\S+)$/i.exec(header ?? '')?.[1]?.startsWith(apiKey) ?? false }),
-  expected: { failed: ['create-401-key-char-added', 'list-401-key-char-added'] },
+  expected: {
+    failed: ['auth-rejects-generated-credentials', 'create-401-key-char-added', 'list-401-key-char-added'],
+  },
 } satisfies Fault;

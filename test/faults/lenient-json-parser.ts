@@ -5,6 +5,8 @@ export default {
   breaks: '4.2',
   variation: (base) => ({
     decodeJson(body) {
+      const strict = base.decodeJson(body);
+      if (strict.ok) return strict;
       const relaxed = body
         .toString('utf8')
         .replace(/'/g, '"')
@@ -13,5 +15,7 @@ export default {
       return base.decodeJson(Buffer.from(relaxed));
     },
   }),
-  expected: { failed: ['create-rejects-malformed-json'] },
+  expected: {
+    failed: ['create-rejects-invalid-bodies', 'create-rejects-malformed-json', 'model-based-sequences'],
+  },
 } satisfies Fault;

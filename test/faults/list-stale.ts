@@ -7,5 +7,8 @@ export default {
     const snapshot = store.list();
     return { listCategories: async () => ({ status: 200, body: snapshot.map((category) => base.represent(category)) }) };
   },
-  expected: { failed: ['create-listed'], error: ['list-items-are-categories', 'list-ids-unique'] },
+  expected: {
+    failed: ['create-concurrent-ids-unique', 'create-listed', 'list-not-paginated', 'model-based-sequences'],
+    error: ['list-ids-unique', 'list-items-are-categories'],
+  },
 } satisfies Fault;

@@ -10,8 +10,17 @@ export default {
     },
   }),
   expected: {
-    failed: ['missing', 'unknown-key', 'empty-token', 'basic-scheme', 'no-scheme', 'key-char-added', 'key-char-removed', 'key-char-changed', 'key-case-swapped'].map(
-      (v) => `list-401-${v}`,
-    ),
+    failed: [
+      'auth-rejects-generated-credentials',
+      'list-401-basic-scheme',
+      'list-401-empty-token',
+      'list-401-key-case-swapped',
+      'list-401-key-char-added',
+      'list-401-key-char-changed',
+      'list-401-key-char-removed',
+      'list-401-missing',
+      'list-401-no-scheme',
+      'list-401-unknown-key',
+    ],
   },
 } satisfies Fault;

@@ -9,5 +9,16 @@ export default {
       return { ...reply, body: { items: reply.body } };
     },
   }),
-  expected: { failed: ['list-answers-200-array', 'list-items-are-categories', 'list-ids-unique', 'create-listed'] },
+  expected: {
+    failed: [
+      'auth-rejects-generated-credentials',
+      'create-concurrent-ids-unique',
+      'create-listed',
+      'list-answers-200-array',
+      'list-ids-unique',
+      'list-items-are-categories',
+      'list-not-paginated',
+      'model-based-sequences',
+    ],
+  },
 } satisfies Fault;

@@ -9,5 +9,7 @@ export default {
       return base.decodeJson(body);
     },
   }),
-  expected: { failed: ['create-rejects-missing-body'] },
+  expected: {
+    failed: ['create-rejects-invalid-bodies', 'create-rejects-missing-body'],
+  },
 } satisfies Fault;

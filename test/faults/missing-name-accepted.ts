@@ -10,5 +10,7 @@ export default {
       return { ok: true, value: value as { name: string } };
     },
   }),
-  expected: { failed: ['create-rejects-missing-name'] },
+  expected: {
+    failed: ['create-rejects-invalid-bodies', 'create-rejects-missing-name'],
+  },
 } satisfies Fault;

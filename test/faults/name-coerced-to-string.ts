@@ -9,5 +9,7 @@ export default {
       return base.validateNewCategory({ ...value, name: String(value.name) });
     },
   }),
-  expected: { failed: ['create-rejects-wrong-type-name'] },
+  expected: {
+    failed: ['create-rejects-invalid-bodies', 'create-rejects-wrong-type-name', 'model-based-sequences'],
+  },
 } satisfies Fault;

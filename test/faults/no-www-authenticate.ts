@@ -4,5 +4,7 @@ import type { Fault } from '../support/fault.js';
 export default {
   breaks: '5',
   variation: (base) => ({ unauthorized: (req) => ({ ...base.unauthorized(req), headers: {} }) }),
-  expected: { failed: ['unauthorized-has-challenge'] },
+  expected: {
+    failed: ['unauthorized-has-challenge'],
+  },
 } satisfies Fault;

@@ -10,5 +10,7 @@ export default {
       return base.validateNewCategory(value);
     },
   }),
-  expected: { failed: ['create-rejects-non-object'] },
+  expected: {
+    failed: ['create-rejects-invalid-bodies', 'create-rejects-non-object'],
+  },
 } satisfies Fault;

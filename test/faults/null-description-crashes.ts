@@ -1,12 +1,11 @@
 import type { Fault } from '../support/fault.js';
 
 /**
- * Breaks robustness (info, 2): a null description crashes the handler into an HTML 500
- * page (Express's default). Only the info check may fail: its exchange is an observation,
- * so the section-7 invariants, which are must rules, do not judge it.
+ * Breaks 4.2 (400 row) and 7: a null description (not a string, so invalid) crashes the
+ * handler into an HTML 500 page, Express's default, instead of a 400 Error.
  */
 export default {
-  breaks: '2',
+  breaks: '4.2',
   variation: (base) => ({
     async createCategory(req) {
       const decoded = base.decodeJson(req.body);
@@ -16,5 +15,12 @@ export default {
       return base.createCategory(req);
     },
   }),
-  expected: { failed: ['create-null-description'] },
+  expected: {
+    failed: [
+      'create-rejects-invalid-bodies',
+      'create-rejects-wrong-type-description',
+      'error-body-is-error',
+      'error-content-type-json',
+    ],
+  },
 } satisfies Fault;

@@ -4,5 +4,14 @@ import type { Fault } from '../support/fault.js';
 export default {
   breaks: '5/R1',
   variation: (_base, { apiKey }) => ({ authorize: (header) => (header ?? '').trim().split(/\s+/).pop() === apiKey }),
-  expected: { failed: ['create-401-basic-scheme', 'list-401-basic-scheme', 'create-401-no-scheme', 'list-401-no-scheme'] },
+  expected: {
+    failed: [
+      'auth-rejects-generated-credentials',
+      'create-401-basic-scheme',
+      'create-401-no-scheme',
+      'list-401-basic-scheme',
+      'list-401-no-scheme',
+      'model-based-sequences',
+    ],
+  },
 } satisfies Fault;

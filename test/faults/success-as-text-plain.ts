@@ -9,5 +9,7 @@ export default {
       base.write(res, { ...reply, headers });
     },
   }),
-  expected: { failed: ['success-content-type-json'] },
+  expected: {
+    failed: ['success-content-type-json'],
+  },
 } satisfies Fault;

@@ -9,5 +9,7 @@ export default {
       return base.respond(req);
     },
   }),
-  expected: { failed: ['pets-requires-auth', 'orders-requires-auth'] },
+  expected: {
+    failed: ['orders-requires-auth', 'pets-requires-auth'],
+  },
 } satisfies Fault;

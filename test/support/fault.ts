@@ -9,7 +9,21 @@ export interface Fault {
   breaks: string;
   variation: Variation;
   /** Every check that must not pass, by status; all others must pass. */
-  expected: { failed: string[]; error?: string[]; skipped?: string[] };
+  expected: {
+    failed: string[];
+    error?: string[];
+    skipped?: string[];
+    /**
+     * Checks that may fail too, for faults that are races: whether the suite's own
+     * concurrent checks collide depends on timing. Empty for every other fault.
+     */
+    mayFail?: string[];
+  };
+  /**
+   * For property checks whose shrunk counterexample is known: a predicate on it (as the
+   * report prints it) that holds when shrinking reached a minimal failing input.
+   */
+  counterexamples?: Record<string, (shrunk: string) => boolean>;
 }
 
 /**

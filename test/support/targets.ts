@@ -8,6 +8,8 @@ import { runConformance, type RunOutcome } from '../../src/runner/run.js';
 
 /** A fixed key keeps the matrix deterministic; the key-dependent logic is property-tested in test/unit. */
 const MATRIX_KEY = 'Matrix-Key_0123456789abcdefGHIJKLmnopqrX';
+/** A fixed seed: the same generated inputs on every run of the matrix. */
+export const MATRIX_SEED = 20261121;
 
 /**
  * Starts a reference server with `variations`, runs the whole suite against it as an
@@ -18,7 +20,7 @@ export async function runAgainst(variations: Variation[], firstId?: bigint): Pro
   const server = await startReferenceServer({ variations, firstId, apiKey: MATRIX_KEY });
   const before = server.store.size;
   try {
-    const outcome = await runConformance({ baseUrl: server.baseUrl, apiKey: server.apiKey, reportDir: null, out: null });
+    const outcome = await runConformance({ baseUrl: server.baseUrl, apiKey: server.apiKey, seed: MATRIX_SEED, reportDir: null, out: null });
     return { ...outcome, created: server.store.size - before };
   } finally {
     await server.close();
@@ -34,9 +36,10 @@ export function nonPassed(report: Report): { failed: string[]; error: string[]; 
 /** Default exports of every module in a folder of test/, by file name without extension. */
 export async function loadFolder<T>(folder: string): Promise<Map<string, T>> {
   const dir = fileURLToPath(new URL(`../${folder}/`, import.meta.url));
-  const files = (await readdir(dir)).filter((file) => file.endsWith('.ts')).sort();
+  // Sources (.ts, under vitest) or compiled modules (.js, from dist/), never declarations.
+  const files = (await readdir(dir)).filter((file) => /\.(ts|js)$/.test(file) && !file.endsWith('.d.ts')).sort();
   const entries = await Promise.all(
-    files.map(async (file) => [basename(file, '.ts'), ((await import(join(dir, file))) as { default: T }).default] as const),
+    files.map(async (file) => [basename(file).replace(/\.(ts|js)$/, ''), ((await import(join(dir, file))) as { default: T }).default] as const),
   );
   return new Map(entries);
 }

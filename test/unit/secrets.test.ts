@@ -25,7 +25,7 @@ describe('Redactor', () => {
 
 describe('invalidCredentials', () => {
   test('are all different from the valid header and each other', () => {
-    const variants = invalidCredentials(KEY, new Redactor());
+    const variants = invalidCredentials(KEY, new Redactor(), 1);
     const headers = variants.map((v) => v.header);
     expect(headers).not.toContain(`Bearer ${KEY}`);
     expect(new Set(headers).size).toBe(headers.length);
@@ -36,14 +36,14 @@ describe('invalidCredentials', () => {
   });
 
   test('none differs from the valid header only by whitespace HTTP strips', () => {
-    for (const variant of invalidCredentials(KEY, new Redactor())) {
+    for (const variant of invalidCredentials(KEY, new Redactor(), 1)) {
       expect(variant.header?.trim()).not.toBe(`Bearer ${KEY}`);
     }
   });
 
   test('show no key material, and register derived tokens as secrets', () => {
     const redactor = new Redactor().add(KEY, KEY_PLACEHOLDER);
-    const variants = invalidCredentials(KEY, redactor);
+    const variants = invalidCredentials(KEY, redactor, 1);
     for (const variant of variants) {
       expect(variant.shown ?? '').not.toContain(KEY.slice(0, 8));
       if (variant.header) expect(redactor.text(variant.header)).not.toContain(KEY.slice(0, 8));
@@ -52,14 +52,14 @@ describe('invalidCredentials', () => {
   });
 
   test.each(['keyX', 'keyx', 'keyY', 'key7'])('the changed last character of %s differs in any case', (key) => {
-    const changed = invalidCredentials(key, new Redactor()).find((v) => v.name === 'key-char-changed')!;
+    const changed = invalidCredentials(key, new Redactor(), 1).find((v) => v.name === 'key-char-changed')!;
     const token = changed.header!.slice('Bearer '.length);
     expect(token.toLowerCase()).not.toBe(key.toLowerCase());
     expect(token.slice(0, -1)).toBe(key.slice(0, -1));
   });
 
   test('a key without letters has no case-swapped variant', () => {
-    const swapped = invalidCredentials('1234567890', new Redactor()).find((v) => v.name === 'key-case-swapped');
+    const swapped = invalidCredentials('1234567890', new Redactor(), 1).find((v) => v.name === 'key-case-swapped');
     expect(swapped?.unavailable).toMatch(/no letters/);
     expect(swapped?.header).toBeUndefined();
   });
@@ -73,7 +73,7 @@ describe('invalidCredentials, for any key', () => {
     fc.assert(
       fc.property(key, (apiKey) => {
         const redactor = new Redactor().add(apiKey, KEY_PLACEHOLDER);
-        const byName = new Map(invalidCredentials(apiKey, redactor).map((v) => [v.name, v]));
+        const byName = new Map(invalidCredentials(apiKey, redactor, 1).map((v) => [v.name, v]));
         const token = (name: string) => byName.get(name)!.header!.replace(/^Bearer /, '');
         for (const variant of byName.values()) {
           if (variant.header !== undefined) expect(variant.header.trim()).not.toBe(`Bearer ${apiKey}`);

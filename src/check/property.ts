@@ -1,0 +1,96 @@
+import fc from 'fast-check';
+import { DEFAULT_SHRINK_BUDGET } from '../config/settings.js';
+import type { CheckContext } from './context.js';
+import { CheckError, CheckFailure } from './failures.js';
+import { deriveSeed } from './seed.js';
+import type { PropertyRecord } from './types.js';
+
+/** Defaults of one property: its own budget of runs (overridden by `--num-runs`). */
+export interface PropertyDefaults {
+  numRuns: number;
+}
+
+
+
+/**
+ * Wall time a property may take, runs and shrinking together, in ms. Past it fast-check
+ * stops: a failure found so far is reported with its best shrink, and a run cut short
+ * before its budget is an `error` rather than a pass.
+ */
+export const PROPERTY_TIME_LIMIT_MS = 60_000;
+
+/**
+ * Checks that `predicate` holds for values of `arbitrary` (fast-check), with the check's
+ * own seed derived from the run seed, so `--seed` (with `--checks`) replays it exactly.
+ * The predicate asserts with the `expect*` helpers; the first failing value is shrunk,
+ * and the failure reports the shrunk counterexample, its exchange, the seed, the path,
+ * the numbers of runs and shrinks, and a command that replays it.
+ * @throws CheckFailure when the property fails; CheckError when the budget was cut short.
+ */
+export async function assertProperty<T>(
+  t: CheckContext,
+  arbitrary: fc.Arbitrary<T>,
+  predicate: (value: T) => Promise<void>,
+  defaults: PropertyDefaults,
+): Promise<void> {
+  const { settings, redactor } = t.run;
+  const seed = deriveSeed(settings.seed, t.checkId);
+  const numRuns = settings.numRuns ?? defaults.numRuns;
+  let sentAtFirstFailure: number | undefined;
+  let budgetSpent = false;
+  const budgeted = async (value: T): Promise<void> => {
+    // Past the shrink budget, remaining candidates count as passing without a request, so
+    // fast-check ends at once with the smallest failure found so far: shrinking a long
+    // input takes it thousands of attempts, which a remote target pays in round trips.
+    if (sentAtFirstFailure !== undefined && t.exchanges.length - sentAtFirstFailure >= settings.shrinkBudget) {
+      budgetSpent = true;
+      return;
+    }
+    try {
+      await predicate(value);
+    } catch (error) {
+      sentAtFirstFailure ??= t.exchanges.length;
+      throw error;
+    }
+  };
+  const details = await fc.check(fc.asyncProperty(arbitrary, budgeted), {
+    seed,
+    numRuns,
+    interruptAfterTimeLimit: PROPERTY_TIME_LIMIT_MS,
+    markInterruptAsFailure: false,
+  });
+  const record: PropertyRecord = { seed, numRuns: details.numRuns, numShrinks: details.numShrinks };
+  t.property = record;
+  if (!details.failed) {
+    if (details.interrupted) {
+      throw new CheckError(`the property was cut short after ${details.numRuns} of ${numRuns} runs (time limit ${PROPERTY_TIME_LIMIT_MS} ms)`);
+    }
+    return;
+  }
+  record.path = details.counterexamplePath ?? undefined;
+  if (budgetSpent) record.shrinkBudgetSpent = true;
+  record.counterexample = redactor.text(fc.stringify(details.counterexample?.[0]));
+  record.replay = replayCommand(t);
+  const error = details.errorInstance;
+  if (!(error instanceof CheckFailure)) throw error;
+  throw new CheckFailure(
+    `${error.message}\nCounterexample: ${record.counterexample}\n` +
+      `(after ${plural(details.numRuns, 'run')} and ${plural(details.numShrinks, 'shrink')}${budgetSpent ? `, shrinking stopped at its budget of ${settings.shrinkBudget} requests` : ''}; ` +
+      `run seed ${settings.seed}, check seed ${seed}, path ${record.path})\n` +
+      `Replay: ${record.replay}`,
+    error.exchange,
+  );
+}
+
+/** The command line that runs this one check again with the same inputs. */
+function replayCommand(t: CheckContext): string {
+  const { settings } = t.run;
+  const target = settings.targetKind === 'external' ? ` --base-url ${settings.baseUrl}` : '';
+  const runs = settings.numRuns ? ` --num-runs ${settings.numRuns}` : '';
+  const budget = settings.shrinkBudget !== DEFAULT_SHRINK_BUDGET ? ` --shrink-budget ${settings.shrinkBudget}` : '';
+  return `petstore-conformance run${target} --seed ${settings.seed}${runs}${budget} --checks '^${t.checkId}$'`;
+}
+
+function plural(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
