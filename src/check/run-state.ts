@@ -56,21 +56,26 @@ export function runState(): RunState {
 }
 
 /**
- * The category a target reports as created by an exchange (a 2xx answer to POST with a
- * JSON object), whichever check made it: there is no delete operation (spec 4), so every
- * write must be accounted for, even one whose id is malformed.
+ * The category an exchange wrote, by the target's own account (a 2xx answer to POST),
+ * whichever check made it: there is no delete operation (spec 4), so every write must be
+ * accounted for, even one whose id is malformed or missing (then the name sent is shown).
  */
 function createdCategory(exchange: Exchange): CreatedCategory | undefined {
   const response = exchange.response;
   if (exchange.request.method !== 'POST' || !response || response.status < 200 || response.status > 299) return;
-  const parsed = parseJson(response.body);
-  const value = parsed.ok ? parsed.json.value : undefined;
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return;
-  const idNode = (parsed.ok ? (parsed.json.tree as { id?: unknown }) : {}).id;
-  const name = (value as { name?: unknown }).name;
+  const returned = objectOf(response.body);
+  const idNode = returned?.tree.id;
+  const name = returned?.value.name ?? objectOf(exchange.request.body ?? '')?.value.name;
   return {
-    id: exactInteger(idNode)?.toString() ?? lexemeOf(idNode),
-    name: typeof name === 'string' ? name : JSON.stringify(name),
+    id: idNode === undefined ? 'unknown' : (exactInteger(idNode)?.toString() ?? lexemeOf(idNode)),
+    name: typeof name === 'string' ? name : JSON.stringify(name ?? null),
     checkId: exchange.checkId,
   };
+}
+
+/** A JSON object body in both views, or undefined when the text is not one. */
+function objectOf(text: string): { tree: Record<string, unknown>; value: Record<string, unknown> } | undefined {
+  const parsed = parseJson(text);
+  if (!parsed.ok || parsed.json.value === null || typeof parsed.json.value !== 'object' || Array.isArray(parsed.json.value)) return;
+  return { tree: parsed.json.tree as Record<string, unknown>, value: parsed.json.value as Record<string, unknown> };
 }

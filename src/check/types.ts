@@ -35,7 +35,7 @@ export interface FailureRecord {
 
 /** A category the run created (there is no delete operation: users must know what was written). */
 export interface CreatedCategory {
-  /** The exact id as a decimal string (int64 does not fit a JS number); a malformed id as its JSON text. */
+  /** The exact id as a decimal string (int64 does not fit a JS number); a malformed id as its JSON text; `unknown` when none came back. */
   id: string;
   name: string;
   checkId: string;

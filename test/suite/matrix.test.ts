@@ -4,37 +4,26 @@
  * must check). Runs every target in parallel, a few at a time.
  */
 import { beforeAll, describe, expect, test } from 'vitest';
-import type { CorrectVariant, Fault } from '../support/fault.js';
-import { loadFolder, mapBounded, nonPassed, runAgainst } from '../support/targets.js';
+import { loadCatalogue, runMatrix, type Matrix } from '../support/matrix.js';
+import { nonPassed } from '../support/targets.js';
 
-const faults = await loadFolder<Fault>('faults');
-const variants = await loadFolder<CorrectVariant>('variants');
+// Loaded at collection, so test.each can name one test per fault and variant.
+const { faults, variants } = await loadCatalogue();
 
-type Outcome = Awaited<ReturnType<typeof runAgainst>>;
-const faultOutcomes = new Map<string, Outcome>();
-const variantOutcomes = new Map<string, Outcome>();
-let reference: Outcome;
-
+let matrix: Matrix;
 beforeAll(async () => {
-  const jobs: Array<() => Promise<void>> = [
-    async () => void (reference = await runAgainst([])),
-    ...[...faults].map(([name, fault]) => async () => void faultOutcomes.set(name, await runAgainst([fault.variation]))),
-    ...[...variants].map(([name, variant]) => async () =>
-      void variantOutcomes.set(name, await runAgainst([variant.variation], variant.firstId)),
-    ),
-  ];
-  await mapBounded(jobs, 4, (job) => job());
-}, 240_000);
+  matrix = await runMatrix({ faults, variants });
+}, 300_000);
 
 test('the reference server is conformant, every check passed', () => {
-  expect(reference.report.verdict).toBe('conformant');
-  expect(nonPassed(reference.report)).toEqual({ failed: [], error: [], skipped: [] });
+  expect(matrix.reference.report.verdict).toBe('conformant');
+  expect(nonPassed(matrix.reference.report)).toEqual({ failed: [], error: [], skipped: [] });
 });
 
 describe('each fault fails exactly its checks', () => {
   test.each([...faults.keys()])('%s', (name) => {
     const { expected, counterexamples = {} } = faults.get(name)!;
-    const { report } = faultOutcomes.get(name)!;
+    const { report } = matrix.faultOutcomes.get(name)!;
     const actual = nonPassed(report);
     // A race may also trip the suite's own concurrent checks; only those listed may vary.
     const timingDependent = new Set(expected.mayFail ?? []);
@@ -59,7 +48,7 @@ describe('each fault fails exactly its checks', () => {
 
 describe('each correct variant is conformant', () => {
   test.each([...variants.keys()])('%s', (name) => {
-    const { report } = variantOutcomes.get(name)!;
+    const { report } = matrix.variantOutcomes.get(name)!;
     expect(report.verdict, report.verdictReason).toBe('conformant');
     const notPassed = report.checks.filter((c) => c.status !== 'passed').map((c) => c.id);
     expect(notPassed).toEqual(variants.get(name)!.expectedNonMust ?? []);
@@ -67,21 +56,21 @@ describe('each correct variant is conformant', () => {
 });
 
 test('every check of the suite is failed by at least one fault', () => {
-  const killed = new Set([...faultOutcomes.values()].flatMap(({ report }) => nonPassed(report).failed));
-  const unkilled = reference.report.checks.map((c) => c.id).filter((id) => !killed.has(id));
+  const killed = new Set([...matrix.faultOutcomes.values()].flatMap(({ report }) => nonPassed(report).failed));
+  const unkilled = matrix.reference.report.checks.map((c) => c.id).filter((id) => !killed.has(id));
   expect(unkilled).toEqual([]);
 });
 
 test('every category a server stored is accounted for in its report', () => {
-  for (const [name, outcome] of [['reference', reference] as const, ...faultOutcomes, ...variantOutcomes]) {
+  for (const [name, outcome] of [['reference', matrix.reference] as const, ...matrix.faultOutcomes, ...matrix.variantOutcomes]) {
     expect(outcome.report.created.length, name).toBeGreaterThanOrEqual(outcome.created);
   }
-  const stringIds = faultOutcomes.get('ids-as-strings')!.report.created;
+  const stringIds = matrix.faultOutcomes.get('ids-as-strings')!.report.created;
   expect(stringIds.length).toBeGreaterThan(0);
   expect(stringIds.every((category) => /^"\d+"$/.test(category.id))).toBe(true);
 });
 
 test('every fault is caught by at least one check', () => {
-  const uncaught = [...faultOutcomes].filter(([, { report }]) => nonPassed(report).failed.length === 0).map(([name]) => name);
+  const uncaught = [...matrix.faultOutcomes].filter(([, { report }]) => nonPassed(report).failed.length === 0).map(([name]) => name);
   expect(uncaught).toEqual([]);
 });

@@ -1,0 +1,30 @@
+import type { Fault } from '../support/fault.js';
+
+/** Breaks 4.2/R1: a create answers 201 with an empty body instead of the created Category. */
+export default {
+  breaks: '4.2/R1',
+  variation: (base) => ({
+    async createCategory(req) {
+      const reply = await base.createCategory(req);
+      return reply.status === 201 ? { status: 201, headers: { 'content-type': 'application/json' }, raw: '' } : reply;
+    },
+  }),
+  expected: {
+    failed: [
+      'create-concurrent-ids-unique',
+      'create-ids-unique',
+      'create-ignores-client-id',
+      'create-name-only',
+      'create-unicode',
+      'create-valid-bodies',
+      'create-with-description',
+      'edge-control-characters',
+      'edge-empty-name',
+      'edge-long-name',
+      'edge-unknown-properties',
+      'list-not-paginated',
+      'model-based-sequences',
+    ],
+    error: ['create-listed'],
+  },
+} satisfies Fault;
