@@ -12,6 +12,7 @@ import { expectCategoryList, expectEachCase, expectErrorStatus, expectStatus, ex
 import { assertProperty, PROPERTY_TIME_LIMIT_MS } from '../src/check/property.js';
 import { runState } from '../src/check/run-state.js';
 import type { RequestBody } from '../src/http/client.js';
+import { UNPARSEABLE_BODIES } from '../src/http/safety.js';
 import { schemas } from '../src/schema/validators.js';
 
 for (const credential of runState().invalid) {
@@ -24,11 +25,14 @@ for (const credential of runState().invalid) {
     },
     async (t, skip) => {
       if (credential.unavailable) skip(credential.unavailable);
-      const bodies: Array<{ label: string; body?: RequestBody }> = [
-        { label: 'with a valid body', body: { json: { name: t.name() } } },
-        { label: 'with a body lacking name', body: { json: { description: 'no name' } } },
-        { label: 'without a body' },
-      ];
+      // Read-only runs send only bodies no server could turn into a category.
+      const bodies: Array<{ label: string; body?: RequestBody }> = t.readOnly
+        ? UNPARSEABLE_BODIES.map((text) => ({ label: 'with an unparseable body', body: { text } }))
+        : [
+            { label: 'with a valid body', body: { json: { name: t.name() } } },
+            { label: 'with a body lacking name', body: { json: { description: 'no name' } } },
+            { label: 'without a body' },
+          ];
       await expectEachCase(bodies, (c) => c.label, async (c) => {
         expectStatus(await t.create(c.body, credential), 401);
       });
@@ -59,12 +63,16 @@ check(
   async (t) => {
     // Valid bodies carry this description, so a create that slipped through is found in the list.
     const tag = `pcs-${t.run.settings.runId} created without a valid key`;
-    const operation = fc.oneof(
-      fc.constant({ operation: 'list' as const }),
-      fc.constant({ operation: 'create' as const, body: undefined }),
-      newCategory().map((fields) => ({ operation: 'create' as const, body: { json: { ...fields, description: tag } } })),
-      invalidBody(schemas.NewCategory, newCategory()).map(({ body }) => ({ operation: 'create' as const, body })),
-    );
+    const unparseable = fc.constantFrom(...UNPARSEABLE_BODIES).map((text) => ({ operation: 'create' as const, body: { text } as RequestBody }));
+    const operation = t.readOnly
+      ? fc.oneof(fc.constant({ operation: 'list' as const }), unparseable)
+      : fc.oneof(
+          fc.constant({ operation: 'list' as const }),
+          fc.constant({ operation: 'create' as const, body: undefined as RequestBody | undefined }),
+          newCategory().map((fields) => ({ operation: 'create' as const, body: { json: { ...fields, description: tag } } as RequestBody })),
+          invalidBody(schemas.NewCategory, newCategory()).map(({ body }) => ({ operation: 'create' as const, body })),
+          unparseable,
+        );
     const requests = fc.tuple(invalidCredential(t.run.settings.apiKey, t.run.redactor), operation);
     await assertProperty(
       t,

@@ -17,24 +17,32 @@ check(
 
 check(
   { id: 'list-items-are-categories', title: 'every listed item is a Category with an int64 id', clause: '4.1', level: 'must' },
-  async (t) => {
-    // One category of this run guarantees an item to judge.
-    await t.create({ json: { name: t.name() } });
+  async (t, skip) => {
+    // One category of this run guarantees an item to judge; a read-only run judges what exists.
+    if (!t.readOnly) await t.create({ json: { name: t.name() } });
     const items = expectCategoryList(await t.list());
-    if (items.length === 0) throw new CheckError('the list is empty, so no item can be judged');
+    if (items.length === 0) {
+      if (t.readOnly) skip('the list is empty and a read-only run adds nothing to judge');
+      throw new CheckError('the list is empty, so no item can be judged');
+    }
   },
   { serialRequests: 2 },
 );
 
 check(
   { id: 'list-ids-unique', title: 'ids in a list are unique, compared as exact integers', clause: '2', level: 'must' },
-  async (t) => {
-    // Two categories of this run guarantee at least two ids to compare.
-    await t.create({ json: { name: t.name('a') } });
-    await t.create({ json: { name: t.name('b') } });
+  async (t, skip) => {
+    // Two categories of this run guarantee at least two ids to compare; a read-only run compares what exists.
+    if (!t.readOnly) {
+      await t.create({ json: { name: t.name('a') } });
+      await t.create({ json: { name: t.name('b') } });
+    }
     const exchange = await t.list();
     const items = expectCategoryList(exchange);
-    if (items.length < 2) throw new CheckError(`the list holds ${items.length} item(s); uniqueness needs two`);
+    if (items.length < 2) {
+      if (t.readOnly) skip(`the list holds ${items.length} item(s) and a read-only run adds none to compare`);
+      throw new CheckError(`the list holds ${items.length} item(s); uniqueness needs two`);
+    }
     const seen = new Map<bigint, number>();
     items.forEach((item, index) => {
       const first = seen.get(item.id);

@@ -90,6 +90,7 @@ check(
     title: 'random sequences of creates and lists agree with a model: created categories stay listed, refused ones never appear',
     clause: '4.1/R1',
     level: 'must',
+    writes: true,
   },
   async (t) => {
     let tags = 0;

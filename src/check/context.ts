@@ -23,9 +23,7 @@ export class CheckContext {
 
   /** Sends one request through the run's client. */
   async send(method: string, path: string, credential: Credential, body?: RequestBody): Promise<Exchange> {
-    const exchange = await this.run.client.send({ method, path, credential, body }, this.checkId);
-    this.exchanges.push(exchange);
-    return exchange;
+    return this.run.client.send({ method, path, credential, body }, this.checkId, (exchange) => this.exchanges.push(exchange));
   }
 
   /** listCategories (spec 4.1), with the valid key unless told otherwise. */
@@ -36,6 +34,11 @@ export class CheckContext {
   /** createCategory (spec 4.2), with the valid key unless told otherwise. */
   create(body: RequestBody | undefined, credential: Credential = this.run.valid): Promise<Exchange> {
     return this.send('POST', '/categories', credential, body);
+  }
+
+  /** Whether the run is read-only: no request may carry a body a server could store. */
+  get readOnly(): boolean {
+    return this.run.settings.profile === 'read-only';
   }
 
   /** A number derived from the run seed, this check and `label`: reproducible randomness. */

@@ -2,8 +2,12 @@ import { inject, test } from 'vitest';
 import type { Exchange } from '../http/exchange.js';
 import { CheckContext } from './context.js';
 import { CheckError, CheckFailure } from './failures.js';
+import { RunStopped } from '../http/safety.js';
 import { runState } from './run-state.js';
 import type { CheckDefinition, CheckMeta, FailureRecord } from './types.js';
+
+/** Why a writing check did not run in a read-only run. */
+export const UNTESTED_READ_ONLY = 'untested (profile read-only)';
 
 /** Options of {@link check} beyond its definition. */
 export interface CheckOptions {
@@ -41,6 +45,10 @@ export function check(
     const t = new CheckContext(definition.id, run);
     const meta = task.meta.check!;
     try {
+      if (definition.writes && run.settings.profile === 'read-only') {
+        meta.outcome = { status: 'skipped', reason: UNTESTED_READ_ONLY };
+        return skip(UNTESTED_READ_ONLY);
+      }
       await body(t, (reason) => {
         meta.outcome = { status: 'skipped', reason };
         return skip(reason) as never;
@@ -48,6 +56,7 @@ export function check(
     } catch (error) {
       if (error instanceof CheckFailure) meta.failure = failureRecord(error, definition.id);
       else if (meta.outcome?.status !== 'skipped') {
+        if (error instanceof RunStopped) meta.stopped = run.guard.stopped;
         meta.outcome = { status: 'error', reason: error instanceof CheckError ? error.message : String(error) };
       }
       throw error;

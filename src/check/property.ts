@@ -37,19 +37,27 @@ export async function assertProperty<T>(
   const seed = deriveSeed(settings.seed, t.checkId);
   const numRuns = settings.numRuns ?? defaults.numRuns;
   let sentAtFirstFailure: number | undefined;
-  let budgetSpent = false;
+  let stopShrinking: string | undefined;
+  let shrinkStopped: string | undefined;
   const budgeted = async (value: T): Promise<void> => {
     // Past the shrink budget, remaining candidates count as passing without a request, so
     // fast-check ends at once with the smallest failure found so far: shrinking a long
     // input takes it thousands of attempts, which a remote target pays in round trips.
     if (sentAtFirstFailure !== undefined && t.exchanges.length - sentAtFirstFailure >= settings.shrinkBudget) {
-      budgetSpent = true;
+      stopShrinking ??= `shrinking stopped at its budget of ${settings.shrinkBudget} requests`;
+    }
+    if (stopShrinking) {
+      shrinkStopped = stopShrinking;
       return;
     }
     try {
       await predicate(value);
     } catch (error) {
       sentAtFirstFailure ??= t.exchanges.length;
+      // Each attempt would cost a whole request deadline, and a hang says nothing about input shape.
+      if (error instanceof CheckFailure && error.exchange.error?.code === 'TIMEOUT') {
+        stopShrinking = 'not shrunk: the failure is a timeout';
+      }
       throw error;
     }
   };
@@ -68,14 +76,14 @@ export async function assertProperty<T>(
     return;
   }
   record.path = details.counterexamplePath ?? undefined;
-  if (budgetSpent) record.shrinkBudgetSpent = true;
+  if (shrinkStopped) record.shrinkStopped = shrinkStopped;
   record.counterexample = redactor.text(fc.stringify(details.counterexample?.[0]));
   record.replay = replayCommand(t);
   const error = details.errorInstance;
   if (!(error instanceof CheckFailure)) throw error;
   throw new CheckFailure(
     `${error.message}\nCounterexample: ${record.counterexample}\n` +
-      `(after ${plural(details.numRuns, 'run')} and ${plural(details.numShrinks, 'shrink')}${budgetSpent ? `, shrinking stopped at its budget of ${settings.shrinkBudget} requests` : ''}; ` +
+      `(after ${plural(details.numRuns, 'run')} and ${plural(details.numShrinks, 'shrink')}${shrinkStopped ? `, ${shrinkStopped}` : ''}; ` +
       `run seed ${settings.seed}, check seed ${seed}, path ${record.path})\n` +
       `Replay: ${record.replay}`,
     error.exchange,

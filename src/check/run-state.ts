@@ -3,6 +3,7 @@ import type { RunSettings } from '../config/settings.js';
 import { HttpClient } from '../http/client.js';
 import { validCredential, type Credential } from '../http/credential.js';
 import type { Exchange } from '../http/exchange.js';
+import { RequestGuard } from '../http/safety.js';
 import { KEY_PLACEHOLDER, Redactor } from '../secrets/redactor.js';
 import { exactInteger, lexemeOf, parseJson } from '../json/lossless.js';
 import { invalidCredentials, type InvalidCredential } from './credentials.js';
@@ -26,8 +27,12 @@ export class RunState {
   /** Categories the target reported as created so far, in completion order. */
   readonly created: CreatedCategory[] = [];
 
+  /** The profile, budgets and stop of the run: every request passes it. */
+  readonly guard: RequestGuard;
+
   constructor(settings: RunSettings) {
     this.settings = settings;
+    this.guard = new RequestGuard(settings);
     this.redactor = new Redactor().add(settings.apiKey, KEY_PLACEHOLDER);
     this.valid = validCredential(settings.apiKey);
     this.invalid = invalidCredentials(settings.apiKey, this.redactor, settings.seed);
@@ -38,6 +43,9 @@ export class RunState {
       connections: settings.connections,
       redactor: this.redactor,
       userAgent: settings.userAgent,
+      guard: this.guard,
+      rateLimit: settings.rateLimit,
+      caPem: settings.caPem,
       onExchange: (exchange) => {
         this.exchanges.push(exchange);
         const category = createdCategory(exchange);

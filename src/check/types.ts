@@ -21,6 +21,11 @@ export interface CheckDefinition {
   level: CheckLevel;
   /** For `should` checks: the external standard enforced, e.g. `RFC 9110 §11.6.1`. */
   reference?: string;
+  /**
+   * The check sends bodies a server could turn into categories: a read-only run reports
+   * it untested. Checks without it must keep to what the read-only profile lets through.
+   */
+  writes?: boolean;
 }
 
 /** The exchange a failure is about, in the report's shape (secrets already redacted). */
@@ -54,8 +59,8 @@ export interface PropertyRecord {
   counterexample?: string;
   /** A command line that replays the check with the same inputs. */
   replay?: string;
-  /** True when shrinking stopped at its request budget, not at a minimal input. */
-  shrinkBudgetSpent?: boolean;
+  /** Why shrinking stopped before a minimal input (its request budget, a timeout). */
+  shrinkStopped?: string;
 }
 
 /** What a check hands to the runner, through vitest's `task.meta`. */
@@ -65,6 +70,8 @@ export interface CheckMeta extends CheckDefinition {
   failure?: FailureRecord;
   /** Set by property-based checks. */
   property?: PropertyRecord;
+  /** Set when the run stopped sending while this check ran (budget, 429s, 5xx burst). */
+  stopped?: string;
   /** Every exchange the check made, bodies capped for transport. */
   exchanges: Exchange[];
   created: CreatedCategory[];

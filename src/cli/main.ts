@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { normalizeBaseUrl } from '../config/base-url.js';
+import { DEFAULT_CONFIG_FILE } from '../config/file.js';
 import { DEFAULT_CONNECTIONS, DEFAULT_PARALLEL_CREATES, DEFAULT_SHRINK_BUDGET, DEFAULT_TIMEOUT_MS } from '../config/settings.js';
 import { UsageError } from '../config/usage-error.js';
 import { toolVersion } from '../package-info.js';
@@ -9,6 +9,7 @@ import { startReferenceServer } from '../reference/server.js';
 import { EXIT } from '../report/verdict.js';
 import { defaultReportDir } from '../report/write.js';
 import { runConformance } from '../runner/run.js';
+import { resolveRunOptions, type RunFlags } from './run-options.js';
 import { KEY_VARIABLE } from '../secrets/redactor.js';
 
 /** Output streams and environment of one CLI invocation (injectable for tests). */
@@ -43,17 +44,27 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
     .description('run the suite against a target (default: an embedded reference server)')
     .option('--base-url <url>', 'target base URL, ending with /v1; absent: an embedded reference server')
     .option('--api-key-env <name>', 'environment variable holding the API key', KEY_VARIABLE)
-    .option('--report-dir <dir>', 'directory for report.json (default: reports/<timestamp>, linked as reports/latest)')
+    .option('--api-key-file <file>', 'file holding the API key (instead of the environment)')
+    .option('--config <file>', `YAML file of named targets (default: ./${DEFAULT_CONFIG_FILE} when present)`)
+    .option('--target <name>', 'the configured target to run against; flags override its settings')
+    .addOption(new Option('--profile <profile>', 'full, or read-only: nothing that could create a category (default: full on loopback, read-only elsewhere)').choices(['full', 'read-only']))
+    .option('--rate-limit <per-second>', 'requests per second at most, shared by every check', positiveNumber)
+    .option('--max-requests <n>', 'requests the run may send at most', positiveInteger)
+    .option('--max-writes <n>', 'requests that could write the run may send at most', nonNegativeInteger)
+    .option('--deadline <seconds>', 'wall time the whole run may take', positiveNumber)
     .option('--timeout <ms>', 'deadline of one request, in ms', positiveInteger, DEFAULT_TIMEOUT_MS)
     .option('--connections <n>', 'keep-alive connections to the target at most', positiveInteger, DEFAULT_CONNECTIONS)
+    .option('--allow-insecure-http', 'allow plain http to a host that is not this machine')
+    .option('--ca-file <file>', 'PEM file of extra trusted CA certificates (NODE_EXTRA_CA_CERTS works too)')
+    .option('--report-dir <dir>', 'directory for report.json (default: reports/<timestamp>, linked as reports/latest)')
     .option('--checks <regex>', 'run only the checks whose id matches; the others are reported skipped', regex)
     .option('--seed <n>', 'seed of every generated input; the same seed replays the same requests', seedValue)
     .option('--num-runs <n>', 'runs of every property-based check (default: each its own)', positiveInteger)
     .option('--parallel-creates <n>', 'creates the concurrency check sends at once', positiveInteger, DEFAULT_PARALLEL_CREATES)
     .option('--shrink-budget <requests>', 'requests a failing property may spend shrinking its counterexample', positiveInteger, DEFAULT_SHRINK_BUDGET)
     .addOption(new Option('--no-color', 'plain console output'))
-    .action(async (flags: RunFlags) => {
-      code = await run(flags, io);
+    .action(async (flags: RunFlags, command: Command) => {
+      code = await run(flags, (flag) => command.getOptionValueSource(flag) === 'cli', io);
     });
 
   program
@@ -85,32 +96,8 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
   }
 }
 
-interface RunFlags {
-  baseUrl?: string;
-  apiKeyEnv: string;
-  reportDir?: string;
-  timeout: number;
-  connections: number;
-  checks?: string;
-  seed?: number;
-  numRuns?: number;
-  parallelCreates: number;
-  shrinkBudget: number;
-  color: boolean;
-}
-
-async function run(flags: RunFlags, io: CliIo): Promise<number> {
-  let baseUrl: string | undefined;
-  let apiKey: string | undefined;
-  if (flags.baseUrl !== undefined) {
-    baseUrl = normalizeBaseUrl(flags.baseUrl);
-    apiKey = io.env[flags.apiKeyEnv];
-    if (!apiKey) {
-      throw new UsageError(
-        `the API key is missing: set the environment variable ${flags.apiKeyEnv} (or name another with --api-key-env)`,
-      );
-    }
-  }
+async function run(flags: RunFlags, explicit: (flag: keyof RunFlags) => boolean, io: CliIo): Promise<number> {
+  const options = await resolveRunOptions(flags, explicit, io.env, io.cwd);
   const reportDir = flags.reportDir ? resolve(io.cwd, flags.reportDir) : defaultReportDir(io.cwd, new Date());
   try {
     await mkdir(reportDir, { recursive: true });
@@ -128,15 +115,7 @@ async function run(flags: RunFlags, io: CliIo): Promise<number> {
   process.on('SIGTERM', onSignal);
   try {
     const outcome = await runConformance({
-      baseUrl,
-      apiKey,
-      timeoutMs: flags.timeout,
-      connections: flags.connections,
-      checkFilter: flags.checks,
-      seed: flags.seed,
-      numRuns: flags.numRuns,
-      parallelCreates: flags.parallelCreates,
-      shrinkBudget: flags.shrinkBudget,
+      ...options,
       reportDir,
       linkLatest: !flags.reportDir,
       out: io.stdout,
@@ -177,6 +156,18 @@ async function serve(flags: ServeFlags, io: CliIo): Promise<number> {
   });
   await server.close();
   return 0;
+}
+
+function positiveNumber(text: string): number {
+  const value = Number(text);
+  if (!Number.isFinite(value) || value <= 0) throw new InvalidArgumentError('expected a positive number.');
+  return value;
+}
+
+function nonNegativeInteger(text: string): number {
+  const value = Number(text);
+  if (!Number.isSafeInteger(value) || value < 0) throw new InvalidArgumentError('expected a whole number, 0 or more.');
+  return value;
 }
 
 function positiveInteger(text: string): number {

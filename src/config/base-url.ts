@@ -1,3 +1,4 @@
+import { isLoopback } from '../http/safety.js';
 import { UsageError } from './usage-error.js';
 
 /**
@@ -32,4 +33,17 @@ export function normalizeBaseUrl(text: string): string {
     );
   }
   return `${url.origin}${path}`;
+}
+
+/**
+ * Refuses plain http to a host that is not this machine: the key would cross the network
+ * unencrypted.
+ * @throws UsageError unless `allowInsecure` (--allow-insecure-http).
+ */
+export function assertSecureTransport(baseUrl: string, allowInsecure: boolean): void {
+  if (baseUrl.startsWith('http:') && !allowInsecure && !isLoopback(baseUrl)) {
+    throw new UsageError(
+      `plain http to ${new URL(baseUrl).host} would send the API key unencrypted; use https, or pass --allow-insecure-http`,
+    );
+  }
 }

@@ -28,7 +28,21 @@ export interface RunSettings {
   shrinkBudget: number;
   /** Sent as User-Agent: `petstore-conformance/<version>`. */
   userAgent: string;
+  /** What the run may do to the target; `read-only` sends nothing that could create a category. */
+  profile: Profile;
+  /** Whether the profile was chosen explicitly (flag or configuration) or by default. */
+  profileSource: 'explicit' | 'default';
+  /** Requests per second at most, shared by every check. */
+  rateLimit?: number;
+  /** Requests the run may send at most. */
+  maxRequests?: number;
+  /** Requests that could write the run may send at most. */
+  maxWrites?: number;
+  /** Extra trusted CA certificates (PEM) for the target's TLS. */
+  caPem?: string;
 }
+
+import type { Profile } from '../http/safety.js';
 
 /** Default deadline of one exchange, in ms. */
 export const DEFAULT_TIMEOUT_MS = 10_000;

@@ -1,7 +1,11 @@
+import { rootCertificates } from 'node:tls';
+import { setTimeout as sleep } from 'node:timers/promises';
+import pThrottle from 'p-throttle';
 import { Agent, request, type Dispatcher } from 'undici';
 import type { Redactor } from '../secrets/redactor.js';
 import type { Credential } from './credential.js';
 import type { Exchange, RecordedRequest, RecordedResponse } from './exchange.js';
+import { RequestGuard, TargetHealth } from './safety.js';
 import { toTransportError } from './transport-error.js';
 
 /** A request body: a JSON value serialized by the client, or text sent verbatim. */
@@ -33,6 +37,12 @@ export interface ClientOptions {
   userAgent: string;
   /** Called with every finished exchange, in completion order. */
   onExchange?: (exchange: Exchange) => void;
+  /** Admits or refuses each request (profile, budgets, stop); none: everything is sent. */
+  guard?: RequestGuard;
+  /** Requests per second at most, shared by every caller of this client; none: unpaced. */
+  rateLimit?: number;
+  /** Extra trusted CA certificates (PEM), for targets behind a private CA. */
+  caPem?: string;
 }
 
 /**
@@ -44,12 +54,20 @@ export interface ClientOptions {
 export class HttpClient {
   readonly #options: ClientOptions;
   readonly #agent: Agent;
+  readonly #health: TargetHealth | undefined;
+  readonly #pace: (run: () => Promise<Exchange>) => Promise<Exchange>;
   #seq = 0;
 
   constructor(options: ClientOptions) {
     this.#options = options;
+    this.#health = options.guard ? new TargetHealth(options.guard) : undefined;
+    // p-throttle's strict mode spaces calls evenly: one per 1000/rate ms, fractions too.
+    this.#pace = options.rateLimit
+      ? pThrottle({ limit: 1, interval: 1000 / options.rateLimit, strict: true })((run: () => Promise<Exchange>) => run())
+      : (run) => run();
     this.#agent = new Agent({
       connections: options.connections,
+      ...(options.caPem ? { connect: { ca: [...rootCertificates, options.caPem] } } : {}),
       maxResponseSize: options.maxResponseBytes,
       // Backstops only: the abort signal enforces the precise deadline.
       headersTimeout: options.timeoutMs + 1000,
@@ -63,8 +81,26 @@ export class HttpClient {
     return this.#seq;
   }
 
-  /** Sends one request on behalf of `checkId` and returns the exchange; never throws. */
-  async send(spec: RequestSpec, checkId: string): Promise<Exchange> {
+  /**
+   * Sends one request on behalf of `checkId` (paced by the rate limit, a 429 retried
+   * after its Retry-After) and returns the final exchange. The target's failures come
+   * back as exchanges, never as exceptions.
+   * @param onAttempt called with every exchange, retried 429s included.
+   * @throws ProfileViolation or RunStopped when the guard refuses the request.
+   */
+  async send(spec: RequestSpec, checkId: string, onAttempt?: (exchange: Exchange) => void): Promise<Exchange> {
+    for (let attempt = 0; ; attempt++) {
+      this.#options.guard?.admit(spec);
+      const exchange = await this.#pace(() => this.#exchange(spec, checkId));
+      onAttempt?.(exchange);
+      this.#health?.observe(exchange);
+      const delay = this.#health?.retryDelay(exchange, attempt);
+      if (delay === undefined) return exchange;
+      await sleep(delay);
+    }
+  }
+
+  async #exchange(spec: RequestSpec, checkId: string): Promise<Exchange> {
     const seq = ++this.#seq;
     const url = this.#options.baseUrl + spec.path;
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': this.#options.userAgent };

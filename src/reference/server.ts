@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { createBehaviour, type ApiRequest, type Variation } from './behaviour.js';
 import { CategoryStore } from './store.js';
@@ -16,6 +17,8 @@ export interface ReferenceServerOptions {
   variations?: Variation[];
   /** First id the store assigns; default 1. */
   firstId?: bigint;
+  /** Serve HTTPS with this PEM key and certificate instead of plain HTTP. */
+  tls?: { key: string; cert: string };
 }
 
 /** A running reference server. */
@@ -44,7 +47,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   const store = new CategoryStore(options.firstId);
   const behaviour = createBehaviour({ store, apiKey }, options.variations);
 
-  const server: Server = createServer(async (req, res) => {
+  const handler = async (req: IncomingMessage, res: ServerResponse) => {
     try {
       const reply = await behaviour.respond(await readRequest(req));
       behaviour.write(res, reply);
@@ -52,7 +55,8 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
       if (!res.headersSent) behaviour.write(res, behaviour.error(500, 'internal', (error as Error).message));
       else res.destroy();
     }
-  });
+  };
+  const server: Server = options.tls ? createHttpsServer(options.tls, handler) : createServer(handler);
   server.keepAliveTimeout = 5_000;
 
   const host = options.host ?? '127.0.0.1';
@@ -66,7 +70,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   const { port } = server.address() as AddressInfo;
   const shownHost = host.includes(':') ? `[${host}]` : host;
   return {
-    baseUrl: `http://${shownHost}:${port}/v1`,
+    baseUrl: `${options.tls ? 'https' : 'http'}://${shownHost}:${port}/v1`,
     apiKey,
     generatedKey,
     store,

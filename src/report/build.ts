@@ -1,6 +1,6 @@
 import type { CheckLevel, CheckStatus, CreatedCategory } from '../check/types.js';
 import type { RunSettings } from '../config/settings.js';
-import type { Exchange } from '../http/exchange.js';
+import type { Exchange, TransportErrorCode } from '../http/exchange.js';
 import { specVersion, toolVersion } from '../package-info.js';
 import { REPORT_VERSION, type CheckResult, type Report, type StatusCounts } from './model.js';
 import { decideVerdict } from './verdict.js';
@@ -11,6 +11,8 @@ export interface RunRecord {
   startedAt: Date;
   durationMs: number;
   checkFilter?: string;
+  /** The whole-run deadline, in ms, when one was set. */
+  deadlineMs?: number;
   checks: CheckResult[];
   exchanges: Exchange[];
   created: CreatedCategory[];
@@ -46,6 +48,12 @@ export function buildReport(record: RunRecord): Report {
       ...(settings.numRuns ? { numRuns: settings.numRuns } : {}),
       parallelCreates: settings.parallelCreates,
       shrinkBudget: settings.shrinkBudget,
+      profile: settings.profile,
+      profileSource: settings.profileSource,
+      ...(settings.rateLimit ? { rateLimit: settings.rateLimit } : {}),
+      ...(settings.maxRequests ? { maxRequests: settings.maxRequests } : {}),
+      ...(settings.maxWrites !== undefined ? { maxWrites: settings.maxWrites } : {}),
+      ...(record.deadlineMs ? { deadlineMs: record.deadlineMs } : {}),
       ...(record.checkFilter ? { checkFilter: record.checkFilter } : {}),
     },
     summary: {
@@ -64,10 +72,16 @@ export function buildReport(record: RunRecord): Report {
   return report;
 }
 
+/**
+ * Transport errors that mean the target was never reached. Others (a reset mid-body, an
+ * oversized or malformed answer) mean it answered something: the checks judge that.
+ */
+export const UNREACHABLE: readonly TransportErrorCode[] = ['CONNECTION_REFUSED', 'HOST_NOT_FOUND', 'TLS', 'TIMEOUT', 'OTHER'];
+
 function assessability(record: RunRecord, answered: number): { assessable: boolean; unassessableReason?: string } {
   if (record.aborted) return { assessable: false, unassessableReason: `the run was aborted: ${record.aborted}` };
   const probe = record.preflight;
-  if (probe?.error) {
+  if (probe?.error && UNREACHABLE.includes(probe.error.code)) {
     return { assessable: false, unassessableReason: `the target is unreachable: ${probe.error.code}: ${probe.error.message}` };
   }
   if (record.exchanges.length > 0 && answered === 0) {

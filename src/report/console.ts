@@ -20,7 +20,7 @@ export class ConsoleFormat {
   /** The run's first line. */
   header(settings: RunSettings, version: string): string {
     const what = settings.targetKind === 'embedded' ? ' (embedded reference server)' : '';
-    return `petstore-conformance ${version}: checking ${settings.baseUrl}${what}, seed ${settings.seed}\n`;
+    return `petstore-conformance ${version}: checking ${settings.baseUrl}${what}, profile ${settings.profile}, seed ${settings.seed}\n`;
   }
 
   /**

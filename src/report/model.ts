@@ -1,4 +1,5 @@
 import type { RecordedRequest, RecordedResponse, TransportError } from '../http/exchange.js';
+import type { Profile } from '../http/safety.js';
 import type { CheckLevel, CheckStatus, CreatedCategory, FailureRecord, PropertyRecord } from '../check/types.js';
 
 /** Version of the report.json layout; bumped on incompatible change. */
@@ -54,6 +55,12 @@ export interface Report {
     numRuns?: number;
     parallelCreates: number;
     shrinkBudget: number;
+    profile: Profile;
+    profileSource: 'explicit' | 'default';
+    rateLimit?: number;
+    maxRequests?: number;
+    maxWrites?: number;
+    deadlineMs?: number;
     checkFilter?: string;
   };
   /** Counts of checks by level and status; requests include the preflight probe. */

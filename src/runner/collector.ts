@@ -19,6 +19,8 @@ export class CheckCollector implements Reporter {
   readonly runErrors: string[] = [];
   /** Set when the run was cut short: checks that never started are reported as not run. */
   interrupted = false;
+  /** Why the run stopped sending (a budget, 429s, a 5xx burst), when a check reported it. */
+  stopped: string | undefined;
 
   constructor(private readonly onCheck: (result: CheckResult) => void = () => {}) {}
 
@@ -64,6 +66,7 @@ export class CheckCollector implements Reporter {
     }
     const unrun = this.interrupted ? 'not run: the run was interrupted' : NOT_SELECTED;
     const result = toCheckResult(meta, testCase, unrun);
+    this.stopped ??= meta.stopped;
     this.#byId.set(meta.id, result);
     this.#exchanges.set(meta.id, meta.exchanges);
     this.#created.set(meta.id, meta.created);

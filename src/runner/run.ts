@@ -11,7 +11,7 @@ import {
   type RunSettings,
 } from '../config/settings.js';
 import { HttpClient } from '../http/client.js';
-import { validCredential } from '../http/credential.js';
+import type { Credential } from '../http/credential.js';
 import type { Exchange } from '../http/exchange.js';
 import { packageRoot, toolVersion } from '../package-info.js';
 import { startReferenceServer, type ReferenceServer } from '../reference/server.js';
@@ -20,6 +20,8 @@ import { ConsoleFormat } from '../report/console.js';
 import type { Report } from '../report/model.js';
 import { exitCodeFor } from '../report/verdict.js';
 import { linkLatest, writeReport } from '../report/write.js';
+import { defaultProfile, type Profile } from '../http/safety.js';
+import { UNREACHABLE } from '../report/build.js';
 import { KEY_PLACEHOLDER, Redactor } from '../secrets/redactor.js';
 import { UsageError } from '../config/usage-error.js';
 import { CheckCollector } from './collector.js';
@@ -45,6 +47,21 @@ export interface RunOptions {
   parallelCreates?: number;
   /** Requests a failing property may spend on shrinking (default 500). */
   shrinkBudget?: number;
+  /**
+   * What the run may do to the target. Default: `full` for the embedded server and
+   * loopback targets, `read-only` for any other (no surprise writes).
+   */
+  profile?: Profile;
+  /** Requests per second at most, shared by every check. */
+  rateLimit?: number;
+  /** Requests the run may send at most. */
+  maxRequests?: number;
+  /** Requests that could write the run may send at most. */
+  maxWrites?: number;
+  /** Wall time the whole run may take, in ms; past it the run is aborted (exit 3). */
+  deadlineMs?: number;
+  /** Extra trusted CA certificates (PEM) for the target's TLS. */
+  caPem?: string;
   /** Only checks whose id matches this regular expression run; the others are reported skipped. */
   checkFilter?: string;
   /** Where report.json goes; `null` writes nothing. */
@@ -99,6 +116,12 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
     parallelCreates: options.parallelCreates ?? DEFAULT_PARALLEL_CREATES,
     shrinkBudget: options.shrinkBudget ?? DEFAULT_SHRINK_BUDGET,
     userAgent: `petstore-conformance/${toolVersion}`,
+    profile: options.profile ?? defaultProfile(embedded ? undefined : options.baseUrl),
+    profileSource: options.profile ? 'explicit' : 'default',
+    ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
+    ...(options.maxRequests ? { maxRequests: options.maxRequests } : {}),
+    ...(options.maxWrites !== undefined ? { maxWrites: options.maxWrites } : {}),
+    ...(options.caPem ? { caPem: options.caPem } : {}),
   };
   // The same secrets the worker redacts: the key and every credential derived from it.
   const redactor = new Redactor().add(settings.apiKey, KEY_PLACEHOLDER);
@@ -111,14 +134,15 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
     const preflight = await probe(settings, redactor);
     const collector = new CheckCollector((result) => print(format.check(result)));
     let aborted: string | undefined;
-    if (!preflight.error) {
-      aborted = await runSuite(settings, collector, options);
+    if (!preflight.error || !UNREACHABLE.includes(preflight.error.code)) {
+      aborted = await runSuite(settings, collector, { ...options, signal: withDeadline(options) });
     }
     const report = buildReport({
       settings,
       startedAt,
       durationMs: performance.now() - started,
       checkFilter: options.checkFilter,
+      deadlineMs: options.deadlineMs,
       checks: collector.results,
       exchanges: collector.exchanges,
       created: collector.created,
@@ -135,14 +159,27 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
   }
 }
 
+const NO_CREDENTIAL: Credential = { name: 'missing', description: 'no Authorization header' };
+
+/** The caller's abort signal, combined with the run's deadline when one is set. */
+function withDeadline(options: RunOptions): AbortSignal | undefined {
+  if (!options.deadlineMs) return options.signal;
+  const deadline = AbortSignal.timeout(options.deadlineMs);
+  const reason = `the run's deadline of ${options.deadlineMs / 1000} s was reached`;
+  const timed = new AbortController();
+  deadline.addEventListener('abort', () => timed.abort(reason), { once: true });
+  return options.signal ? AbortSignal.any([options.signal, timed.signal]) : timed.signal;
+}
+
 /**
- * One authorized GET /categories before any check: tells an unreachable target (exit 3,
- * no checks run) from one that answers, whatever it answers.
+ * One GET /categories without credentials before any check: tells an unreachable target
+ * (exit 3, no checks run) from one that answers, whatever it answers. Unauthenticated,
+ * it sends no key and is answered before any handler logic that might hang.
  */
 async function probe(settings: RunSettings, redactor: Redactor): Promise<Exchange> {
   const client = new HttpClient({ ...settings, redactor });
   try {
-    return await client.send({ method: 'GET', path: '/categories', credential: validCredential(settings.apiKey) }, 'preflight');
+    return await client.send({ method: 'GET', path: '/categories', credential: NO_CREDENTIAL }, 'preflight');
   } finally {
     await client.close();
   }
@@ -199,6 +236,7 @@ async function runSuite(settings: RunSettings, collector: CheckCollector, option
     process.exitCode = exitCode;
   }
   if (options.signal?.aborted) return String(options.signal.reason ?? 'interrupted');
+  if (collector.stopped) return collector.stopped;
   if (collector.interrupted) return 'interrupted';
   const text = vitestOutput.text.trim();
   if (collector.results.length === 0 && text) collector.runErrors.push(`the suite did not run: ${text.split('\n')[0]}`);

@@ -4,13 +4,14 @@ import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.
 import addFormatsModule from 'ajv-formats';
 import { packageRoot } from '../package-info.js';
 
-/** The shapes of spec section 2, by schema title. */
-export type SchemaName = 'NewCategory' | 'Category' | 'Error';
+/** The shapes of spec section 2, and the tool's configuration file, by schema title. */
+export type SchemaName = 'NewCategory' | 'Category' | 'Error' | 'Config';
 
 const FILES: Record<SchemaName, string> = {
   NewCategory: 'new-category.schema.json',
   Category: 'category.schema.json',
   Error: 'error.schema.json',
+  Config: 'config.schema.json',
 };
 
 /** The JSON Schema documents in `schemas/`, read once (they drive validation and generation). */
@@ -41,20 +42,43 @@ function validator(name: SchemaName): ValidateFunction {
 }
 
 /**
- * Validates a plain JSON value against one of the section-2 schemas.
+ * Validates a plain JSON value against one of the schemas.
  * @returns the violations as readable lines (`/0/id must be integer`), empty when valid.
  */
 export function violations(name: SchemaName, value: unknown): string[] {
+  // Category repeats NewCategory's keywords through $ref: report each violation once.
+  return [...new Set(violationDetails(name, value).map(({ text }) => text))];
+}
+
+/** One violation: where (a JSON Pointer into the value) and what, as a readable line. */
+export interface Violation {
+  pointer: string;
+  /** True when the property's name is at fault (an unknown property), not its value. */
+  atKey: boolean;
+  text: string;
+}
+
+/** The violations of a value with their locations, for callers that map them back to a source. */
+export function violationDetails(name: SchemaName, value: unknown): Violation[] {
   const validate = validator(name);
   if (validate(value)) return [];
-  // Category repeats NewCategory's keywords through $ref: report each violation once.
-  return [...new Set((validate.errors ?? []).map(describe))];
+  return (validate.errors ?? []).map((error) => ({
+    pointer: pointerOf(error),
+    atKey: error.keyword === 'additionalProperties',
+    text: describe(error),
+  }));
+}
+
+/** The JSON Pointer of what an error is about: the offending property itself when ajv names it. */
+function pointerOf(error: ErrorObject): string {
+  const property = (error.params as { additionalProperty?: string }).additionalProperty;
+  return property === undefined ? error.instancePath : `${error.instancePath}/${property.replace(/~/g, '~0').replace(/\//g, '~1')}`;
 }
 
 function describe(error: ErrorObject): string {
   const where = error.instancePath === '' ? '(root)' : error.instancePath;
-  const extra =
-    error.keyword === 'required' ? '' : error.keyword === 'type' ? ` (found ${typeName(error.data)})` : '';
+  const property = (error.params as { additionalProperty?: string }).additionalProperty;
+  const extra = error.keyword === 'type' ? ` (found ${typeName(error.data)})` : property !== undefined ? `: ${property}` : '';
   return `${where} ${error.message ?? error.keyword}${extra}`;
 }
 

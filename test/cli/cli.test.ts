@@ -108,6 +108,38 @@ describe('against a server given by --base-url', () => {
   });
 });
 
+describe('secrets and named targets', () => {
+  test('--api-key-file reads the key from a file', async () => {
+    const server = await startReferenceServer();
+    try {
+      const dir = await tempDir();
+      await writeFile(join(dir, 'key'), `${server.apiKey}\n`);
+      const { code, stdout } = await cli(['run', '--base-url', server.baseUrl, '--api-key-file', join(dir, 'key'), '--report-dir', dir, '--checks', '^list-']);
+      expect(code).toBe(0);
+      expect(stdout).not.toContain(server.apiKey);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('--target takes base URL, key variable, profile and budgets from the YAML file; flags override', async () => {
+    const server = await startReferenceServer();
+    try {
+      const dir = await tempDir();
+      const config = join(dir, 'petstore-conformance.yaml');
+      await writeFile(config, `targets:\n  staging:\n    baseUrl: ${server.baseUrl}\n    apiKeyEnv: STAGING_KEY\n    profile: read-only\n    maxRequests: 500\n`);
+      const { code, stdout } = await cli(['run', '--config', config, '--target', 'staging', '--rate-limit', '500', '--report-dir', dir], { STAGING_KEY: server.apiKey });
+      expect(code).toBe(0);
+      expect(stdout).toContain(`checking ${server.baseUrl}, profile read-only`);
+      const report = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8'));
+      expect(report.settings).toMatchObject({ profile: 'read-only', profileSource: 'explicit', maxRequests: 500, rateLimit: 500 });
+      expect(server.store.size).toBe(0);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('usage errors: exit 2, one line, no stack trace', () => {
   test.each([
     [['run', '--bogus'], /unknown option '--bogus'/],
@@ -117,6 +149,10 @@ describe('usage errors: exit 2, one line, no stack trace', () => {
     [['run', '--checks', '('], /expected a regular expression/],
     [['serve', '--port', '70000'], /expected a port/],
     [['frobnicate'], /too many arguments|unknown command/],
+    [['run', '--base-url', 'http://api.example.com/v1'], /plain http to api\.example\.com would send the API key unencrypted; use https, or pass --allow-insecure-http/],
+    [['run', '--profile', 'everything'], /argument 'everything' is invalid. Allowed choices are full, read-only/],
+    [['run', '--target', 'staging', '--config', '/no/such/file.yaml'], /cannot read the configuration file \/no\/such\/file\.yaml: ENOENT/],
+    [['run', '--api-key-file', '/no/such/key', '--base-url', 'http://127.0.0.1:9/v1'], /cannot read the API key file \/no\/such\/key: ENOENT/],
   ])('%j', async (args, message) => {
     const { code, stdout, stderr } = await cli(args as string[]);
     expect(code).toBe(2);
@@ -124,6 +160,20 @@ describe('usage errors: exit 2, one line, no stack trace', () => {
     expect(stderr.trim().split('\n')).toHaveLength(1);
     expect(stderr).not.toMatch(/\n\s+at /);
     expect(stdout).toBe('');
+  });
+
+  test.each([
+    ['a schema violation', 'targets:\n  staging:\n    baseUrl: https://x.example/v1\n    rateLimit: fast\n', /petstore-conformance\.yaml:4:16: \/targets\/staging\/rateLimit must be number \(found string\)$/],
+    ['an unknown setting', 'targets:\n  staging:\n    baseUrl: https://x.example/v1\n    ratelimit: 5\n', /:4:5: \/targets\/staging must NOT have additional properties: ratelimit$/],
+    ['a YAML syntax error', 'targets:\n  staging: [\n', /petstore-conformance\.yaml:3:1: /],
+    ['an unknown target', 'targets:\n  prod:\n    baseUrl: https://x.example/v1\n', /has no target "staging"; it has: prod$/],
+  ])('a configuration file with %s names file, line and column', async (_what, yaml, message) => {
+    const dir = await tempDir();
+    await writeFile(join(dir, 'petstore-conformance.yaml'), yaml);
+    const { code, stderr } = await cli(['run', '--config', join(dir, 'petstore-conformance.yaml'), '--target', 'staging']);
+    expect(code).toBe(2);
+    expect(stderr.trim()).toMatch(message);
+    expect(stderr.trim().split('\n')).toHaveLength(1);
   });
 
   test('an unwritable report directory', async () => {

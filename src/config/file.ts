@@ -1,0 +1,94 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
+import type { Profile } from '../http/safety.js';
+import { violationDetails } from '../schema/validators.js';
+import { UsageError } from './usage-error.js';
+
+/** One named target of the configuration file (see schemas/config.schema.json). */
+export interface TargetConfig {
+  baseUrl: string;
+  apiKeyEnv?: string;
+  /** Absolute path (resolved against the configuration file's folder). */
+  apiKeyFile?: string;
+  profile?: Profile;
+  rateLimit?: number;
+  maxRequests?: number;
+  maxWrites?: number;
+  timeoutMs?: number;
+  deadlineSeconds?: number;
+  connections?: number;
+  allowInsecureHttp?: boolean;
+  /** Absolute path (resolved against the configuration file's folder). */
+  caFile?: string;
+}
+
+/** The file looked for in the working directory when `--config` is not given. */
+export const DEFAULT_CONFIG_FILE = 'petstore-conformance.yaml';
+
+/** The configuration file to use: `explicit` when given, else the default file if it exists. */
+export function configPath(cwd: string, explicit: string | undefined): string | undefined {
+  if (explicit) return resolve(cwd, explicit);
+  const fallback = resolve(cwd, DEFAULT_CONFIG_FILE);
+  return existsSync(fallback) ? fallback : undefined;
+}
+
+/**
+ * Reads one named target from a YAML configuration file, validated against its JSON
+ * Schema.
+ * @throws UsageError naming the file, line and column of the first problem (YAML syntax,
+ *   schema violation), or the targets that exist when `name` is not one of them.
+ */
+export async function loadTarget(path: string, name: string): Promise<TargetConfig> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new UsageError(`cannot read the configuration file ${path}: ${(error as NodeJS.ErrnoException).code ?? error}`);
+  }
+  const lines = new LineCounter();
+  const document = parseDocument(text, { lineCounter: lines, prettyErrors: false });
+  const syntax = document.errors[0];
+  if (syntax) {
+    const { line, col } = lines.linePos(syntax.pos[0]);
+    throw new UsageError(`${path}:${line}:${col}: ${syntax.message.split('\n')[0]}`);
+  }
+  const value = document.toJS() as { targets?: Record<string, TargetConfig> };
+  const problem = violationDetails('Config', value)[0];
+  if (problem) {
+    const { line, col } = lines.linePos(offsetOf(document.contents, problem.pointer, problem.atKey));
+    throw new UsageError(`${path}:${line}:${col}: ${problem.text}`);
+  }
+  const target = value.targets![name];
+  if (!target) {
+    throw new UsageError(`${path} has no target "${name}"; it has: ${Object.keys(value.targets!).join(', ')}`);
+  }
+  const relative = (file: string | undefined) => (file === undefined ? undefined : resolve(dirname(path), file));
+  return { ...target, apiKeyFile: relative(target.apiKeyFile), caFile: relative(target.caFile) };
+}
+
+/**
+ * Source offset of the node a JSON Pointer names (of its key, with `atKey`), or of its
+ * deepest existing ancestor.
+ */
+function offsetOf(root: unknown, pointer: string, atKey: boolean): number {
+  let node = root as Node | null;
+  let offset = node?.range?.[0] ?? 0;
+  const segments = pointer.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  for (const [i, segment] of segments.entries()) {
+    if (isMap(node)) {
+      const pair = node.items.find((item) => isPair(item) && isScalar(item.key) && String(item.key.value) === segment);
+      if (!pair) break;
+      const key = pair.key as Node;
+      // The value's position; the key's when the name is at fault or the value is empty.
+      node = atKey && i === segments.length - 1 ? key : ((pair.value as Node | null) ?? key);
+      offset = node.range?.[0] ?? key.range?.[0] ?? offset;
+    } else if (isSeq(node)) {
+      node = (node.items[Number(segment)] as Node | undefined) ?? null;
+      if (!node) break;
+      offset = node.range?.[0] ?? offset;
+    } else break;
+  }
+  return offset;
+}

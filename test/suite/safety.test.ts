@@ -1,0 +1,251 @@
+/**
+ * Safe to point at production: the read-only profile, budgets, pacing, deadlines and
+ * transport, proven at the level of whole runs against local servers.
+ */
+import { readFile } from 'node:fs/promises';
+import type { ServerResponse } from 'node:http';
+import { describe, expect, test } from 'vitest';
+import { UNTESTED_READ_ONLY } from '../../src/check/define.js';
+import { UNPARSEABLE_BODIES } from '../../src/http/safety.js';
+import type { Reply, Variation } from '../../src/reference/behaviour.js';
+import { startReferenceServer } from '../../src/reference/server.js';
+import { runConformance, type RunOptions } from '../../src/runner/run.js';
+import lenientJsonParser from '../faults/lenient-json-parser.js';
+import { startRawServer } from '../support/raw-server.js';
+import { delayedBy } from '../support/targets.js';
+
+/** Runs the suite against a reference server changed by `variations`; reports how much it stored. */
+async function runAgainst(variations: Variation[], options: Partial<RunOptions> = {}, tls?: { key: string; cert: string }) {
+  const server = await startReferenceServer({ variations, tls });
+  const started = performance.now();
+  try {
+    const outcome = await runConformance({ baseUrl: server.baseUrl, apiKey: server.apiKey, reportDir: null, out: null, ...options });
+    return { ...outcome, stored: server.store.size, wallMs: performance.now() - started };
+  } finally {
+    await server.close();
+  }
+}
+
+/** No authentication at all: every request is let in. */
+const ignoresAuth: Variation = () => ({ authorize: () => true });
+
+/** No validation at all: any JSON value (an empty body as {}) becomes a category. */
+const acceptsAnyValue: Variation = (base) => ({
+  decodeJson: (body) => (body.length === 0 ? { ok: true, value: {} } : base.decodeJson(body)),
+  validateNewCategory: (value) => {
+    const name = (value as { name?: unknown } | null)?.name;
+    return { ok: true, value: { name: typeof name === 'string' ? name : JSON.stringify(value) } };
+  },
+});
+
+describe('the read-only profile', () => {
+  test('creates nothing on a server that ignores authentication and accepts any parseable body', async () => {
+    // Lenient JSON (single quotes, unquoted keys, trailing commas) first, then anything goes.
+    const outcome = await runAgainst([ignoresAuth, lenientJsonParser.variation, acceptsAnyValue], { profile: 'read-only' });
+    expect(outcome.stored).toBe(0);
+    expect(outcome.report.created).toEqual([]);
+    const posts = outcome.exchanges.filter((e) => e.request.method !== 'GET');
+    expect(posts.length).toBeGreaterThan(0);
+    for (const post of posts) expect(UNPARSEABLE_BODIES).toContain(post.request.body);
+    expect(outcome.report.verdict).toBe('nonconformant'); // the auth checks still see the broken auth
+  });
+
+  test('against a correct server: conformant on what it tests, every write check untested', async () => {
+    const outcome = await runAgainst([], { profile: 'read-only' });
+    expect(outcome.stored).toBe(0);
+    expect(outcome.report.verdict).toBe('conformant');
+    expect(outcome.report.settings).toMatchObject({ profile: 'read-only', profileSource: 'explicit' });
+    const untested = outcome.report.checks.filter((c) => c.reason === UNTESTED_READ_ONLY).map((c) => c.id);
+    expect(untested).toContain('create-name-only');
+    expect(untested).toContain('model-based-sequences');
+    expect(untested).toContain('create-rejects-missing-name');
+    expect(outcome.report.checks.find((c) => c.id === 'create-401-missing')?.status).toBe('passed');
+  });
+
+  test('loopback targets default to full, and the report says it was a default', async () => {
+    const outcome = await runAgainst([], { checkFilter: '^create-name-only$' });
+    expect(outcome.report.settings).toMatchObject({ profile: 'full', profileSource: 'default' });
+    expect(outcome.stored).toBe(1);
+  });
+});
+
+describe('budgets and pacing', () => {
+  test('--max-requests stops the run cleanly: exit 3, no request beyond the budget', async () => {
+    const outcome = await runAgainst([], { maxRequests: 30 });
+    expect(outcome.exitCode).toBe(3);
+    expect(outcome.report.verdictReason).toMatch(/aborted: the request budget \(--max-requests 30\) is spent/);
+    expect(outcome.exchanges.length).toBeLessThanOrEqual(30);
+    expect(outcome.report.settings.maxRequests).toBe(30);
+  });
+
+  test('--max-writes caps what could write, and the server stores no more', async () => {
+    const outcome = await runAgainst([], { maxWrites: 5 });
+    expect(outcome.exchanges.filter((e) => e.request.method === 'POST').length).toBeLessThanOrEqual(5);
+    expect(outcome.stored).toBeLessThanOrEqual(5);
+    expect(outcome.report.checks.some((c) => /--max-writes 5/.test(c.reason ?? ''))).toBe(true);
+  });
+
+  test('--rate-limit spaces requests, shared across concurrent checks', async () => {
+    const outcome = await runAgainst([], { rateLimit: 20, checkFilter: '^list-401-' });
+    const starts = outcome.exchanges.map((e) => Date.parse(e.startedAt)).sort((a, b) => a - b);
+    expect(starts.length).toBe(9);
+    expect(starts.at(-1)! - starts[0]!).toBeGreaterThanOrEqual(8 * 50 - 15);
+    expect(outcome.report.settings.rateLimit).toBe(20);
+  });
+
+  test('the whole-run deadline aborts a slow run: exit 3 within it', async () => {
+    const outcome = await runAgainst([delayedBy(150)], { deadlineMs: 1_000 });
+    expect(outcome.exitCode).toBe(3);
+    expect(outcome.report.verdictReason).toBe("the run was aborted: the run's deadline of 1 s was reached");
+    expect(outcome.wallMs).toBeLessThan(4_000);
+  });
+
+  test('a 429 is waited out (Retry-After) and retried', async () => {
+    let calls = 0;
+    const throttled: Variation = (base) => ({
+      async respond(req) {
+        calls++;
+        // The preflight passes; the next request meets the rate limiter once.
+        if (calls === 2) return { ...base.error(429, 'rate_limited', 'slow down'), headers: { 'retry-after': '0' } };
+        return base.respond(req);
+      },
+    });
+    const outcome = await runAgainst([throttled], { checkFilter: '^list-answers-200-array$' });
+    expect(outcome.report.checks.find((c) => c.id === 'list-answers-200-array')).toMatchObject({ status: 'passed', requests: 2 });
+    expect(outcome.report.verdict).toBe('conformant');
+  });
+
+  test('persistent 429s stop the run: exit 3, no hammering', async () => {
+    const overloaded: Variation = (base) => {
+      let calls = 0;
+      return {
+        async respond(req) {
+          if (++calls === 1) return base.respond(req); // the preflight
+          return { ...base.error(429, 'rate_limited', 'slow down'), headers: { 'retry-after': '0' } };
+        },
+      };
+    };
+    const outcome = await runAgainst([overloaded]);
+    expect(outcome.exitCode).toBe(3);
+    expect(outcome.report.verdictReason).toMatch(/kept answering 429/);
+    expect(outcome.exchanges.length).toBeLessThan(100);
+  });
+});
+
+describe('transport', () => {
+  test('TLS is verified: a private CA without --ca-file is unreachable, with it the run proceeds', async () => {
+    const [key, cert] = await Promise.all(['key', 'cert'].map((f) => readFile(new URL(`../fixtures/tls/${f}.pem`, import.meta.url), 'utf8')));
+    const without = await runAgainst([], { checkFilter: '^list-answers-200-array$' }, { key: key!, cert: cert! });
+    expect(without.exitCode).toBe(3);
+    expect(without.report.verdictReason).toMatch(/unreachable: TLS/);
+    const withCa = await runAgainst([], { checkFilter: '^list-answers-200-array$', caPem: cert }, { key: key!, cert: cert! });
+    expect(withCa.report.verdict).toBe('conformant');
+  });
+
+  test('a redirect to another origin is a finding, and that origin receives nothing', async () => {
+    const other = await startRawServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('[]'));
+    try {
+      const redirect: Variation = (base) => ({
+        async listCategories(req) {
+          void base;
+          void req;
+          return { status: 302, headers: { location: `${other.baseUrl}/categories` } };
+        },
+      });
+      const outcome = await runAgainst([redirect]);
+      expect(other.received).toEqual([]);
+      expect(outcome.report.checks.find((c) => c.id === 'list-answers-200-array')?.failure?.message).toBe('Expected status 200, received 302');
+      expect(outcome.exitCode).toBe(1);
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+/** A variation that misbehaves on authorized list responses only, so the rest can be judged. */
+function onLists(misbehave: (res: ServerResponse, reply: Reply) => void): Variation {
+  return (base) => ({
+    write(res, reply) {
+      if (reply.status === 200 && Array.isArray(reply.body)) misbehave(res, reply);
+      else base.write(res, reply);
+    },
+  });
+}
+
+describe('hostile or broken servers: findings, never crashes or hangs', () => {
+  const fast = { timeoutMs: 400, deadlineMs: 60_000 };
+
+  test('headers then a stall on every list: list checks fail with TIMEOUT, the rest is judged', async () => {
+    const stall = onLists((res) => res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' }).write('['));
+    const outcome = await runAgainst([stall], fast);
+    expect(outcome.exitCode).toBe(1);
+    expect(outcome.report.checks.find((c) => c.id === 'list-answers-200-array')?.failure?.message).toMatch(/no response \(TIMEOUT/);
+    expect(outcome.report.checks.find((c) => c.id === 'create-name-only')?.status).toBe('passed');
+  });
+
+  test('bytes dripped slowly: a TIMEOUT finding at the request deadline', async () => {
+    const drip = onLists((res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const timer = setInterval(() => (res.destroyed ? clearInterval(timer) : res.write(' ')), 50);
+      res.on('close', () => clearInterval(timer));
+    });
+    const outcome = await runAgainst([drip], fast);
+    expect(outcome.report.checks.find((c) => c.id === 'list-answers-200-array')?.failure?.message).toMatch(/TIMEOUT/);
+    expect(outcome.exitCode).toBe(1);
+  });
+
+  test('a 100 MB list: RESPONSE_TOO_LARGE, read no further than the cap', async () => {
+    const huge = onLists((res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(100 * 1024 * 1024) });
+      const chunk = Buffer.alloc(1024 * 1024, 0x20);
+      let sent = 0;
+      const pump = () => {
+        while (sent < 100 && !res.destroyed) {
+          sent++;
+          if (!res.write(chunk)) return void res.once('drain', pump);
+        }
+        res.end();
+      };
+      pump();
+    });
+    const rssBefore = process.memoryUsage().rss;
+    const outcome = await runAgainst([huge], fast);
+    expect(outcome.report.checks.find((c) => c.id === 'list-answers-200-array')?.failure?.message).toMatch(/RESPONSE_TOO_LARGE/);
+    expect(outcome.exitCode).toBe(1);
+    expect(process.memoryUsage().rss - rssBefore).toBeLessThan(300 * 1024 * 1024);
+  });
+
+  test('invalid UTF-8 and HTML instead of JSON: readable failures', async () => {
+    const html = onLists((res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>Categories</body></html>'));
+    const garbled = onLists((res) => res.writeHead(200, { 'content-type': 'application/json' }).end(Buffer.from([0x5b, 0xc3, 0x28, 0x5d])));
+    const [a, b] = await Promise.all([runAgainst([html], fast), runAgainst([garbled], fast)]);
+    expect(a.report.checks.find((c) => c.id === 'list-answers-200-array')?.failure?.message).toMatch(/not JSON/);
+    expect(b.report.checks.find((c) => c.id === 'list-answers-200-array')?.failure?.message).toBe('Expected a UTF-8 JSON body, received invalid UTF-8');
+  });
+
+  test('5xx to everything: the run stops after a burst, exit 3, without hammering', async () => {
+    const server = await startRawServer((_req, res) => res.writeHead(503, { 'content-type': 'text/html' }).end('<h1>Unavailable</h1>'));
+    try {
+      const outcome = await runConformance({ baseUrl: server.baseUrl, apiKey: 'k'.repeat(20), reportDir: null, out: null, ...fast });
+      expect(outcome.exitCode).toBe(3);
+      expect(outcome.report.verdictReason).toMatch(/50 requests in a row with 5xx/);
+      expect(server.received.length).toBeLessThan(80);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('a server that never answers: exit 3 within the request deadline', async () => {
+    const server = await startRawServer(() => {});
+    try {
+      const started = performance.now();
+      const outcome = await runConformance({ baseUrl: server.baseUrl, apiKey: 'k'.repeat(20), reportDir: null, out: null, ...fast });
+      expect(outcome.exitCode).toBe(3);
+      expect(outcome.report.verdictReason).toMatch(/unreachable: TIMEOUT/);
+      expect(outcome.report.checks).toEqual([]);
+      expect(performance.now() - started).toBeLessThan(3_000);
+    } finally {
+      await server.close();
+    }
+  });
+});
