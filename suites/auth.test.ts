@@ -22,6 +22,7 @@ for (const credential of runState().invalid) {
       title: `createCategory with ${credential.description} answers 401, whatever the body`,
       clause: '4.2/R3',
       level: 'must',
+      requirements: ['R-4.2-R3', 'R-5-R1', 'R-5-R2'],
     },
     async (t, skip) => {
       if (credential.unavailable) skip(credential.unavailable);
@@ -45,6 +46,7 @@ for (const credential of runState().invalid) {
       title: `listCategories with ${credential.description} answers 401`,
       clause: '5/R2',
       level: 'must',
+      requirements: ['R-4.1-401', 'R-5-R1', 'R-5-R2'],
     },
     async (t, skip) => {
       if (credential.unavailable) skip(credential.unavailable);
@@ -58,7 +60,7 @@ check(
     id: 'auth-rejects-generated-credentials',
     title: 'every generated invalid credential answers 401 with an Error body on both operations, whatever the body, and creates nothing',
     clause: '5/R2',
-    level: 'must',
+    level: 'must', requirements: ['R-5-R1', 'R-5-R2', 'R-4.2-R3', 'R-4.1-401'],
   },
   async (t) => {
     // Valid bodies carry this description, so a create that slipped through is found in the list.

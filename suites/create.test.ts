@@ -22,17 +22,17 @@ async function createExactly(t: CheckContext, fields: { name: string; descriptio
 }
 
 check(
-  { id: 'create-name-only', title: 'a body with only name answers 201 with the Category', clause: '4.2/R1', level: 'must', writes: true },
+  { id: 'create-name-only', title: 'a body with only name answers 201 with the Category', clause: '4.2/R1', level: 'must', requirements: ['R-4.2-R1', 'R-2-CATEGORY'], writes: true },
   async (t) => createExactly(t, { name: t.name() }),
 );
 
 check(
-  { id: 'create-with-description', title: 'a body with name and description answers 201 with both returned', clause: '4.2/R1', level: 'must', writes: true },
+  { id: 'create-with-description', title: 'a body with name and description answers 201 with both returned', clause: '4.2/R1', level: 'must', requirements: ['R-4.2-R1', 'R-2-CATEGORY'], writes: true },
   async (t) => createExactly(t, { name: t.name(), description: 'Domesticated felines, short and long hair.' }),
 );
 
 check(
-  { id: 'create-unicode', title: 'non-ASCII and emoji text is stored and returned exactly', clause: '4.2/R1', level: 'must', writes: true },
+  { id: 'create-unicode', title: 'non-ASCII and emoji text is stored and returned exactly', clause: '4.2/R1', level: 'must', requirements: ['R-4.2-R1', 'R-2-CATEGORY'], writes: true },
   async (t) =>
     createExactly(t, {
       // Latin-1 range, CJK, right-to-left, a combining mark, astral plane and a ZWJ sequence.
@@ -42,7 +42,7 @@ check(
 );
 
 check(
-  { id: 'create-ids-unique', title: 'each create is given an id no other category of the run has', clause: '2', level: 'must', writes: true },
+  { id: 'create-ids-unique', title: 'each create is given an id no other category of the run has', clause: '2', level: 'must', requirements: ['R-2-ID-UNIQUE'], writes: true },
   async (t) => {
     const mine: Array<{ id: bigint; exchange: Exchange }> = [];
     for (const label of ['a', 'b', 'c']) {
@@ -62,7 +62,7 @@ check(
 );
 
 check(
-  { id: 'create-ignores-client-id', title: 'an id supplied by the client is not adopted', clause: '2', level: 'must', writes: true },
+  { id: 'create-ignores-client-id', title: 'an id supplied by the client is not adopted', clause: '2', level: 'must', requirements: ['R-2-ID-ASSIGNED'], writes: true },
   async (t) => {
     // "assigned by the service on creation. The client never supplies it": rejecting the
     // body (400) or ignoring the field are both conformant; adopting it is not.
@@ -76,7 +76,7 @@ check(
 );
 
 check(
-  { id: 'create-listed', title: 'created categories appear in the list with the same fields', clause: '4.1/R1', level: 'must', writes: true },
+  { id: 'create-listed', title: 'created categories appear in the list with the same fields', clause: '4.1/R1', level: 'must', requirements: ['R-4.1-R1'], writes: true },
   async (t) => {
     if (sent.length === 0) throw new CheckError('no create succeeded, so there is nothing to look for in the list');
     const exchange = await t.list();
@@ -95,7 +95,7 @@ check(
     id: 'create-valid-bodies',
     title: 'every generated valid NewCategory answers 201 with its exact fields and a fresh int64 id',
     clause: '4.2/R1',
-    level: 'must',
+    level: 'must', requirements: ['R-4.2-R1', 'R-2-NEWCATEGORY', 'R-2-CATEGORY', 'R-2-ID-UNIQUE'],
     writes: true,
   },
   async (t) => {
@@ -116,7 +116,7 @@ check(
 );
 
 check(
-  { id: 'create-concurrent-ids-unique', title: 'parallel creates all answer 201 with distinct ids, then all are listed', clause: '2', level: 'must', writes: true },
+  { id: 'create-concurrent-ids-unique', title: 'parallel creates all answer 201 with distinct ids, then all are listed', clause: '2', level: 'must', requirements: ['R-2-ID-UNIQUE', 'R-4.1-R1'], writes: true },
   async (t) => {
     const count = t.run.settings.parallelCreates;
     const bodies = Array.from({ length: count }, (_, i) => ({ name: t.name(`${i + 1} of ${count}`) }));
@@ -147,7 +147,7 @@ check(
     id: 'list-not-paginated',
     title: `one list holds every category the run created, once it created over ${PAGINATION_PROBE - 1}`,
     clause: '4.1/R2',
-    level: 'must',
+    level: 'must', requirements: ['R-4.1-R2'],
     writes: true,
   },
   async (t) => {

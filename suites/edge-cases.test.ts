@@ -18,22 +18,22 @@ async function acceptedExactlyOrRefused(t: CheckContext, body: Record<string, un
 }
 
 check(
-  { id: 'edge-empty-name', title: 'an empty name is stored exactly or refused with 400', clause: '2', level: 'info', writes: true },
+  { id: 'edge-empty-name', title: 'an empty name is stored exactly or refused with 400', clause: '2', level: 'info', requirements: ['O-EDGE-INPUTS'], writes: true },
   async (t) => acceptedExactlyOrRefused(t, { name: '', description: t.name() }),
 );
 
 check(
   // Section 8: length limits are not shown, so 413 (Content Too Large) is as acceptable as 400.
-  { id: 'edge-long-name', title: 'a 10,000-character name is stored exactly or refused (400, 413)', clause: '8', level: 'info', writes: true },
+  { id: 'edge-long-name', title: 'a 10,000-character name is stored exactly or refused (400, 413)', clause: '8', level: 'info', requirements: ['O-EDGE-INPUTS'], writes: true },
   async (t) => acceptedExactlyOrRefused(t, { name: `${t.name()} ${'n'.repeat(10_000)}`.slice(0, 10_000) }, [413]),
 );
 
 check(
-  { id: 'edge-control-characters', title: 'a name with NUL and other control characters is stored exactly or refused', clause: '2', level: 'info', writes: true },
+  { id: 'edge-control-characters', title: 'a name with NUL and other control characters is stored exactly or refused', clause: '2', level: 'info', requirements: ['O-EDGE-INPUTS'], writes: true },
   async (t) => acceptedExactlyOrRefused(t, { name: `${t.name()} \u0000\u0001\u0007\u001b\u007f end` }),
 );
 
 check(
-  { id: 'edge-unknown-properties', title: 'a body with unknown extra properties is stored exactly or refused', clause: '2', level: 'info', writes: true },
+  { id: 'edge-unknown-properties', title: 'a body with unknown extra properties is stored exactly or refused', clause: '2', level: 'info', requirements: ['O-EDGE-INPUTS'], writes: true },
   async (t) => acceptedExactlyOrRefused(t, { name: t.name(), color: 'brown', tags: ['pets'], nested: { a: 1 } }),
 );

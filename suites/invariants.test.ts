@@ -71,7 +71,7 @@ function errorObject(response: RecordedResponse): { tree: Record<string, unknown
 }
 
 invariant(
-  { id: 'error-body-is-error', title: 'every error response has an Error body (code, message, status)', clause: '7', level: 'must' },
+  { id: 'error-body-is-error', title: 'every error response has an Error body (code, message, status)', clause: '7', level: 'must', requirements: ['R-7-SHAPE', 'R-2-ERROR'] },
   'error response',
   isError,
   (response) => {
@@ -84,7 +84,7 @@ invariant(
 );
 
 invariant(
-  { id: 'error-status-matches-http', title: 'the status field of every Error equals the HTTP status', clause: '7', level: 'must' },
+  { id: 'error-status-matches-http', title: 'the status field of every Error equals the HTTP status', clause: '7', level: 'must', requirements: ['R-7-STATUS'] },
   'error response with a JSON object body',
   isError,
   (response) => {
@@ -96,14 +96,14 @@ invariant(
 );
 
 invariant(
-  { id: 'error-content-type-json', title: 'every error response is application/json', clause: '7', level: 'must' },
+  { id: 'error-content-type-json', title: 'every error response is application/json', clause: '7', level: 'must', requirements: ['R-7-SHAPE'] },
   'error response',
   isError,
   (response) => (isJsonMediaType(response.headers['content-type']) ? undefined : `Content-Type is ${response.headers['content-type'] ?? 'absent'}`),
 );
 
 invariant(
-  { id: 'success-content-type-json', title: 'every success response is application/json', clause: '4', level: 'must' },
+  { id: 'success-content-type-json', title: 'every success response is application/json', clause: '4', level: 'must', requirements: ['R-4-JSON'] },
   'success response',
   (response) => response.status >= 200 && response.status < 300,
   (response) => (isJsonMediaType(response.headers['content-type']) ? undefined : `Content-Type is ${response.headers['content-type'] ?? 'absent'}`),
@@ -114,7 +114,7 @@ invariant(
     id: 'unauthorized-has-challenge',
     title: 'every 401 carries a WWW-Authenticate challenge for the Bearer scheme',
     clause: '5',
-    level: 'should',
+    level: 'should', requirements: ['H-401-CHALLENGE'],
     reference: 'RFC 9110 §11.6.1, RFC 6750 §3',
   },
   '401 response',

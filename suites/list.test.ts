@@ -6,7 +6,7 @@ import { expectCategoryList, expectJsonBody, expectStatus, expectThat, kindOf } 
 import { CheckError } from '../src/check/failures.js';
 
 check(
-  { id: 'list-answers-200-array', title: 'an authorized list answers 200 with a JSON array', clause: '4.1', level: 'must' },
+  { id: 'list-answers-200-array', title: 'an authorized list answers 200 with a JSON array', clause: '4.1', level: 'must', requirements: ['R-4.1-200'] },
   async (t) => {
     const exchange = await t.list();
     expectStatus(exchange, 200);
@@ -16,7 +16,7 @@ check(
 );
 
 check(
-  { id: 'list-items-are-categories', title: 'every listed item is a Category with an int64 id', clause: '4.1', level: 'must' },
+  { id: 'list-items-are-categories', title: 'every listed item is a Category with an int64 id', clause: '4.1', level: 'must', requirements: ['R-4.1-200', 'R-2-CATEGORY'] },
   async (t, skip) => {
     // One category of this run guarantees an item to judge; a read-only run judges what exists.
     if (!t.readOnly) await t.create({ json: { name: t.name() } });
@@ -30,7 +30,7 @@ check(
 );
 
 check(
-  { id: 'list-ids-unique', title: 'ids in a list are unique, compared as exact integers', clause: '2', level: 'must' },
+  { id: 'list-ids-unique', title: 'ids in a list are unique, compared as exact integers', clause: '2', level: 'must', requirements: ['R-2-ID-UNIQUE'] },
   async (t, skip) => {
     // Two categories of this run guarantee at least two ids to compare; a read-only run compares what exists.
     if (!t.readOnly) {

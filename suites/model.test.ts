@@ -89,7 +89,7 @@ check(
     id: 'model-based-sequences',
     title: 'random sequences of creates and lists agree with a model: created categories stay listed, refused ones never appear',
     clause: '4.1/R1',
-    level: 'must',
+    level: 'must', requirements: ['R-4.1-R1', 'R-4.2-R1', 'R-4.2-400', 'R-4.2-R3'],
     writes: true,
   },
   async (t) => {

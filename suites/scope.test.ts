@@ -14,7 +14,7 @@ for (const [id, path] of [
   ['orders-requires-auth', '/store/orders'],
 ] as const) {
   check(
-    { id, title: `GET ${path} without a valid key answers 401`, clause: '5', level: 'must' },
+    { id, title: `GET ${path} without a valid key answers 401`, clause: '5', level: 'must', requirements: ['R-5-SCOPE', 'R-4-AUTH'] },
     async (t) => {
       await expectEachCase(refused, (c) => c.description, async (credential) => {
         expectStatus(await t.send('GET', path, credential), 401);

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import type { Credential } from '../http/credential.js';
-import { KEY_PLACEHOLDER, type Redactor } from '../secrets/redactor.js';
+import { KEY_PLACEHOLDER, KEY_VARIABLE, type Redactor } from '../secrets/redactor.js';
 
 /** Characters a bearer token may hold (token68, RFC 9110 §11.2). */
 const TOKEN68 = [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~+/'];
@@ -17,17 +17,18 @@ const TOKEN68 = [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456
  */
 export function invalidCredential(apiKey: string, redactor: Redactor): fc.Arbitrary<Credential> {
   const length = apiKey.length;
-  const bearer = (name: string, token: string, what: string): Credential => {
-    const shown = `<${KEY_PLACEHOLDER} ${what}>`;
+  // Shown as bash expansions of the key variable, so a reproduction replays it exactly.
+  const bearer = (name: string, token: string, what: string, shown: string): Credential => {
     redactor.add(token, shown);
     return described({ name, description: `the key ${what}`, header: `Bearer ${token}`, shown: `Bearer ${shown}` });
   };
+  const K = KEY_VARIABLE;
   const position = (max: number) => fc.integer({ min: 0, max });
   const letters = [...apiKey].flatMap((c, i) => (c.toLowerCase() !== c.toUpperCase() ? [i] : []));
 
   const mutations: Array<fc.Arbitrary<Credential>> = [
     fc.tuple(position(length), fc.constantFrom(...TOKEN68)).map(([i, c]) =>
-      bearer('char-added', apiKey.slice(0, i) + c + apiKey.slice(i), `with ${JSON.stringify(c)} inserted at ${i}`),
+      bearer('char-added', apiKey.slice(0, i) + c + apiKey.slice(i), `with ${JSON.stringify(c)} inserted at ${i}`, `\${${K}:0:${i}}${c}\${${K}:${i}}`),
     ),
     fc.constant(described({ name: 'missing', description: 'no Authorization header' })),
     fc.constant(described({ name: 'empty-token', description: 'an empty bearer token', header: 'Bearer ', shown: 'Bearer ' })),
@@ -38,12 +39,14 @@ export function invalidCredential(apiKey: string, redactor: Redactor): fc.Arbitr
   ];
   if (length > 0) {
     mutations.push(
-      position(length - 1).map((i) => bearer('char-removed', apiKey.slice(0, i) + apiKey.slice(i + 1), `without character ${i}`)),
-      fc.tuple(position(length - 1), fc.constantFrom(...TOKEN68)).filter(([i, c]) => apiKey[i] !== c).map(([i, c]) =>
-        bearer('char-changed', apiKey.slice(0, i) + c + apiKey.slice(i + 1), `with character ${i} changed to ${JSON.stringify(c)}`),
+      position(length - 1).map((i) =>
+        bearer('char-removed', apiKey.slice(0, i) + apiKey.slice(i + 1), `without character ${i}`, `\${${K}:0:${i}}\${${K}:${i + 1}}`),
       ),
-      position(length - 1).map((n) => bearer('prefix', apiKey.slice(0, n), `cut to its first ${n} characters`)),
-      fc.integer({ min: 1, max: length - 1 }).map((n) => bearer('suffix', apiKey.slice(length - n), `cut to its last ${n} characters`)),
+      fc.tuple(position(length - 1), fc.constantFrom(...TOKEN68)).filter(([i, c]) => apiKey[i] !== c).map(([i, c]) =>
+        bearer('char-changed', apiKey.slice(0, i) + c + apiKey.slice(i + 1), `with character ${i} changed to ${JSON.stringify(c)}`, `\${${K}:0:${i}}${c}\${${K}:${i + 1}}`),
+      ),
+      position(length - 1).map((n) => bearer('prefix', apiKey.slice(0, n), `cut to its first ${n} characters`, `\${${K}:0:${n}}`)),
+      fc.integer({ min: 1, max: length - 1 }).map((n) => bearer('suffix', apiKey.slice(length - n), `cut to its last ${n} characters`, `\${${K}: -${n}}`)),
     );
   }
   if (letters.length > 0) {
@@ -51,7 +54,8 @@ export function invalidCredential(apiKey: string, redactor: Redactor): fc.Arbitr
       fc.constantFrom(...letters).map((i) => {
         const c = apiKey[i]!;
         const swapped = c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase();
-        return bearer('case-changed', apiKey.slice(0, i) + swapped + apiKey.slice(i + 1), `with the case of character ${i} changed`);
+        const flipped = `$(printf %s "\${${K}:${i}:1}" | tr a-zA-Z A-Za-z)`;
+        return bearer('case-changed', apiKey.slice(0, i) + swapped + apiKey.slice(i + 1), `with the case of character ${i} changed`, `\${${K}:0:${i}}${flipped}\${${K}:${i + 1}}`);
       }),
     );
   }

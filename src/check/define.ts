@@ -3,6 +3,7 @@ import type { Exchange } from '../http/exchange.js';
 import { CheckContext } from './context.js';
 import { CheckError, CheckFailure } from './failures.js';
 import { RunStopped } from '../http/safety.js';
+import { requirement } from '../requirements/catalogue.js';
 import { runState } from './run-state.js';
 import type { CheckDefinition, CheckMeta, FailureRecord } from './types.js';
 
@@ -33,6 +34,7 @@ export function check(
   body: (t: CheckContext, skip: (reason: string) => never) => Promise<void>,
   options: CheckOptions = {},
 ): void {
+  definition.requirements.forEach(requirement); // an unknown id fails the suite at load, not silently
   const register = options.sequential ? test : test.concurrent;
   const settings = inject('run');
   // Every request is bounded by the client's deadline; this only catches a stuck check.

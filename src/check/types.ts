@@ -21,6 +21,8 @@ export interface CheckDefinition {
   level: CheckLevel;
   /** For `should` checks: the external standard enforced, e.g. `RFC 9110 §11.6.1`. */
   reference?: string;
+  /** Ids of the requirements (src/requirements/catalogue.ts) the check tests. */
+  requirements: string[];
   /**
    * The check sends bodies a server could turn into categories: a read-only run reports
    * it untested. Checks without it must keep to what the read-only profile lets through.
@@ -36,6 +38,8 @@ export interface FailureRecord {
   request: RecordedRequest;
   response?: RecordedResponse;
   error?: TransportError;
+  /** A curl command that sends the request again, the key as `$PETSTORE_API_KEY` (added by the report). */
+  curl?: string;
 }
 
 /** A category the run created (there is no delete operation: users must know what was written). */

@@ -7,7 +7,7 @@ import { UsageError } from '../config/usage-error.js';
 import { toolVersion } from '../package-info.js';
 import { startReferenceServer } from '../reference/server.js';
 import { EXIT } from '../report/verdict.js';
-import { defaultReportDir } from '../report/write.js';
+import { defaultReportDir, FORMATS, type Format } from '../report/write.js';
 import { runConformance } from '../runner/run.js';
 import { resolveRunOptions, type RunFlags } from './run-options.js';
 import { KEY_VARIABLE } from '../secrets/redactor.js';
@@ -56,7 +56,8 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
     .option('--connections <n>', 'keep-alive connections to the target at most', positiveInteger, DEFAULT_CONNECTIONS)
     .option('--allow-insecure-http', 'allow plain http to a host that is not this machine')
     .option('--ca-file <file>', 'PEM file of extra trusted CA certificates (NODE_EXTRA_CA_CERTS works too)')
-    .option('--report-dir <dir>', 'directory for report.json (default: reports/<timestamp>, linked as reports/latest)')
+    .option('--report-dir <dir>', 'directory for the report files (default: reports/<timestamp>, linked as reports/latest)')
+    .option('--format <formats>', `report files to write, comma-separated: ${Object.keys(FORMATS).join(', ')}`, formatList, Object.keys(FORMATS) as Format[])
     .option('--checks <regex>', 'run only the checks whose id matches; the others are reported skipped', regex)
     .option('--seed <n>', 'seed of every generated input; the same seed replays the same requests', seedValue)
     .option('--num-runs <n>', 'runs of every property-based check (default: each its own)', positiveInteger)
@@ -117,6 +118,7 @@ async function run(flags: RunFlags, explicit: (flag: keyof RunFlags) => boolean,
     const outcome = await runConformance({
       ...options,
       reportDir,
+      formats: flags.format,
       linkLatest: !flags.reportDir,
       out: io.stdout,
       color: flags.color && !io.env.NO_COLOR && Boolean(io.stdout.isTTY || io.env.FORCE_COLOR),
@@ -156,6 +158,15 @@ async function serve(flags: ServeFlags, io: CliIo): Promise<number> {
   });
   await server.close();
   return 0;
+}
+
+function formatList(text: string): Format[] {
+  const formats = text.split(',').map((format) => format.trim());
+  const unknown = formats.filter((format) => !(format in FORMATS));
+  if (unknown.length > 0 || formats.length === 0) {
+    throw new InvalidArgumentError(`expected some of ${Object.keys(FORMATS).join(', ')}; unknown: ${unknown.join(', ')}.`);
+  }
+  return formats as Format[];
 }
 
 function positiveNumber(text: string): number {

@@ -4,6 +4,7 @@ import { assertSecureTransport, normalizeBaseUrl } from '../config/base-url.js';
 import { configPath, loadTarget, type TargetConfig } from '../config/file.js';
 import { UsageError } from '../config/usage-error.js';
 import type { Profile } from '../http/safety.js';
+import type { Format } from '../report/write.js';
 import type { RunOptions } from '../runner/run.js';
 import { KEY_VARIABLE } from '../secrets/redactor.js';
 
@@ -22,6 +23,7 @@ export interface RunFlags {
   allowInsecureHttp?: boolean;
   caFile?: string;
   reportDir?: string;
+  format: Format[];
   timeout: number;
   connections: number;
   checks?: string;

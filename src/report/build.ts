@@ -3,6 +3,8 @@ import type { RunSettings } from '../config/settings.js';
 import type { Exchange, TransportErrorCode } from '../http/exchange.js';
 import { specVersion, toolVersion } from '../package-info.js';
 import { REPORT_VERSION, type CheckResult, type Report, type StatusCounts } from './model.js';
+import { curlCommand } from './curl.js';
+import { OUT_OF_SCOPE, traceRequirements } from './traceability.js';
 import { decideVerdict } from './verdict.js';
 
 /** What one run produced, as the runner collected it. */
@@ -61,7 +63,9 @@ export function buildReport(record: RunRecord): Report {
       requests: record.exchanges.length + probes,
       requestsAnswered: answered + probesAnswered,
     },
-    checks: record.checks,
+    checks: record.checks.map((check) => (check.failure ? { ...check, failure: { ...check.failure, curl: curlCommand(check.failure.request) } } : check)),
+    requirements: traceRequirements(record.checks),
+    outOfScope: OUT_OF_SCOPE,
     created: record.created,
     runErrors: record.runErrors,
   };

@@ -1,5 +1,6 @@
 import type { RecordedRequest, RecordedResponse, TransportError } from '../http/exchange.js';
 import type { Profile } from '../http/safety.js';
+import type { TracedRequirement } from './traceability.js';
 import type { CheckLevel, CheckStatus, CreatedCategory, FailureRecord, PropertyRecord } from '../check/types.js';
 
 /** Version of the report.json layout; bumped on incompatible change. */
@@ -17,6 +18,8 @@ export interface CheckResult {
   level: CheckLevel;
   /** External standard for `should` checks, e.g. `RFC 9110 §11.6.1`. */
   reference?: string;
+  /** Ids of the requirements the check tests (see `requirements` in the report). */
+  requirements: string[];
   status: CheckStatus;
   /** Wall time of the check, in ms. */
   durationMs: number;
@@ -66,6 +69,10 @@ export interface Report {
   /** Counts of checks by level and status; requests include the preflight probe. */
   summary: { byLevel: Record<CheckLevel, StatusCounts>; requests: number; requestsAnswered: number };
   checks: CheckResult[];
+  /** The traceability matrix: every requirement of the spec → its checks → its outcome. */
+  requirements: TracedRequirement[];
+  /** What the spec marks "not shown": out of scope, so silence is not taken for coverage. */
+  outOfScope: ReadonlyArray<{ clause: string; what: string }>;
   /** Categories the target reported as created during the run (no delete operation exists). */
   created: CreatedCategory[];
   /** The runner's reachability probe, before any check. */

@@ -3,7 +3,12 @@ import { existsSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { stringify } from 'lossless-json';
 import type { Redactor } from '../secrets/redactor.js';
+import type { Exchange } from '../http/exchange.js';
+import { renderHar } from './har.js';
+import { renderHtml } from './html.js';
+import { renderJunit } from './junit.js';
 import type { Report } from './model.js';
+import { renderSummary } from './summary-md.js';
 
 /**
  * The default report directory: `reports/<UTC timestamp>` under `cwd`, with a suffix when
@@ -16,17 +21,41 @@ export function defaultReportDir(cwd: string, now: Date): string {
   return dir;
 }
 
+/** The report formats, by the name `--format` takes, with their file and renderer. */
+export const FORMATS = {
+  json: { file: 'report.json', render: (report: Report) => `${stringify(report, null, 2)}\n` },
+  junit: { file: 'junit.xml', render: (report: Report) => renderJunit(report) },
+  html: { file: 'report.html', render: (report: Report) => renderHtml(report) },
+  md: { file: 'summary.md', render: (report: Report) => renderSummary(report) },
+  har: { file: 'exchanges.har', render: (report: Report, exchanges: readonly Exchange[]) => renderHar(report, exchanges) },
+} as const;
+
+/** A report format's name. */
+export type Format = keyof typeof FORMATS;
+
 /**
- * Writes report.json into `dir` (created if needed), redacted once more by value as a
- * last line of defence.
- * @returns the paths written.
+ * Writes the chosen formats into `dir` (created if needed), each redacted once more by
+ * value as a last line of defence.
+ * @param exchanges every exchange of the run, for the HAR file.
+ * @returns the paths written, in `formats` order.
  * @throws the file system error when the directory cannot be created or written.
  */
-export async function writeReport(report: Report, dir: string, redactor: Redactor): Promise<string[]> {
+export async function writeReports(
+  report: Report,
+  exchanges: readonly Exchange[],
+  dir: string,
+  formats: readonly Format[],
+  redactor: Redactor,
+): Promise<string[]> {
   await mkdir(dir, { recursive: true });
-  const path = join(dir, 'report.json');
-  await writeFile(path, `${stringify(redactor.value(report), null, 2)}\n`);
-  return [path];
+  return Promise.all(
+    formats.map(async (format) => {
+      const { file, render } = FORMATS[format];
+      const path = join(dir, file);
+      await writeFile(path, redactor.text(render(report, exchanges)));
+      return path;
+    }),
+  );
 }
 
 /**

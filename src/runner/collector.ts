@@ -85,6 +85,7 @@ function toCheckResult(meta: CheckMeta, testCase: TestCase, unrun: string): Chec
     status: 'passed',
     durationMs: Math.round(testCase.diagnostic()?.duration ?? 0),
     requests: meta.exchanges.length,
+    requirements: meta.requirements,
   };
   if (meta.reference) result.reference = meta.reference;
   if (meta.property) result.property = meta.property;

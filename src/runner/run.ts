@@ -19,7 +19,7 @@ import { buildReport } from '../report/build.js';
 import { ConsoleFormat } from '../report/console.js';
 import type { Report } from '../report/model.js';
 import { exitCodeFor } from '../report/verdict.js';
-import { linkLatest, writeReport } from '../report/write.js';
+import { FORMATS, linkLatest, writeReports, type Format } from '../report/write.js';
 import { defaultProfile, type Profile } from '../http/safety.js';
 import { UNREACHABLE } from '../report/build.js';
 import { KEY_PLACEHOLDER, Redactor } from '../secrets/redactor.js';
@@ -64,8 +64,10 @@ export interface RunOptions {
   caPem?: string;
   /** Only checks whose id matches this regular expression run; the others are reported skipped. */
   checkFilter?: string;
-  /** Where report.json goes; `null` writes nothing. */
+  /** Where the report files go; `null` writes nothing. */
   reportDir: string | null;
+  /** Which report files to write (default: every format). */
+  formats?: Format[];
   /** Whether to point `<reportDir>/../latest` at this run (for the default directory). */
   linkLatest?: boolean;
   /** Console output; `null` prints nothing. */
@@ -150,7 +152,9 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
       runErrors: collector.runErrors,
       aborted,
     });
-    const written = options.reportDir === null ? [] : await writeReport(report, options.reportDir, redactor);
+    const exchanges = [preflight, ...collector.exchanges];
+    const formats = options.formats ?? (Object.keys(FORMATS) as Format[]);
+    const written = options.reportDir === null ? [] : await writeReports(report, exchanges, options.reportDir, formats, redactor);
     if (options.reportDir !== null && options.linkLatest) await linkLatest(options.reportDir);
     print(format.summary(report, written));
     return { report: redactor.value(report), exitCode: exitCodeFor(report.verdict), written, exchanges: collector.exchanges };

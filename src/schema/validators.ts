@@ -5,13 +5,14 @@ import addFormatsModule from 'ajv-formats';
 import { packageRoot } from '../package-info.js';
 
 /** The shapes of spec section 2, and the tool's configuration file, by schema title. */
-export type SchemaName = 'NewCategory' | 'Category' | 'Error' | 'Config';
+export type SchemaName = 'NewCategory' | 'Category' | 'Error' | 'Config' | 'Report';
 
 const FILES: Record<SchemaName, string> = {
   NewCategory: 'new-category.schema.json',
   Category: 'category.schema.json',
   Error: 'error.schema.json',
   Config: 'config.schema.json',
+  Report: 'report.schema.json',
 };
 
 /** The JSON Schema documents in `schemas/`, read once (they drive validation and generation). */
@@ -27,7 +28,8 @@ const addFormats = ((addFormatsModule as unknown as { default?: unknown }).defau
   addFormatsModule) as unknown as (ajv: Ajv2020) => Ajv2020;
 
 // verbose: errors carry the offending value, which messages quote.
-const ajv = addFormats(new Ajv2020({ allErrors: true, strict: true, verbose: true }));
+// strictRequired off: the report schema requires keys that `additionalProperties` describes.
+const ajv = addFormats(new Ajv2020({ allErrors: true, strict: true, strictRequired: false, verbose: true }));
 for (const schema of Object.values(schemas)) ajv.addSchema(schema);
 
 const compiled = new Map<SchemaName, ValidateFunction>();

@@ -1,0 +1,28 @@
+import type { RecordedRequest } from '../http/exchange.js';
+import { KEY_VARIABLE } from '../secrets/redactor.js';
+
+/**
+ * A bash command that sends the recorded request again with curl. Credentials appear as
+ * expansions of `$PETSTORE_API_KEY` (the recorded form), so the command holds no secret
+ * and replays the exact credential once the variable is set. Everything else is quoted
+ * literally, in POSIX single quotes.
+ */
+export function curlCommand(request: RecordedRequest): string {
+  const parts = ['curl -sS -i', `-X ${quoted(request.method)}`, quoted(request.url)];
+  for (const [name, value] of Object.entries(request.headers)) {
+    const header = `${name}: ${value}`;
+    parts.push(`-H ${value.includes(KEY_VARIABLE) ? doubleQuoted(header) : quoted(header)}`);
+  }
+  if (request.body !== undefined) parts.push(`--data-binary ${quoted(request.body)}`);
+  return parts.join(' ');
+}
+
+/** POSIX single quotes: every character literal, a quote written as '\''. */
+function quoted(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+/** Double quotes that keep `${PETSTORE_API_KEY…}` and `$(…)` expansions live and escape the rest. */
+function doubleQuoted(text: string): string {
+  return `"${text.replace(/["\\`]/g, (c) => `\\${c}`)}"`;
+}

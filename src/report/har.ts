@@ -1,0 +1,54 @@
+import { STATUS_CODES } from 'node:http';
+import type { Exchange } from '../http/exchange.js';
+import type { Report } from './model.js';
+
+/**
+ * Every exchange of the run as HAR 1.2 (http://www.softwareishard.com/blog/har-12-spec/),
+ * for browsers' developer tools. Secrets are already placeholders in exchanges; an
+ * exchange that got no response is recorded with status 0, as browsers record a failed
+ * request, and its error in `comment`. Each entry's `comment` names the check.
+ */
+export function renderHar(report: Report, exchanges: readonly Exchange[]): string {
+  const headers = (record: Record<string, string>) => Object.entries(record).map(([name, value]) => ({ name, value }));
+  const entries = exchanges.map((exchange) => {
+    const { request, response, error } = exchange;
+    const url = new URL(request.url);
+    return {
+      startedDateTime: exchange.startedAt,
+      time: exchange.durationMs,
+      request: {
+        method: request.method,
+        url: request.url,
+        httpVersion: 'HTTP/1.1',
+        cookies: [],
+        headers: headers(request.headers),
+        queryString: [...url.searchParams].map(([name, value]) => ({ name, value })),
+        ...(request.body !== undefined
+          ? { postData: { mimeType: request.headers['content-type'] ?? 'application/octet-stream', text: request.body } }
+          : {}),
+        headersSize: -1,
+        bodySize: request.body === undefined ? 0 : Buffer.byteLength(request.body),
+      },
+      response: {
+        status: response?.status ?? 0,
+        statusText: response ? (STATUS_CODES[response.status] ?? '') : '',
+        httpVersion: response ? 'HTTP/1.1' : '',
+        cookies: [],
+        headers: headers(response?.headers ?? {}),
+        content: {
+          size: response?.bodyBytes ?? 0,
+          mimeType: response?.headers['content-type'] ?? '',
+          ...(response ? { text: response.body } : {}),
+        },
+        redirectURL: response?.headers.location ?? '',
+        headersSize: -1,
+        bodySize: response?.bodyBytes ?? -1,
+      },
+      cache: {},
+      timings: { send: 0, wait: exchange.durationMs, receive: 0 },
+      comment: error ? `${exchange.checkId}: no response: ${error.code}: ${error.message}` : exchange.checkId,
+    };
+  });
+  const log = { version: '1.2', creator: { name: report.tool.name, version: report.tool.version }, pages: [], entries };
+  return `${JSON.stringify({ log }, null, 2)}\n`;
+}

@@ -1,0 +1,92 @@
+import { encode } from 'he';
+import type { CheckLevel } from '../check/types.js';
+import { failureText } from './junit.js';
+import type { CheckResult, Report } from './model.js';
+
+/** Escapes text for HTML (he), everything but plain ASCII letters and digits. */
+const e = (text: string | number) => encode(String(text), { useNamedReferences: true });
+
+const STYLE = `
+body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;color:#1f2328;background:#f6f8fa}
+main{max-width:1100px;margin:0 auto;padding:24px}
+h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 8px}
+.verdict{border-radius:8px;padding:16px 20px;color:#fff}
+.conformant{background:#1a7f37}.nonconformant{background:#cf222e}.error{background:#9a6700}
+.meta{opacity:.9;font-size:13px}
+table{border-collapse:collapse;width:100%;background:#fff;font-size:13px}
+th,td{border:1px solid #d0d7de;padding:4px 8px;text-align:left;vertical-align:top}
+th{background:#eaeef2}
+.passed{color:#1a7f37}.failed{color:#cf222e;font-weight:600}.skipped,.untested,.inapplicable{color:#57606a}.error-s{color:#9a6700}
+.card{background:#fff;border:1px solid #d0d7de;border-left:4px solid #cf222e;border-radius:6px;padding:12px 16px;margin:12px 0}
+pre{background:#f6f8fa;border:1px solid #d0d7de;border-radius:6px;padding:8px;overflow:auto;white-space:pre-wrap;word-break:break-word;font-size:12px}
+code{font-family:ui-monospace,SFMono-Regular,Menlo,monospace}
+`;
+
+/**
+ * report.json as one self-contained HTML page: inline style, no script, no fonts, no
+ * requests. The verdict first, then the failures (message, exchange, curl, counterexample
+ * and seed), counts by level, the requirement matrix, every check, and what is out of scope.
+ */
+export function renderHtml(report: Report): string {
+  const failures = report.checks.filter((check) => check.status === 'failed');
+  const statusClass = (status: string) => (status === 'error' ? 'error-s' : status);
+  const levels: CheckLevel[] = ['must', 'should', 'info'];
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Pet Store conformance: ${e(report.verdict)}</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<main>
+<section class="verdict ${e(report.verdict)}">
+<h1>${e(report.verdict.toUpperCase())}</h1>
+<div>${e(report.verdictReason)}</div>
+<div class="meta">${e(report.target.baseUrl)} · profile ${e(report.settings.profile)} · seed ${e(report.settings.seed)} · ${e(report.startedAt)} · ${e(report.summary.requests)} requests in ${e((report.durationMs / 1000).toFixed(2))} s · ${e(report.tool.name)} ${e(report.tool.version)}, spec ${e(report.spec.version)}</div>
+</section>
+
+<h2>Checks by level</h2>
+<table><tr><th>Level</th><th>Passed</th><th>Failed</th><th>Error</th><th>Skipped</th></tr>
+${levels.map((level) => {
+  const c = report.summary.byLevel[level];
+  return `<tr><td>${level}</td><td class="passed">${c.passed}</td><td class="failed">${c.failed}</td><td>${c.error}</td><td>${c.skipped}</td></tr>`;
+}).join('\n')}
+</table>
+
+<h2>Failures (${failures.length})</h2>
+${failures.length === 0 ? '<p>None.</p>' : failures.map(failureCard).join('\n')}
+
+<h2>Requirements</h2>
+<table><tr><th>Requirement</th><th>Clause</th><th>Level</th><th>Outcome</th><th>Checks</th><th>Statement</th></tr>
+${report.requirements.map((r) => `<tr><td><code>${e(r.id)}</code></td><td>${e(r.clause)}</td><td>${e(r.level)}</td><td class="${e(r.outcome)}">${e(r.outcome)}</td><td>${r.checks.map((c) => `<code class="${statusClass(c.status)}">${e(c.id)}</code>`).join(' ') || e(r.inapplicable ?? '')}</td><td>${e(r.quote)}</td></tr>`).join('\n')}
+</table>
+
+<h2>All checks (${report.checks.length})</h2>
+<table><tr><th>Check</th><th>Clause</th><th>Level</th><th>Status</th><th>Requests</th><th>ms</th><th>What holds when it passes</th></tr>
+${report.checks.map((c) => `<tr><td><code>${e(c.id)}</code></td><td>${e(c.clause)}</td><td>${e(c.level)}</td><td class="${statusClass(c.status)}">${e(c.status)}${c.reason ? `: ${e(c.reason)}` : ''}</td><td>${c.requests}</td><td>${c.durationMs}</td><td>${e(c.title)}</td></tr>`).join('\n')}
+</table>
+
+<h2>Out of scope (the spec marks these "not shown")</h2>
+<ul>${report.outOfScope.map((o) => `<li>${e(o.clause)}: ${e(o.what)}</li>`).join('')}</ul>
+
+<h2>Written to the target</h2>
+<p>${e(report.created.length)} categories created (listed in report.json, with their ids).</p>
+</main>
+</body>
+</html>
+`;
+}
+
+function failureCard(check: CheckResult): string {
+  const failure = check.failure!;
+  const property = check.property;
+  return `<div class="card" id="${e(check.id)}">
+<div><code>${e(check.id)}</code> · ${e(check.clause)} · ${e(check.level)}${check.reference ? ` · ${e(check.reference)}` : ''}</div>
+<div><strong>${e(check.title)}</strong></div>
+<pre>${e(failureText(check))}</pre>
+${property?.counterexample ? `<div>Counterexample (seed ${e(property.seed)}, path ${e(property.path ?? '')}, ${e(property.numRuns)} runs, ${e(property.numShrinks)} shrinks):</div><pre>${e(property.counterexample)}</pre>` : ''}
+${property?.replay ? `<div>Replay:</div><pre>${e(property.replay)}</pre>` : ''}
+</div>`;
+}

@@ -1,0 +1,43 @@
+import type { CheckLevel } from '../check/types.js';
+import type { Report } from './model.js';
+
+/** Markdown cell text: pipes escaped, one line. */
+const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+
+/**
+ * A short Markdown summary for CI job summaries and pull-request comments: the verdict,
+ * counts by level, the failed must checks with their clause and first line, the
+ * requirement outcomes, and how to replay the run.
+ */
+export function renderSummary(report: Report): string {
+  const icon = { conformant: '✅', nonconformant: '❌', error: '⚠️' }[report.verdict];
+  const lines = [
+    `## ${icon} Pet Store conformance: ${report.verdict}`,
+    '',
+    `${cell(report.verdictReason)}`,
+    '',
+    `Target \`${report.target.baseUrl}\` · profile \`${report.settings.profile}\` · seed \`${report.settings.seed}\` · ${report.summary.requests} requests in ${(report.durationMs / 1000).toFixed(1)} s`,
+    '',
+    '| Level | Passed | Failed | Error | Skipped |',
+    '|---|---:|---:|---:|---:|',
+    ...(['must', 'should', 'info'] as CheckLevel[]).map((level) => {
+      const c = report.summary.byLevel[level];
+      return `| ${level} | ${c.passed} | ${c.failed} | ${c.error} | ${c.skipped} |`;
+    }),
+  ];
+  const failed = report.checks.filter((check) => check.status === 'failed' && check.level === 'must');
+  if (failed.length > 0) {
+    lines.push('', '### Failed must checks', '', '| Check | Clause | Finding |', '|---|---|---|');
+    for (const check of failed) lines.push(`| \`${check.id}\` | ${check.clause} | ${cell(check.failure!.message.split('\n')[0]!)} |`);
+  }
+  const outcomes = new Map<string, number>();
+  for (const requirement of report.requirements) outcomes.set(requirement.outcome, (outcomes.get(requirement.outcome) ?? 0) + 1);
+  lines.push(
+    '',
+    `Requirements: ${[...outcomes].map(([outcome, n]) => `${n} ${outcome}`).join(', ')} (of ${report.requirements.length}).`,
+    '',
+    `Replay: \`petstore-conformance run${report.target.kind === 'external' ? ` --base-url ${report.target.baseUrl}` : ''} --seed ${report.settings.seed}\``,
+    '',
+  );
+  return lines.join('\n');
+}

@@ -1,0 +1,92 @@
+import type { CheckLevel } from '../check/types.js';
+
+/** One normative statement of the spec (or, for `should`, of an HTTP standard). */
+export interface Requirement {
+  /** Stable id, e.g. `R-4.2-R2`. */
+  id: string;
+  /** Section and rule, as checks cite them: `4.2/R2`, `7`. */
+  clause: string;
+  level: CheckLevel;
+  /** The sentence, quoted from the spec (or the standard). */
+  quote: string;
+  /**
+   * Why no check can test it, when none can: the requirement is then reported
+   * `inapplicable`, so nobody mistakes silence for coverage.
+   */
+  inapplicable?: string;
+}
+
+/**
+ * Every normative statement of `pet-store-categories.md` (rules of 4.1, 4.2, 5 and 7,
+ * the shapes of section 2, the version segment of 9), and the HTTP rules the `should`
+ * checks enforce. Checks name the ids they test; the report traces each to its outcome.
+ */
+export const REQUIREMENTS: readonly Requirement[] = [
+  { id: 'R-2-NEWCATEGORY', clause: '2', level: 'must', quote: 'NewCategory (request body for creating a category): name | string | yes …; description | string | no' },
+  { id: 'R-2-CATEGORY', clause: '2', level: 'must', quote: 'A Category has every field of NewCategory plus: id | integer | int64 | yes' },
+  { id: 'R-2-ID-UNIQUE', clause: '2', level: 'must', quote: 'id … Unique identifier, assigned by the service on creation.' },
+  { id: 'R-2-ID-ASSIGNED', clause: '2', level: 'must', quote: 'The client never supplies it.' },
+  { id: 'R-2-ERROR', clause: '2', level: 'must', quote: 'Error: code | string | yes; message | string | yes; status | integer | yes' },
+  { id: 'R-4-JSON', clause: '4', level: 'must', quote: 'All payloads are `application/json`.' },
+  { id: 'R-4-AUTH', clause: '4', level: 'must', quote: 'Every operation requires authentication (section 5).' },
+  { id: 'R-4.1-200', clause: '4.1', level: 'must', quote: 'Success | 200; body is a JSON array of Category objects' },
+  { id: 'R-4.1-401', clause: '4.1', level: 'must', quote: 'Error | 401 (Error body) when the API key is missing or invalid' },
+  { id: 'R-4.1-R1', clause: '4.1/R1', level: 'must', quote: 'The response contains all categories available for classifying pets.' },
+  { id: 'R-4.1-R2', clause: '4.1/R2', level: 'must', quote: 'Pagination, filtering and ordering are not defined by the interface; the response is the whole array.' },
+  { id: 'R-4.2-400', clause: '4.2', level: 'must', quote: '400 (Error body) when the body is missing, lacks a required field, or contains invalid values' },
+  { id: 'R-4.2-R1', clause: '4.2/R1', level: 'must', quote: 'When the body is valid, then the response is 201 and carries the new Category with an `id` of type int64.' },
+  { id: 'R-4.2-R2', clause: '4.2/R2', level: 'must', quote: 'When `name` is absent, then the response is 400.' },
+  { id: 'R-4.2-R3', clause: '4.2/R3', level: 'must', quote: 'When the Authorization header is missing or carries an invalid key, then the response is 401, regardless of the body.' },
+  { id: 'R-5-R1', clause: '5/R1', level: 'must', quote: 'A request carries the header `Authorization` with the bearer scheme followed by the API key (`Authorization: Bearer <API_KEY>`).' },
+  { id: 'R-5-R2', clause: '5/R2', level: 'must', quote: 'A request with a missing or invalid key is answered with 401 and an Error body.' },
+  { id: 'R-5-SCOPE', clause: '5', level: 'must', quote: 'Scope | applies to every operation of the service' },
+  { id: 'R-7-SHAPE', clause: '7', level: 'must', quote: 'Every error response has the Error shape (`code`, `message`, `status`; all required), with content type `application/json`.' },
+  { id: 'R-7-STATUS', clause: '7', level: 'must', quote: '`status` equals the HTTP status code of the response.' },
+  {
+    id: 'R-9-R1',
+    clause: '9/R1',
+    level: 'must',
+    quote: 'The interface version is 1.0.0.',
+    inapplicable: 'no response carries the interface version; the suite checks version 1.0.0 of the spec',
+  },
+  {
+    id: 'R-9-R2',
+    clause: '9/R2',
+    level: 'must',
+    quote: 'The version is part of the base address as the path segment `/v1`, on both the production and the staging base address.',
+    inapplicable: 'enforced on the configuration: a base URL without /v1 is refused (exit 2) before any request',
+  },
+  {
+    id: 'R-9-R3',
+    clause: '9/R3',
+    level: 'must',
+    quote: 'GET /pets/{petId} is deprecated and has a sunset date.',
+    inapplicable: 'how deprecation and the sunset date are signalled is not shown',
+  },
+  { id: 'H-401-CHALLENGE', clause: '5', level: 'should', quote: 'RFC 9110 §11.6.1: A server generating a 401 (Unauthorized) response MUST send a WWW-Authenticate header field containing at least one challenge.' },
+  {
+    id: 'O-EDGE-INPUTS',
+    clause: '8',
+    level: 'info',
+    quote: 'Rate limits, size limits, length limits for fields, and quotas: not shown.',
+  },
+];
+
+/** What the spec marks "not shown": out of scope, listed so silence is not taken for coverage. */
+export const OUT_OF_SCOPE: readonly { clause: string; what: string }[] = [
+  { clause: '1', what: 'The purpose, behaviour and payloads of the pets and store groupings, and of operations on a single pet and on store orders.' },
+  { clause: '2', what: 'Fields of pet and order records.' },
+  { clause: '3', what: 'States and transitions of any resource.' },
+  { clause: '4.3', what: 'Parameters, request and response shapes, and status codes of GET /pets/{petId} and GET /store/orders, and which endpoints carry a stability marker.' },
+  { clause: '5', what: 'How an API key is obtained, its lifetime and its permissions.' },
+  { clause: '6', what: 'Events, webhooks and notifications.' },
+  { clause: '7', what: 'The set of possible `code` values and any other status codes.' },
+  { clause: '8', what: 'Rate limits, size limits, length limits for fields, and quotas.' },
+];
+
+/** The requirement with this id. @throws Error for an unknown id (a typo in a check). */
+export function requirement(id: string): Requirement {
+  const found = REQUIREMENTS.find((candidate) => candidate.id === id);
+  if (!found) throw new Error(`unknown requirement ${id}`);
+  return found;
+}

@@ -1,0 +1,196 @@
+/**
+ * Every report format from one run against a broken server that echoes the credentials
+ * it receives: each file validated against its schema or by its consumer, and the key in
+ * none of them.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { Ajv } from 'ajv';
+import draft6 from 'ajv/dist/refs/json-schema-draft-06.json' with { type: 'json' };
+import { chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { parse as parseYaml } from 'yaml';
+import type { Variation } from '../../src/reference/behaviour.js';
+import { startReferenceServer, type ReferenceServer } from '../../src/reference/server.js';
+import type { Report } from '../../src/report/model.js';
+import { runConformance, type RunOutcome } from '../../src/runner/run.js';
+import { violations } from '../../src/schema/validators.js';
+import validationBeforeAuth from '../faults/validation-before-auth.js';
+
+const run = promisify(execFile);
+const KEY = 'Reports-Key_0123456789abcdefXYZ';
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/** Where the screenshot of the failing run's HTML report is kept (git ignores reports/). */
+export const SCREENSHOT = join(ROOT, 'reports', 'screenshots', 'failing-run.png');
+
+/** Echoes every Authorization header it receives in its error messages and headers. */
+const echoesCredentials: Variation = (base) => ({
+  unauthorized(req) {
+    const reply = base.unauthorized(req);
+    return {
+      ...reply,
+      headers: { ...reply.headers, 'x-received-authorization': String(req.headers.authorization) },
+      body: { ...(reply.body as object), message: `rejected credentials: ${req.headers.authorization}` },
+    };
+  },
+});
+
+let server: ReferenceServer;
+let outcome: RunOutcome;
+let dir: string;
+const file = (name: string) => readFile(join(dir, name), 'utf8');
+
+beforeAll(async () => {
+  server = await startReferenceServer({ apiKey: KEY, variations: [validationBeforeAuth.variation, echoesCredentials] });
+  dir = await mkdtemp(join(tmpdir(), 'pcs-reports-'));
+  outcome = await runConformance({ baseUrl: server.baseUrl, apiKey: KEY, reportDir: dir, out: null, seed: 11 });
+}, 60_000);
+
+afterAll(async () => {
+  await server.close();
+});
+
+test('one run writes every format', async () => {
+  expect((await readdir(dir)).sort()).toEqual(['exchanges.har', 'junit.xml', 'report.html', 'report.json', 'summary.md']);
+  expect(outcome.report.verdict).toBe('nonconformant');
+});
+
+test('the key appears in no file, though the server echoed every credential back', async () => {
+  const fragments = [KEY, KEY.slice(0, 12), KEY.slice(-12), KEY.slice(0, -1), KEY.toLowerCase()];
+  for (const name of await readdir(dir)) {
+    const text = await file(name);
+    for (const fragment of fragments) expect(text, `${name} holds key material`).not.toContain(fragment);
+  }
+  expect(await file('exchanges.har')).toContain('rejected credentials: Bearer ${PETSTORE_API_KEY');
+});
+
+test('report.json is valid against its own schema, with a requirement matrix and the out-of-scope list', async () => {
+  const report = JSON.parse(await file('report.json')) as Report;
+  expect(violations('Report', report)).toEqual([]);
+  expect(report.reportVersion).toMatch(/^1\./);
+  expect(report.requirements.find((r) => r.id === 'R-4.2-R3')?.outcome).toBe('failed');
+  expect(report.requirements.find((r) => r.id === 'R-9-R2')?.outcome).toBe('inapplicable');
+  expect(report.outOfScope.map((o) => o.clause)).toEqual(['1', '2', '3', '4.3', '5', '6', '7', '8']);
+  expect(report.settings).toMatchObject({ seed: 11, profile: 'full' });
+});
+
+const xmllint = existsSync('/usr/bin/xmllint');
+if (!xmllint && process.env.CI) throw new Error('xmllint is missing: .ci/run installs Debian\'s libxml2-utils');
+
+test.skipIf(!xmllint)('junit.xml is valid against the JUnit XSD, with CI conventions', async () => {
+  const xsd = join(ROOT, 'test/fixtures/junit/junit-10.xsd');
+  const { stderr } = await run('xmllint', ['--noout', '--schema', xsd, join(dir, 'junit.xml')]);
+  expect(stderr).toContain('validates');
+  const xml = await file('junit.xml');
+  expect(xml.match(/<testcase /g)?.length).toBe(outcome.report.checks.length);
+  expect(xml).toMatch(/<testcase name="create-401-missing \(4\.2\/R3\)" classname="petstore_conformance\.section_4_2" time="\d+\.\d{3}">/);
+  expect(xml).toContain('<failure message="with a body lacking name: Expected status 401, received 400');
+  expect(xml).toContain('Reproduce: curl -sS -i');
+  expect(xml).toMatch(/<testsuite name="section 7" tests="3" failures="0"/);
+});
+
+test('exchanges.har is valid HAR 1.2 holding every exchange', async () => {
+  const ajv = new Ajv({ strict: false, allErrors: true });
+  ajv.addMetaSchema(draft6);
+  const schemaDir = join(ROOT, 'node_modules/har-schema/lib');
+  for (const name of (await readdir(schemaDir)).filter((n) => n.endsWith('.json'))) ajv.addSchema(JSON.parse(await readFile(join(schemaDir, name), 'utf8')), name);
+  const har = JSON.parse(await file('exchanges.har'));
+  const validate = ajv.getSchema('har.json')!;
+  expect(validate(har), JSON.stringify(validate.errors?.slice(0, 3))).toBe(true);
+  expect(har.log.entries.length).toBe(outcome.report.summary.requests);
+});
+
+test('summary.md states the verdict and the failed must checks', async () => {
+  const md = await file('summary.md');
+  expect(md).toMatch(/^## ❌ Pet Store conformance: nonconformant/);
+  expect(md).toContain('| `create-401-missing` | 4.2/R3 |');
+  expect(md).toContain('--seed 11');
+});
+
+test("a failure's curl command reproduces it", async () => {
+  const failure = outcome.report.checks.find((c) => c.id === 'create-401-unknown-key')!.failure!;
+  const { stdout } = await run('bash', ['-c', failure.curl!], { env: { ...process.env, PETSTORE_API_KEY: KEY } });
+  expect(stdout).toMatch(new RegExp(`^HTTP/1\\.1 ${failure.response!.status} `));
+});
+
+test('a curl command with a derived credential replays it exactly, as bash expands it', async () => {
+  const check = outcome.report.checks.find((c) => c.id === 'create-401-key-char-removed')!;
+  const curl = check.failure!.curl!;
+  expect(curl).toContain('"authorization: Bearer ${PETSTORE_API_KEY%?}"');
+  const { stdout } = await run('bash', ['-c', `${curl} -o /dev/null -w '%{http_code}'`], { env: { ...process.env, PETSTORE_API_KEY: KEY } });
+  expect(stdout).toBe(String(check.failure!.response!.status));
+});
+
+describe('report.html', () => {
+  const browser = '/usr/bin/chromium';
+  const available = existsSync(browser);
+  if (!available && process.env.CI) throw new Error(`${browser} is missing: .ci/run installs Debian's chromium`);
+
+  test.skipIf(!available)('loads with no console errors and no outgoing requests, and is screenshot', async () => {
+    const instance = await chromium.launch({
+      executablePath: browser,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+    try {
+      const page = await instance.newPage({ viewport: { width: 1200, height: 1400 } });
+      const problems: string[] = [];
+      const requests: string[] = [];
+      page.on('console', (message) => message.type() === 'error' && problems.push(message.text()));
+      page.on('pageerror', (error) => problems.push(error.message));
+      page.on('request', (request) => requests.push(request.url()));
+      const url = `file://${join(dir, 'report.html')}`;
+      await page.goto(url, { waitUntil: 'load' });
+      expect(problems).toEqual([]);
+      expect(requests).toEqual([url]);
+      expect(await page.locator('h1').first().textContent()).toBe('NONCONFORMANT');
+      await mkdir(join(ROOT, 'reports', 'screenshots'), { recursive: true });
+      await page.screenshot({ path: SCREENSHOT, fullPage: false });
+      expect(existsSync(SCREENSHOT)).toBe(true);
+    } finally {
+      await instance.close();
+    }
+  }, 60_000);
+});
+
+test('--format writes only the formats asked for', async () => {
+  const only = await mkdtemp(join(tmpdir(), 'pcs-formats-'));
+  const result = await runConformance({ reportDir: only, formats: ['json', 'md'], out: null, checkFilter: '^list-answers' });
+  expect((await readdir(only)).sort()).toEqual(['report.json', 'summary.md']);
+  expect(result.written.map((p) => p.split('/').pop())).toEqual(['report.json', 'summary.md']);
+});
+
+describe('traceability', () => {
+  test('every must requirement that can be tested has a must check, and every check names a requirement', () => {
+    const reference = outcome.report;
+    for (const requirement of reference.requirements.filter((r) => r.level === 'must' && !r.inapplicable)) {
+      expect(requirement.checks.filter((c) => c.level === 'must').length, requirement.id).toBeGreaterThan(0);
+    }
+    for (const check of reference.checks) expect(check.requirements.length, check.id).toBeGreaterThan(0);
+  });
+});
+
+describe('the CI examples', () => {
+  test('the GitHub Actions workflow is valid YAML that runs the suite, publishes JUnit and the summary, keeps the reports', async () => {
+    const workflow = parseYaml(await readFile(join(ROOT, 'examples/ci/github-actions.yml'), 'utf8'));
+    const steps = workflow.jobs.conformance.steps as Array<Record<string, unknown>>;
+    const text = JSON.stringify(steps);
+    expect(text).toMatch(/npx (--yes )?petstore-conformance run --base-url/);
+    expect(text).toContain('secrets.PETSTORE_API_KEY');
+    expect(text).toContain('GITHUB_STEP_SUMMARY');
+    expect(text).toContain('junit.xml');
+    expect(steps.some((step) => String(step.uses).startsWith('actions/upload-artifact@'))).toBe(true);
+  });
+
+  test('the GitLab CI job is valid YAML with a JUnit report and artifacts', async () => {
+    const pipeline = parseYaml(await readFile(join(ROOT, 'examples/ci/gitlab-ci.yml'), 'utf8'));
+    const job = pipeline.conformance;
+    expect(job.script.join('\n')).toMatch(/npx (--yes )?petstore-conformance run --base-url/);
+    expect(job.artifacts.reports.junit).toBe('reports/ci/junit.xml');
+    expect(job.artifacts.when).toBe('always');
+  });
+});
