@@ -93,8 +93,12 @@ check(
     writes: true,
   },
   async (t) => {
-    let tags = 0;
-    const real: Real = { t, tag: () => t.name(`refused ${++tags}`) };
+    // Tags derive from the run's index, not from a shared counter: concurrent sequences
+    // must send the same bodies whatever order they run in.
+    const realFor = (run: number): Real => {
+      let tags = 0;
+      return { t, tag: () => t.name(`sequence ${run} refused ${++tags}`) };
+    };
     const commands = fc.commands(
       [
         newCategory().map((fields) => new CreateValid(fields)),
@@ -107,7 +111,8 @@ check(
     await assertProperty(
       t,
       commands,
-      async (sequence) => {
+      async (sequence, run) => {
+        const real = realFor(run);
         const model: Model = { created: new Map(), refused: new Set() };
         await fc.asyncModelRun(() => ({ model, real }), sequence);
         await new List().run(model, real); // every sequence ends with the model checked

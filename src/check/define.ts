@@ -1,5 +1,5 @@
 import { inject, test } from 'vitest';
-import type { Exchange } from '../http/exchange.js';
+import { withBodyCapped } from '../http/exchange.js';
 import { CheckContext } from './context.js';
 import { CheckError, CheckFailure } from './failures.js';
 import { RunStopped } from '../http/safety.js';
@@ -63,7 +63,7 @@ export function check(
       }
       throw error;
     } finally {
-      meta.exchanges = t.exchanges.map(capBody);
+      meta.exchanges = t.exchanges.map(withBodyCapped);
       if (t.property) meta.property = t.property;
       meta.created = run.created.filter((category) => category.checkId === definition.id);
     }
@@ -73,16 +73,8 @@ export function check(
 function failureRecord({ message, exchange }: CheckFailure, checkId: string): FailureRecord {
   const record: FailureRecord = { message, request: exchange.request };
   if (exchange.checkId !== checkId) record.checkId = exchange.checkId;
-  if (exchange.response) record.response = capBody(exchange).response;
+  if (exchange.response) record.response = withBodyCapped(exchange).response;
   if (exchange.error) record.error = exchange.error;
   return record;
 }
 
-/** Response bodies kept in reports, at most (bytes of UTF-16 text; the full size is in `bodyBytes`). */
-const BODY_CAP = 64 * 1024;
-
-function capBody(exchange: Exchange): Exchange {
-  const response = exchange.response;
-  if (!response || response.body.length <= BODY_CAP) return exchange;
-  return { ...exchange, response: { ...response, body: `${response.body.slice(0, BODY_CAP)}…[truncated]` } };
-}

@@ -22,20 +22,31 @@ export const PROPERTY_TIME_LIMIT_MS = 60_000;
 /**
  * Checks that `predicate` holds for values of `arbitrary` (fast-check), with the check's
  * own seed derived from the run seed, so `--seed` (with `--checks`) replays it exactly.
- * The predicate asserts with the `expect*` helpers; the first failing value is shrunk,
- * and the failure reports the shrunk counterexample, its exchange, the seed, the path,
- * the numbers of runs and shrinks, and a command that replays it.
+ *
+ * Two phases. First every input the seed generates runs, `--concurrency` at a time (a
+ * remote target pays round trips, not CPU), stopping at the first failure. Only then
+ * does fast-check replay the same seed one input at a time to find and shrink the
+ * counterexample; a failure that only concurrency shows (a race) is reported unshrunk.
+ * The predicate asserts with the `expect*` helpers and gets the run's index, for labels
+ * that must not depend on timing. The failure reports the shrunk counterexample, its
+ * exchange, the seed, the path, the numbers of runs and shrinks, and a replay command.
  * @throws CheckFailure when the property fails; CheckError when the budget was cut short.
  */
 export async function assertProperty<T>(
   t: CheckContext,
   arbitrary: fc.Arbitrary<T>,
-  predicate: (value: T) => Promise<void>,
+  predicate: (value: T, run: number) => Promise<void>,
   defaults: PropertyDefaults,
 ): Promise<void> {
   const { settings, redactor } = t.run;
   const seed = deriveSeed(settings.seed, t.checkId);
   const numRuns = settings.numRuns ?? defaults.numRuns;
+  const concurrent = await runConcurrently(fc.sample(arbitrary, { seed, numRuns }), settings.concurrency, predicate);
+  if (!concurrent) {
+    t.property = { seed, numRuns, numShrinks: 0 };
+    return;
+  }
+  let replayRun = numRuns;
   let sentAtFirstFailure: number | undefined;
   let stopShrinking: string | undefined;
   let shrinkStopped: string | undefined;
@@ -51,7 +62,7 @@ export async function assertProperty<T>(
       return;
     }
     try {
-      await predicate(value);
+      await predicate(value, replayRun++);
     } catch (error) {
       sentAtFirstFailure ??= t.exchanges.length;
       // Each attempt would cost a whole request deadline, and a hang says nothing about input shape.
@@ -73,7 +84,16 @@ export async function assertProperty<T>(
     if (details.interrupted) {
       throw new CheckError(`the property was cut short after ${details.numRuns} of ${numRuns} runs (time limit ${PROPERTY_TIME_LIMIT_MS} ms)`);
     }
-    return;
+    // Only the concurrent phase failed: report that failure as it happened.
+    record.counterexample = redactor.text(fc.stringify(concurrent.value));
+    record.shrinkStopped = 'not shrunk: the failure appeared only with inputs sent concurrently';
+    record.replay = replayCommand(t);
+    throw new CheckFailure(
+      `${concurrent.error.message}\nCounterexample: ${record.counterexample}\n` +
+        `(with ${settings.concurrency} inputs at a time; sent one at a time, every input passed: a race; run seed ${settings.seed}, check seed ${seed})\n` +
+        `Replay: ${record.replay}`,
+      concurrent.error.exchange,
+    );
   }
   record.path = details.counterexamplePath ?? undefined;
   if (shrinkStopped) record.shrinkStopped = shrinkStopped;
@@ -88,6 +108,34 @@ export async function assertProperty<T>(
       `Replay: ${record.replay}`,
     error.exchange,
   );
+}
+
+/**
+ * Runs the predicate on every value, `limit` at a time, launching none after the first
+ * failure (a hanging target then costs one batch of timeouts, not all of them).
+ * @returns the first failing value and its CheckFailure, or undefined when all passed.
+ * @throws any other error a predicate throws (a defect of the suite).
+ */
+async function runConcurrently<T>(
+  values: readonly T[],
+  limit: number,
+  predicate: (value: T, run: number) => Promise<void>,
+): Promise<{ value: T; error: CheckFailure } | undefined> {
+  let next = 0;
+  let failed: { value: T; error: CheckFailure } | undefined;
+  const worker = async () => {
+    while (next < values.length && !failed) {
+      const run = next++;
+      try {
+        await predicate(values[run]!, run);
+      } catch (error) {
+        if (!(error instanceof CheckFailure)) throw error;
+        failed ??= { value: values[run]!, error };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, values.length) }, worker));
+  return failed;
 }
 
 /** The command line that runs this one check again with the same inputs. */

@@ -2,7 +2,7 @@ import { inject } from 'vitest';
 import type { RunSettings } from '../config/settings.js';
 import { HttpClient } from '../http/client.js';
 import { validCredential, type Credential } from '../http/credential.js';
-import type { Exchange } from '../http/exchange.js';
+import { withBodyCapped, type Exchange } from '../http/exchange.js';
 import { RequestGuard } from '../http/safety.js';
 import { KEY_PLACEHOLDER, Redactor } from '../secrets/redactor.js';
 import { exactInteger, lexemeOf, parseJson } from '../json/lossless.js';
@@ -47,7 +47,8 @@ export class RunState {
       rateLimit: settings.rateLimit,
       caPem: settings.caPem,
       onExchange: (exchange) => {
-        this.exchanges.push(exchange);
+        // The invariants parse error bodies only: a success body (a 10 MB list) is kept capped.
+        this.exchanges.push(exchange.response && exchange.response.status < 400 ? withBodyCapped(exchange) : exchange);
         const category = createdCategory(exchange);
         if (category) this.created.push(category);
       },

@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { DEFAULT_CONFIG_FILE } from '../config/file.js';
-import { DEFAULT_CONNECTIONS, DEFAULT_PARALLEL_CREATES, DEFAULT_SHRINK_BUDGET, DEFAULT_TIMEOUT_MS } from '../config/settings.js';
+import { DEFAULT_CONCURRENCY, DEFAULT_CONNECTIONS, DEFAULT_PARALLEL_CREATES, DEFAULT_SHRINK_BUDGET, DEFAULT_TIMEOUT_MS } from '../config/settings.js';
 import { UsageError } from '../config/usage-error.js';
 import { toolVersion } from '../package-info.js';
 import { startReferenceServer } from '../reference/server.js';
@@ -62,6 +62,7 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
     .option('--seed <n>', 'seed of every generated input; the same seed replays the same requests', seedValue)
     .option('--num-runs <n>', 'runs of every property-based check (default: each its own)', positiveInteger)
     .option('--parallel-creates <n>', 'creates the concurrency check sends at once', positiveInteger, DEFAULT_PARALLEL_CREATES)
+    .option('--concurrency <n>', 'generated inputs a property sends at once', positiveInteger, DEFAULT_CONCURRENCY)
     .option('--shrink-budget <requests>', 'requests a failing property may spend shrinking its counterexample', positiveInteger, DEFAULT_SHRINK_BUDGET)
     .addOption(new Option('--no-color', 'plain console output'))
     .action(async (flags: RunFlags, command: Command) => {

@@ -31,6 +31,7 @@ export interface RunFlags {
   numRuns?: number;
   parallelCreates: number;
   shrinkBudget: number;
+  concurrency: number;
   color: boolean;
 }
 
@@ -76,6 +77,7 @@ export async function resolveRunOptions(
     numRuns: flags.numRuns,
     parallelCreates: flags.parallelCreates,
     shrinkBudget: flags.shrinkBudget,
+    concurrency: flags.concurrency,
     profile: pick('profile'),
     rateLimit: pick('rateLimit'),
     maxRequests: pick('maxRequests'),

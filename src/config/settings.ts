@@ -26,6 +26,8 @@ export interface RunSettings {
   parallelCreates: number;
   /** Requests a failing property may spend shrinking its counterexample (`--shrink-budget`). */
   shrinkBudget: number;
+  /** Generated inputs a property sends at once (`--concurrency`). */
+  concurrency: number;
   /** Sent as User-Agent: `petstore-conformance/<version>`. */
   userAgent: string;
   /** What the run may do to the target; `read-only` sends nothing that could create a category. */
@@ -50,6 +52,8 @@ export const DEFAULT_TIMEOUT_MS = 10_000;
 export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 /** Default keep-alive connections to the target. */
 export const DEFAULT_CONNECTIONS = 16;
+/** Default inputs a property sends at once: enough to hide a remote target's round trips. */
+export const DEFAULT_CONCURRENCY = 8;
 /** Default requests a failing property may spend on shrinking. */
 export const DEFAULT_SHRINK_BUDGET = 500;
 /** Default number of creates the concurrency check sends at once. */

@@ -67,3 +67,13 @@ export function outcomeLine(exchange: Exchange): string {
   if (exchange.response) return `${exchange.response.status}`;
   return `no response (${exchange.error?.code}: ${exchange.error?.message})`;
 }
+
+/** Response body text kept in records and reports, at most (UTF-16 units; `bodyBytes` keeps the full size). */
+export const RECORDED_BODY_CAP = 64 * 1024;
+
+/** The exchange with its response body cut to {@link RECORDED_BODY_CAP}, marked `…[truncated]`. */
+export function withBodyCapped(exchange: Exchange): Exchange {
+  const response = exchange.response;
+  if (!response || response.body.length <= RECORDED_BODY_CAP) return exchange;
+  return { ...exchange, response: { ...response, body: `${response.body.slice(0, RECORDED_BODY_CAP)}…[truncated]` } };
+}

@@ -2,9 +2,9 @@ import { isLosslessNumber, parse, type LosslessNumber } from 'lossless-json';
 import { integerFromLexeme } from './int64.js';
 
 /**
- * A JSON document parsed twice over from one pass: `tree` keeps every number as its
- * lexeme (lossless-json's LosslessNumber), `value` is the plain JavaScript view that
- * schema validation (ajv) works on.
+ * A JSON document in two views: `tree`, where every number is exact (a LosslessNumber
+ * holding its lexeme, or a plain number when no number of the text can be rounded), and
+ * `value`, the plain JavaScript view that schema validation (ajv) works on.
  */
 export interface ParsedJson {
   tree: unknown;
@@ -22,12 +22,51 @@ export type JsonParseResult = { ok: true; json: ParsedJson } | { ok: false; reas
 export function parseJson(text: string): JsonParseResult {
   if (text.trim() === '') return { ok: false, reason: 'the body is empty' };
   try {
+    // Fast path: one native parse is exact when no number lexeme could lose digits as a
+    // double; the tree is then the plain value itself (numbers where lexemes would be).
+    if (!hasInexactNumber(text)) {
+      const value = JSON.parse(text) as unknown;
+      return { ok: true, json: { tree: value, value } };
+    }
     const tree = parse(text);
     return { ok: true, json: { tree, value: toPlain(tree) } };
   } catch (error) {
     return { ok: false, reason: (error as Error).message };
   }
 }
+
+/**
+ * Whether a number token outside strings might not survive as a double: 16 or more
+ * digits (2^53 has 16), a fraction or an exponent. One pass over the text, skipping
+ * string contents (escapes included).
+ */
+function hasInexactNumber(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === QUOTE) {
+      for (i++; i < text.length; i++) {
+        const s = text.charCodeAt(i);
+        if (s === BACKSLASH) i++;
+        else if (s === QUOTE) break;
+      }
+    } else if (c === MINUS || (c >= ZERO && c <= NINE)) {
+      let digits = 0;
+      for (; i < text.length; i++) {
+        const d = text.charCodeAt(i);
+        if (d >= ZERO && d <= NINE) digits++;
+        else if (d === DOT || d === LOWER_E || d === UPPER_E) return true;
+        else if (d !== MINUS && d !== PLUS) break;
+      }
+      if (digits >= 16) return true;
+      i--;
+    }
+  }
+  return false;
+}
+
+const [QUOTE, BACKSLASH, MINUS, PLUS, DOT, ZERO, NINE, LOWER_E, UPPER_E] = ['"', '\\', '-', '+', '.', '0', '9', 'e', 'E'].map((c) =>
+  c.charCodeAt(0),
+) as [number, number, number, number, number, number, number, number, number];
 
 /** The plain view: every LosslessNumber becomes a JavaScript number (possibly rounded). */
 function toPlain(node: unknown): unknown {
@@ -41,15 +80,18 @@ function toPlain(node: unknown): unknown {
 }
 
 /**
- * The exact integer held by a lossless tree node, or `undefined` when the node is not
- * a number or not an integer (a string id, `1.5`, `null` ...).
+ * The exact integer held by a tree node, or `undefined` when the node is not a number or
+ * not an integer (a string id, `1.5`, `null` ...). A plain number in a tree is exact: the
+ * fast path only keeps numbers that no double rounds.
  */
 export function exactInteger(node: unknown): bigint | undefined {
+  if (typeof node === 'number') return Number.isInteger(node) ? BigInt(node) : undefined;
   return isLosslessNumber(node) ? integerFromLexeme((node as LosslessNumber).value) : undefined;
 }
 
-/** The JSON lexeme of a lossless number node, or a JSON rendering of any other node. */
+/** The JSON lexeme of a number node, or a JSON rendering of any other node. */
 export function lexemeOf(node: unknown): string {
+  if (typeof node === 'number') return String(node);
   if (isLosslessNumber(node)) return (node as LosslessNumber).value;
   return node === undefined ? 'absent' : JSON.stringify(node);
 }

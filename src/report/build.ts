@@ -50,6 +50,7 @@ export function buildReport(record: RunRecord): Report {
       ...(settings.numRuns ? { numRuns: settings.numRuns } : {}),
       parallelCreates: settings.parallelCreates,
       shrinkBudget: settings.shrinkBudget,
+      concurrency: settings.concurrency,
       profile: settings.profile,
       profileSource: settings.profileSource,
       ...(settings.rateLimit ? { rateLimit: settings.rateLimit } : {}),

@@ -58,6 +58,7 @@ export interface Report {
     numRuns?: number;
     parallelCreates: number;
     shrinkBudget: number;
+    concurrency: number;
     profile: Profile;
     profileSource: 'explicit' | 'default';
     rateLimit?: number;

@@ -3,6 +3,7 @@ import { createVitest } from 'vitest/node';
 import { invalidCredentials } from '../check/credentials.js';
 import { derivedHex, freshSeed } from '../check/seed.js';
 import {
+  DEFAULT_CONCURRENCY,
   DEFAULT_CONNECTIONS,
   DEFAULT_MAX_RESPONSE_BYTES,
   DEFAULT_PARALLEL_CREATES,
@@ -47,6 +48,8 @@ export interface RunOptions {
   parallelCreates?: number;
   /** Requests a failing property may spend on shrinking (default 500). */
   shrinkBudget?: number;
+  /** Generated inputs a property sends at once (default 8). */
+  concurrency?: number;
   /**
    * What the run may do to the target. Default: `full` for the embedded server and
    * loopback targets, `read-only` for any other (no surprise writes).
@@ -117,6 +120,7 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
     ...(options.numRuns ? { numRuns: options.numRuns } : {}),
     parallelCreates: options.parallelCreates ?? DEFAULT_PARALLEL_CREATES,
     shrinkBudget: options.shrinkBudget ?? DEFAULT_SHRINK_BUDGET,
+    concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
     userAgent: `petstore-conformance/${toolVersion}`,
     profile: options.profile ?? defaultProfile(embedded ? undefined : options.baseUrl),
     profileSource: options.profile ? 'explicit' : 'default',
@@ -204,7 +208,10 @@ async function runSuite(settings: RunSettings, collector: CheckCollector, option
       root: packageRoot,
       config: false,
       watch: false,
-      include: ['suites/**/*.test.ts'],
+      // The compiled suites when the package is built (no TypeScript transform at run time),
+      // else the sources (under the project's own tests); `dir` keeps the search to them.
+      dir: SUITES_DIR,
+      include: [`**/*.test.${SUITES_DIR.startsWith('dist') ? 'js' : 'ts'}`],
       reporters: [collector],
       pool: 'threads',
       maxWorkers: 1,
@@ -248,6 +255,9 @@ async function runSuite(settings: RunSettings, collector: CheckCollector, option
 }
 
 const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
+
+/** Where the suite files are: compiled next to this module when it runs from dist/. */
+const SUITES_DIR = import.meta.url.includes('/dist/src/') ? 'dist/suites' : 'suites';
 
 /** Collects vitest's own console output, so it never mixes with the run's lines. */
 class CapturedOutput extends Writable {

@@ -22,7 +22,6 @@ export default {
       'edge-empty-name',
       'edge-long-name',
       'edge-unknown-properties',
-      'list-not-paginated',
       'model-based-sequences',
     ],
     error: ['create-listed'],

@@ -5,6 +5,8 @@ export default {
   breaks: '2',
   variation: (base) => ({ represent: (category) => ({ ...base.represent(category), id: 1n }) }),
   expected: {
+    // Concurrent model sequences each see the others' categories under the same id 1.
+    mayFail: ['model-based-sequences'],
     failed: [
       'create-concurrent-ids-unique',
       'create-ids-unique',
