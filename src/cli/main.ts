@@ -170,35 +170,20 @@ function formatList(text: string): Format[] {
   return formats as Format[];
 }
 
-function positiveNumber(text: string): number {
-  const value = Number(text);
-  if (!Number.isFinite(value) || value <= 0) throw new InvalidArgumentError('expected a positive number.');
-  return value;
+/** A commander argument parser for numbers `accept` admits; otherwise "expected <what>." */
+function numberArgument(accept: (value: number) => boolean, what: string): (text: string) => number {
+  return (text) => {
+    const value = Number(text);
+    if (text.trim() === '' || !accept(value)) throw new InvalidArgumentError(`expected ${what}.`);
+    return value;
+  };
 }
 
-function nonNegativeInteger(text: string): number {
-  const value = Number(text);
-  if (!Number.isSafeInteger(value) || value < 0) throw new InvalidArgumentError('expected a whole number, 0 or more.');
-  return value;
-}
-
-function positiveInteger(text: string): number {
-  const value = Number(text);
-  if (!Number.isSafeInteger(value) || value <= 0) throw new InvalidArgumentError('expected a positive integer.');
-  return value;
-}
-
-function seedValue(text: string): number {
-  const value = Number(text);
-  if (!Number.isSafeInteger(value) || value < 0 || value >= 2 ** 31) throw new InvalidArgumentError('expected an integer from 0 to 2147483647.');
-  return value;
-}
-
-function port(text: string): number {
-  const value = Number(text);
-  if (!Number.isSafeInteger(value) || value < 0 || value > 65535) throw new InvalidArgumentError('expected a port, 0 to 65535.');
-  return value;
-}
+const positiveNumber = numberArgument((v) => Number.isFinite(v) && v > 0, 'a positive number');
+const positiveInteger = numberArgument((v) => Number.isSafeInteger(v) && v > 0, 'a positive integer');
+const nonNegativeInteger = numberArgument((v) => Number.isSafeInteger(v) && v >= 0, 'a whole number, 0 or more');
+const port = numberArgument((v) => Number.isSafeInteger(v) && v >= 0 && v <= 65535, 'a port, 0 to 65535');
+const seedValue = numberArgument((v) => Number.isSafeInteger(v) && v >= 0 && v < 2 ** 31, 'an integer from 0 to 2147483647');
 
 function regex(text: string): string {
   try {

@@ -2,7 +2,7 @@ import type { CheckLevel, CheckStatus, CreatedCategory } from '../check/types.js
 import type { RunSettings } from '../config/settings.js';
 import type { Exchange, TransportErrorCode } from '../http/exchange.js';
 import { specVersion, toolVersion } from '../package-info.js';
-import { REPORT_VERSION, type CheckResult, type Report, type StatusCounts } from './model.js';
+import { REPORT_VERSION, type CheckResult, type Report, type ReportedSettings, type StatusCounts } from './model.js';
 import { curlCommand } from './curl.js';
 import { OUT_OF_SCOPE, traceRequirements } from './traceability.js';
 import { decideVerdict } from './verdict.js';
@@ -42,20 +42,7 @@ export function buildReport(record: RunRecord): Report {
     startedAt: record.startedAt.toISOString(),
     durationMs: Math.round(record.durationMs),
     settings: {
-      timeoutMs: settings.timeoutMs,
-      maxResponseBytes: settings.maxResponseBytes,
-      connections: settings.connections,
-      seed: settings.seed,
-      runId: settings.runId,
-      ...(settings.numRuns ? { numRuns: settings.numRuns } : {}),
-      parallelCreates: settings.parallelCreates,
-      shrinkBudget: settings.shrinkBudget,
-      concurrency: settings.concurrency,
-      profile: settings.profile,
-      profileSource: settings.profileSource,
-      ...(settings.rateLimit ? { rateLimit: settings.rateLimit } : {}),
-      ...(settings.maxRequests ? { maxRequests: settings.maxRequests } : {}),
-      ...(settings.maxWrites !== undefined ? { maxWrites: settings.maxWrites } : {}),
+      ...reportedSettings(settings),
       ...(record.deadlineMs ? { deadlineMs: record.deadlineMs } : {}),
       ...(record.checkFilter ? { checkFilter: record.checkFilter } : {}),
     },
@@ -94,6 +81,11 @@ function assessability(record: RunRecord, answered: number): { assessable: boole
     return { assessable: false, unassessableReason: `every request failed, first with ${first?.code}: ${first?.message}` };
   }
   return { assessable: true };
+}
+
+function reportedSettings(settings: RunSettings): ReportedSettings {
+  const { baseUrl: _target, apiKey: _secret, targetKind: _kind, userAgent: _agent, caPem: _ca, ...reported } = settings;
+  return reported;
 }
 
 function countByLevel(checks: readonly CheckResult[]): Record<CheckLevel, StatusCounts> {

@@ -80,7 +80,6 @@ ${report.checks.map((c) => `<tr><td><code>${e(c.id)}</code></td><td>${e(c.clause
 }
 
 function failureCard(check: CheckResult): string {
-  const failure = check.failure!;
   const property = check.property;
   return `<div class="card" id="${e(check.id)}">
 <div><code>${e(check.id)}</code> · ${e(check.clause)} · ${e(check.level)}${check.reference ? ` · ${e(check.reference)}` : ''}</div>

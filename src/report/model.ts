@@ -1,5 +1,5 @@
 import type { RecordedRequest, RecordedResponse, TransportError } from '../http/exchange.js';
-import type { Profile } from '../http/safety.js';
+import type { RunSettings } from '../config/settings.js';
 import type { TracedRequirement } from './traceability.js';
 import type { CheckLevel, CheckStatus, CreatedCategory, FailureRecord, PropertyRecord } from '../check/types.js';
 
@@ -33,6 +33,9 @@ export interface CheckResult {
   property?: PropertyRecord;
 }
 
+/** Settings the report records: all but the target (reported apart) and what is secret or bulky. */
+export type ReportedSettings = Omit<RunSettings, 'baseUrl' | 'apiKey' | 'targetKind' | 'userAgent' | 'caPem'>;
+
 /** Counts of checks by status. */
 export type StatusCounts = Record<CheckStatus, number>;
 
@@ -48,25 +51,8 @@ export interface Report {
   /** ISO 8601. */
   startedAt: string;
   durationMs: number;
-  settings: {
-    timeoutMs: number;
-    maxResponseBytes: number;
-    connections: number;
-    /** The run's seed: `--seed` with it replays the same requests. */
-    seed: number;
-    runId: string;
-    numRuns?: number;
-    parallelCreates: number;
-    shrinkBudget: number;
-    concurrency: number;
-    profile: Profile;
-    profileSource: 'explicit' | 'default';
-    rateLimit?: number;
-    maxRequests?: number;
-    maxWrites?: number;
-    deadlineMs?: number;
-    checkFilter?: string;
-  };
+  /** The run's settings (the seed replays it), without the target and its secrets. */
+  settings: ReportedSettings & { deadlineMs?: number; checkFilter?: string };
   /** Counts of checks by level and status; requests include the preflight probe. */
   summary: { byLevel: Record<CheckLevel, StatusCounts>; requests: number; requestsAnswered: number };
   checks: CheckResult[];

@@ -86,7 +86,7 @@ export interface RunOutcome {
   report: Report;
   /** 0 conformant, 1 nonconformant, 3 could not assess (2 is the CLI's, for usage errors). */
   exitCode: number;
-  /** Files written, report.json first. */
+  /** Files written, in the order of the formats asked for. */
   written: string[];
   /** Every exchange the checks made (redacted), for callers that inspect traffic. */
   exchanges: Exchange[];
@@ -107,28 +107,8 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
 
   let embedded: ReferenceServer | undefined;
   if (!options.baseUrl) embedded = await startReferenceServer();
-  const seed = options.seed ?? freshSeed();
-  const settings: RunSettings = {
-    baseUrl: embedded?.baseUrl ?? options.baseUrl!,
-    apiKey: embedded?.apiKey ?? options.apiKey ?? '',
-    targetKind: embedded ? 'embedded' : 'external',
-    timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-    maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
-    connections: options.connections ?? DEFAULT_CONNECTIONS,
-    seed,
-    runId: derivedHex(seed, 'run-id', 6),
-    ...(options.numRuns ? { numRuns: options.numRuns } : {}),
-    parallelCreates: options.parallelCreates ?? DEFAULT_PARALLEL_CREATES,
-    shrinkBudget: options.shrinkBudget ?? DEFAULT_SHRINK_BUDGET,
-    concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
-    userAgent: `petstore-conformance/${toolVersion}`,
-    profile: options.profile ?? defaultProfile(embedded ? undefined : options.baseUrl),
-    profileSource: options.profile ? 'explicit' : 'default',
-    ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
-    ...(options.maxRequests ? { maxRequests: options.maxRequests } : {}),
-    ...(options.maxWrites !== undefined ? { maxWrites: options.maxWrites } : {}),
-    ...(options.caPem ? { caPem: options.caPem } : {}),
-  };
+  const settings = settingsFor(options, embedded);
+  const { seed } = settings;
   // The same secrets the worker redacts: the key and every credential derived from it.
   const redactor = new Redactor().add(settings.apiKey, KEY_PLACEHOLDER);
   invalidCredentials(settings.apiKey, redactor, seed);
@@ -165,6 +145,32 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
   } finally {
     await embedded?.close();
   }
+}
+
+/** The run's settings: the options, their defaults, and the embedded server when there is one. */
+function settingsFor(options: RunOptions, embedded: ReferenceServer | undefined): RunSettings {
+  const seed = options.seed ?? freshSeed();
+  return {
+    baseUrl: embedded?.baseUrl ?? options.baseUrl!,
+    apiKey: embedded?.apiKey ?? options.apiKey ?? '',
+    targetKind: embedded ? 'embedded' : 'external',
+    timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+    connections: options.connections ?? DEFAULT_CONNECTIONS,
+    seed,
+    runId: derivedHex(seed, 'run-id', 6),
+    ...(options.numRuns ? { numRuns: options.numRuns } : {}),
+    parallelCreates: options.parallelCreates ?? DEFAULT_PARALLEL_CREATES,
+    shrinkBudget: options.shrinkBudget ?? DEFAULT_SHRINK_BUDGET,
+    concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
+    userAgent: `petstore-conformance/${toolVersion}`,
+    profile: options.profile ?? defaultProfile(embedded ? undefined : options.baseUrl),
+    profileSource: options.profile ? 'explicit' : 'default',
+    ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
+    ...(options.maxRequests ? { maxRequests: options.maxRequests } : {}),
+    ...(options.maxWrites !== undefined ? { maxWrites: options.maxWrites } : {}),
+    ...(options.caPem ? { caPem: options.caPem } : {}),
+  };
 }
 
 const NO_CREDENTIAL: Credential = { name: 'missing', description: 'no Authorization header' };
