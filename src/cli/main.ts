@@ -1,5 +1,6 @@
 import { mkdir } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { DEFAULT_CONFIG_FILE } from '../config/file.js';
 import { DEFAULT_CONCURRENCY, DEFAULT_CONNECTIONS, DEFAULT_PARALLEL_CREATES, DEFAULT_SHRINK_BUDGET, DEFAULT_TIMEOUT_MS } from '../config/settings.js';
@@ -100,12 +101,7 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
 
 async function run(flags: RunFlags, explicit: (flag: keyof RunFlags) => boolean, io: CliIo): Promise<number> {
   const options = await resolveRunOptions(flags, explicit, io.env, io.cwd);
-  const reportDir = flags.reportDir ? resolve(io.cwd, flags.reportDir) : defaultReportDir(io.cwd, new Date());
-  try {
-    await mkdir(reportDir, { recursive: true });
-  } catch (error) {
-    throw new UsageError(`cannot create the report directory ${reportDir}: ${(error as NodeJS.ErrnoException).code ?? error}`);
-  }
+  const reportDir = await usableReportDir(flags.reportDir, io);
 
   const abort = new AbortController();
   const onSignal = () => {
@@ -120,7 +116,7 @@ async function run(flags: RunFlags, explicit: (flag: keyof RunFlags) => boolean,
       ...options,
       reportDir,
       formats: flags.format,
-      linkLatest: !flags.reportDir,
+      linkLatest: !flags.reportDir && reportDir.startsWith(resolve(io.cwd, 'reports')),
       out: io.stdout,
       color: flags.color && !io.env.NO_COLOR && Boolean(io.stdout.isTTY || io.env.FORCE_COLOR),
       signal: abort.signal,
@@ -130,6 +126,29 @@ async function run(flags: RunFlags, explicit: (flag: keyof RunFlags) => boolean,
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }
+}
+
+/**
+ * The report directory, created: the one asked for, or `reports/<timestamp>` here. When
+ * the default cannot be created (a read-only working directory), the system's temporary
+ * directory takes its place, said in one line; a directory asked for must work.
+ * @throws UsageError when the directory asked for cannot be created.
+ */
+async function usableReportDir(asked: string | undefined, io: CliIo): Promise<string> {
+  const now = new Date();
+  const candidates = asked ? [resolve(io.cwd, asked)] : [defaultReportDir(io.cwd, now), defaultReportDir(join(tmpdir(), 'petstore-conformance'), now)];
+  for (const [i, dir] of candidates.entries()) {
+    try {
+      await mkdir(dir, { recursive: true });
+      if (i > 0) io.stderr.write(`petstore-conformance: ${io.cwd} is not writable; the reports go to ${dir}\n`);
+      return dir;
+    } catch (error) {
+      if (i === candidates.length - 1) {
+        throw new UsageError(`cannot create the report directory ${dir}: ${(error as NodeJS.ErrnoException).code ?? error}`);
+      }
+    }
+  }
+  throw new Error('unreachable');
 }
 
 interface ServeFlags {

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { createVitest } from 'vitest/node';
 import { invalidCredentials } from '../check/credentials.js';
@@ -216,7 +217,7 @@ async function runSuite(settings: RunSettings, collector: CheckCollector, option
       watch: false,
       // The compiled suites when the package is built (no TypeScript transform at run time),
       // else the sources (under the project's own tests); `dir` keeps the search to them.
-      dir: SUITES_DIR,
+      dir: join(packageRoot, SUITES_DIR), // absolute: vitest resolves `dir` against the working directory
       include: [`**/*.test.${SUITES_DIR.startsWith('dist') ? 'js' : 'ts'}`],
       reporters: [collector],
       pool: 'threads',

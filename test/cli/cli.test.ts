@@ -2,7 +2,8 @@
  * The command line as users run it: the compiled CLI in a child process (npm test builds
  * it first), its exit codes, its one-line errors, and its output files.
  */
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { promisify } from 'node:util';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,11 +24,12 @@ interface Result {
 /**
  * Runs the CLI to completion (bounded by a 60 s kill).
  * @param interruptAfterMs sends SIGINT once this long has passed, as Ctrl-C would.
+ * @param cwd the working directory (default: this process's).
  */
-function cli(args: string[], env: Record<string, string> = {}, interruptAfterMs?: number): Promise<Result> {
+function cli(args: string[], env: Record<string, string> = {}, interruptAfterMs?: number, cwd?: string): Promise<Result> {
   return new Promise((resolve) => {
     const { PETSTORE_API_KEY: _drop, ...base } = process.env;
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...base, ...env, NO_COLOR: '1' } });
+    const child = spawn(process.execPath, [BIN, ...args], { env: { ...base, ...env, NO_COLOR: '1' }, cwd });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
@@ -43,6 +45,16 @@ function cli(args: string[], env: Record<string, string> = {}, interruptAfterMs?
 }
 
 const tempDir = () => mkdtemp(join(tmpdir(), 'pcs-cli-'));
+
+test('without --report-dir in an unwritable place, the reports go to the temporary directory, said in one line', async () => {
+  const cwd = await tempDir();
+  await writeFile(join(cwd, 'reports'), 'a file where the reports folder would go');
+  const { code, stdout, stderr } = await cli(['run', '--checks', '^list-answers-200-array$'], {}, undefined, cwd);
+  expect(code).toBe(0);
+  expect(stderr).toMatch(/is not writable; the reports go to .*petstore-conformance\/reports\//);
+  const written = /Report: (\S+report\.json)/.exec(stdout)![1]!;
+  expect(JSON.parse(await readFile(written, 'utf8')).verdict).toBe('conformant');
+});
 
 test('run with no target checks the embedded reference server: exit 0', async () => {
   const dir = await tempDir();
@@ -184,6 +196,18 @@ describe('usage errors: exit 2, one line, no stack trace', () => {
     expect(stderr).toMatch(/^petstore-conformance: error: cannot create the report directory/);
   });
 });
+
+test('the published package holds everything the CLI loads at run time', async () => {
+  // Offline: npm lists what `npm pack` would ship, without building or publishing.
+  const { stdout } = await promisify(execFile)('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: fileURLToPath(new URL('../../', import.meta.url)) });
+  const files = new Set((JSON.parse(stdout) as Array<{ files: Array<{ path: string }> }>)[0]!.files.map((f) => f.path));
+  for (const needed of ['bin/petstore-conformance.js', 'dist/src/cli/main.js', 'dist/src/runner/run.js', 'schemas/category.schema.json', 'schemas/report.schema.json', 'package.json']) {
+    expect(files, needed).toContain(needed);
+  }
+  for (const suite of ['auth', 'create', 'edge-cases', 'invariants', 'list', 'model', 'scope', 'validation']) {
+    expect(files, suite).toContain(`dist/suites/${suite}.test.js`);
+  }
+}, 60_000);
 
 test('--help and --version exit 0', async () => {
   const help = await cli(['--help']);
