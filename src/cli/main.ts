@@ -33,6 +33,11 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
   const program = new Command('petstore-conformance')
     .description('Conformance test suite for the Pet Store Service categories interface (v1)')
     .version(toolVersion)
+    .addHelpText(
+      'after',
+      '\nExit codes: 0 conformant, 1 nonconformant (a must check failed), 2 usage or configuration error,\n' +
+        '3 the target could not be assessed (unreachable, every request failing, the run stopped).',
+    )
     .exitOverride()
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
@@ -58,7 +63,11 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
     .option('--allow-insecure-http', 'allow plain http to a host that is not this machine')
     .option('--ca-file <file>', 'PEM file of extra trusted CA certificates (NODE_EXTRA_CA_CERTS works too)')
     .option('--report-dir <dir>', 'directory for the report files (default: reports/<timestamp>, linked as reports/latest)')
-    .option('--format <formats>', `report files to write, comma-separated: ${Object.keys(FORMATS).join(', ')}`, formatList, Object.keys(FORMATS) as Format[])
+    .addOption(
+      new Option('--format <formats>', `report files to write, comma-separated: ${Object.keys(FORMATS).join(', ')}`)
+        .argParser(formatList)
+        .default(Object.keys(FORMATS) as Format[], 'all'),
+    )
     .option('--checks <regex>', 'run only the checks whose id matches; the others are reported skipped', regex)
     .option('--seed <n>', 'seed of every generated input; the same seed replays the same requests', seedValue)
     .option('--num-runs <n>', 'runs of every property-based check (default: each its own)', positiveInteger)
