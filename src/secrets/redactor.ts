@@ -24,7 +24,10 @@ export class Redactor {
   /** The text with every secret replaced by its placeholder. */
   text(value: string): string {
     let out = value;
-    for (const [secret, placeholder] of this.#ordered) out = out.split(secret).join(placeholder);
+    for (const [secret, placeholder] of this.#ordered) {
+      // `includes` scans without allocating: a 10 MB body without the secret is not copied.
+      if (out.includes(secret)) out = out.split(secret).join(placeholder);
+    }
     return out;
   }
 
