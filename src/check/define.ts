@@ -2,6 +2,7 @@ import { inject, test } from 'vitest';
 import { withBodyCapped } from '../http/exchange.js';
 import { CheckContext } from './context.js';
 import { CheckError, CheckFailure } from './failures.js';
+import { collectAfterLargeBodies } from './memory.js';
 import { RunStopped } from '../http/safety.js';
 import { requirement } from '../requirements/catalogue.js';
 import { runState } from './run-state.js';
@@ -64,6 +65,7 @@ export function check(
       throw error;
     } finally {
       meta.exchanges = t.exchanges.map(withBodyCapped);
+      collectAfterLargeBodies(t.exchanges);
       if (t.property) meta.property = t.property;
       meta.created = run.created.filter((category) => category.checkId === definition.id);
     }

@@ -47,20 +47,21 @@ export interface CategoryView {
 /**
  * Reads one Category (spec section 2): valid against the Category schema, and an `id`
  * that is an exact integer within int64 (decided on the lexeme, not on a double).
- * @param where prefix for messages, e.g. `item 3 of the list: `.
+ * @param where prefix for messages, e.g. `item 3 of the list: `; a function, so that a
+ *   list of 100,000 valid items builds none of them.
  */
-export function expectCategory(exchange: Exchange, tree: unknown, value: unknown, where = ''): CategoryView {
+export function expectCategory(exchange: Exchange, tree: unknown, value: unknown, where: () => string = () => ''): CategoryView {
   const problems = violations('Category', value);
   if (problems.length > 0) {
-    throw new CheckFailure(`${where}Expected a Category, found: ${problems.join('; ')}`, exchange);
+    throw new CheckFailure(`${where()}Expected a Category, found: ${problems.join('; ')}`, exchange);
   }
   const idNode = (tree as { id: unknown }).id;
   const id = exactInteger(idNode);
   if (id === undefined) {
-    throw new CheckFailure(`${where}Expected an integer id, found ${lexemeOf(idNode)}`, exchange);
+    throw new CheckFailure(`${where()}Expected an integer id, found ${lexemeOf(idNode)}`, exchange);
   }
   if (!isInt64(id)) {
-    throw new CheckFailure(`${where}Expected an int64 id, found ${lexemeOf(idNode)}, outside [-2^63, 2^63-1]`, exchange);
+    throw new CheckFailure(`${where()}Expected an int64 id, found ${lexemeOf(idNode)}, outside [-2^63, 2^63-1]`, exchange);
   }
   const { name, description } = value as { name: string; description?: string };
   return description === undefined ? { id, name } : { id, name, description };
@@ -81,7 +82,7 @@ export function expectCategoryList(exchange: Exchange): CategoryView[] {
     throw new CheckFailure(`Expected a JSON array, found ${kindOf(json.value)}`, exchange);
   }
   const tree = json.tree as unknown[];
-  return json.value.map((item, i) => expectCategory(exchange, tree[i], item, `item ${i} of the list: `));
+  return json.value.map((item, i) => expectCategory(exchange, tree[i], item, () => `item ${i} of the list: `));
 }
 
 /** Fails with `message` and the exchange unless `condition` holds. */

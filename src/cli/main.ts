@@ -2,14 +2,13 @@ import { mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { DEFAULT_CONFIG_FILE } from '../config/file.js';
+import { DEFAULT_CONFIG_FILE } from '../config/config-path.js';
 import { DEFAULT_CONCURRENCY, DEFAULT_CONNECTIONS, DEFAULT_PARALLEL_CREATES, DEFAULT_SHRINK_BUDGET, DEFAULT_TIMEOUT_MS } from '../config/settings.js';
 import { UsageError } from '../config/usage-error.js';
 import { toolVersion } from '../package-info.js';
-import { startReferenceServer } from '../reference/server.js';
 import { EXIT } from '../report/verdict.js';
-import { defaultReportDir, FORMATS, type Format } from '../report/write.js';
-import { runConformance } from '../runner/run.js';
+import { ALL_FORMATS, type Format } from '../report/formats.js';
+import { defaultReportDir } from '../report/report-dir.js';
 import { resolveRunOptions, type RunFlags } from './run-options.js';
 import { KEY_VARIABLE } from '../secrets/redactor.js';
 
@@ -64,15 +63,15 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
     .option('--ca-file <file>', 'PEM file of extra trusted CA certificates (NODE_EXTRA_CA_CERTS works too)')
     .option('--report-dir <dir>', 'directory for the report files (default: reports/<timestamp>, linked as reports/latest)')
     .addOption(
-      new Option('--format <formats>', `report files to write, comma-separated: ${Object.keys(FORMATS).join(', ')}`)
+      new Option('--format <formats>', `report files to write, comma-separated: ${ALL_FORMATS.join(', ')}`)
         .argParser(formatList)
-        .default(Object.keys(FORMATS) as Format[], 'all'),
+        .default(ALL_FORMATS, 'all'),
     )
     .option('--checks <regex>', 'run only the checks whose id matches; the others are reported skipped', regex)
     .option('--seed <n>', 'seed of every generated input; the same seed replays the same requests', seedValue)
     .option('--num-runs <n>', 'runs of every property-based check (default: each its own)', positiveInteger)
     .option('--parallel-creates <n>', 'creates the concurrency check sends at once', positiveInteger, DEFAULT_PARALLEL_CREATES)
-    .option('--concurrency <n>', 'generated inputs a property sends at once', positiveInteger, DEFAULT_CONCURRENCY)
+    .option('--concurrency <n>', 'independent checks, and a property\'s generated inputs, in flight at once', positiveInteger, DEFAULT_CONCURRENCY)
     .option('--shrink-budget <requests>', 'requests a failing property may spend shrinking its counterexample', positiveInteger, DEFAULT_SHRINK_BUDGET)
     .addOption(new Option('--no-color', 'plain console output'))
     .action(async (flags: RunFlags, command: Command) => {
@@ -121,6 +120,8 @@ async function run(flags: RunFlags, explicit: (flag: keyof RunFlags) => boolean,
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   try {
+    // Loaded here, not at start-up: --help and usage errors need none of the run's modules.
+    const { runConformance } = await import('../runner/run.js');
     const outcome = await runConformance({
       ...options,
       reportDir,
@@ -168,6 +169,7 @@ interface ServeFlags {
 
 async function serve(flags: ServeFlags, io: CliIo): Promise<number> {
   const given = io.env[flags.apiKeyEnv] || undefined;
+  const { startReferenceServer } = await import('../reference/server.js');
   let server;
   try {
     server = await startReferenceServer({ apiKey: given, host: flags.host, port: flags.port });
@@ -191,9 +193,9 @@ async function serve(flags: ServeFlags, io: CliIo): Promise<number> {
 
 function formatList(text: string): Format[] {
   const formats = text.split(',').map((format) => format.trim());
-  const unknown = formats.filter((format) => !(format in FORMATS));
+  const unknown = formats.filter((format) => !(ALL_FORMATS as string[]).includes(format));
   if (unknown.length > 0 || formats.length === 0) {
-    throw new InvalidArgumentError(`expected some of ${Object.keys(FORMATS).join(', ')}; unknown: ${unknown.join(', ')}.`);
+    throw new InvalidArgumentError(`expected some of ${ALL_FORMATS.join(', ')}; unknown: ${unknown.join(', ')}.`);
   }
   return formats as Format[];
 }

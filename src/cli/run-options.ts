@@ -1,10 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { assertSecureTransport, normalizeBaseUrl } from '../config/base-url.js';
-import { configPath, loadTarget, type TargetConfig } from '../config/file.js';
+import { configPath } from '../config/config-path.js';
+import type { TargetConfig } from '../config/file.js';
 import { UsageError } from '../config/usage-error.js';
 import type { Profile } from '../http/safety.js';
-import type { Format } from '../report/write.js';
+import type { Format } from '../report/formats.js';
 import type { RunOptions } from '../runner/run.js';
 import { KEY_VARIABLE } from '../secrets/redactor.js';
 
@@ -104,6 +105,8 @@ async function selectedTarget(flags: RunFlags, cwd: string): Promise<TargetConfi
     return undefined;
   }
   if (!path) throw new UsageError(`--target ${flags.target} needs a configuration file: --config FILE, or petstore-conformance.yaml here`);
+  // Loaded only with a configuration file: YAML and the schema validators cost a start-up.
+  const { loadTarget } = await import('../config/file.js');
   return loadTarget(path, flags.target);
 }
 

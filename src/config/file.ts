@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
@@ -22,16 +21,6 @@ export interface TargetConfig {
   allowInsecureHttp?: boolean;
   /** Absolute path (resolved against the configuration file's folder). */
   caFile?: string;
-}
-
-/** The file looked for in the working directory when `--config` is not given. */
-export const DEFAULT_CONFIG_FILE = 'petstore-conformance.yaml';
-
-/** The configuration file to use: `explicit` when given, else the default file if it exists. */
-export function configPath(cwd: string, explicit: string | undefined): string | undefined {
-  if (explicit) return resolve(cwd, explicit);
-  const fallback = resolve(cwd, DEFAULT_CONFIG_FILE);
-  return existsSync(fallback) ? fallback : undefined;
 }
 
 /**

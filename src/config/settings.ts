@@ -26,7 +26,11 @@ export interface RunSettings {
   parallelCreates: number;
   /** Requests a failing property may spend shrinking its counterexample (`--shrink-budget`). */
   shrinkBudget: number;
-  /** Generated inputs a property sends at once (`--concurrency`). */
+  /**
+   * Independent work in flight at once (`--concurrency`): checks that run concurrently,
+   * and the generated inputs of one property. Requests in flight stay bounded by
+   * `connections`; dependent requests (create, then list) stay in order.
+   */
   concurrency: number;
   /** Sent as User-Agent: `petstore-conformance/<version>`. */
   userAgent: string;
@@ -52,8 +56,11 @@ export const DEFAULT_TIMEOUT_MS = 10_000;
 export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 /** Default keep-alive connections to the target. */
 export const DEFAULT_CONNECTIONS = 16;
-/** Default inputs a property sends at once: enough to hide a remote target's round trips. */
-export const DEFAULT_CONCURRENCY = 8;
+/**
+ * Default concurrency: as many as the default connections, so that on a remote target
+ * independent requests share round trips instead of queueing behind each other.
+ */
+export const DEFAULT_CONCURRENCY = 16;
 /** Default requests a failing property may spend on shrinking. */
 export const DEFAULT_SHRINK_BUDGET = 500;
 /** Default number of creates the concurrency check sends at once. */

@@ -90,6 +90,8 @@ export class HttpClient {
    */
   async send(spec: RequestSpec, checkId: string, onAttempt?: (exchange: Exchange) => void): Promise<Exchange> {
     for (let attempt = 0; ; attempt++) {
+      const hold = this.#health?.holdMs() ?? 0;
+      if (hold > 0) await sleep(hold);
       this.#options.guard?.admit(spec);
       const exchange = await this.#pace(() => this.#exchange(spec, checkId));
       onAttempt?.(exchange);
@@ -115,7 +117,7 @@ export class HttpClient {
       headers['content-type'] = shownHeaders['content-type'] = 'application/json';
     }
     const recorded: RecordedRequest = { method: spec.method, url, headers: shownHeaders };
-    if (body !== undefined) recorded.body = this.#options.redactor.text(body);
+    if (body !== undefined) recorded.body = this.#options.redactor.body(body);
 
     const startedAt = new Date();
     const started = performance.now();
@@ -166,6 +168,6 @@ export class HttpClient {
       text = new TextDecoder('utf-8').decode(bytes);
       utf8Valid = false;
     }
-    return { status, headers, body: redact.text(text), bodyBytes: bytes.byteLength, utf8Valid };
+    return { status, headers, body: redact.body(text), bodyBytes: bytes.byteLength, utf8Valid };
   }
 }

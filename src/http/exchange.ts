@@ -75,5 +75,14 @@ export const RECORDED_BODY_CAP = 64 * 1024;
 export function withBodyCapped(exchange: Exchange): Exchange {
   const response = exchange.response;
   if (!response || response.body.length <= RECORDED_BODY_CAP) return exchange;
-  return { ...exchange, response: { ...response, body: `${response.body.slice(0, RECORDED_BODY_CAP)}…[truncated]` } };
+  return { ...exchange, response: { ...response, body: `${detached(response.body.slice(0, RECORDED_BODY_CAP))}…[truncated]` } };
+}
+
+/**
+ * A copy of `text` sharing no memory with the string it was cut from: V8 keeps a substring
+ * as a view of its parent, so a capped excerpt of a 13 MB list would otherwise keep the
+ * whole list alive for the rest of the run. (UTF-16 code units round-trip exactly.)
+ */
+function detached(text: string): string {
+  return Buffer.from(text, 'utf16le').toString('utf16le');
 }

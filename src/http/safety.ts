@@ -97,14 +97,24 @@ export const MAX_RETRY_AFTER_MS = 30_000;
 export const MAX_429_RETRIES = 3;
 /** Consecutive 5xx answers after which the run stops rather than hammer a failing target. */
 export const FIVE_XX_BURST = 50;
+/**
+ * Consecutive 429 answers, across every request in flight, after which the run stops:
+ * more than one answer per default connection, so a limiter that refuses one burst of
+ * concurrent requests is waited out, and one that refuses everything is not hammered.
+ */
+export const PERSISTENT_429 = 20;
 
 /**
  * Watches answers for a target that is overloaded or failing. A 429 is retried after its
- * Retry-After (RFC 9110 §10.2.3) when that is short; 429s that persist, and a burst of
- * consecutive 5xx answers, stop the run.
+ * Retry-After (RFC 9110 §10.2.3) when that is short, and holds back every request of the
+ * run meanwhile: it says the client as a whole sent too many (RFC 6585 §4). 429s that
+ * persist, and a burst of consecutive 5xx answers, stop the run.
  */
 export class TargetHealth {
   #consecutive5xx = 0;
+  #consecutive429 = 0;
+  /** Until when (epoch ms) the target asked the run to hold back. */
+  #holdUntil = 0;
 
   constructor(private readonly guard: RequestGuard) {}
 
@@ -116,17 +126,24 @@ export class TargetHealth {
   retryDelay(exchange: Exchange, attempt: number): number | undefined {
     if (exchange.response?.status !== 429) return undefined;
     const wait = retryAfterMs(exchange.response.headers['retry-after']) ?? 1_000;
-    if (attempt >= MAX_429_RETRIES || wait > MAX_RETRY_AFTER_MS) {
+    if (attempt >= MAX_429_RETRIES || wait > MAX_RETRY_AFTER_MS || this.#consecutive429 >= PERSISTENT_429) {
       this.guard.stop(`the target kept answering 429 Too Many Requests (Retry-After ${exchange.response.headers['retry-after'] ?? 'absent'}); lower --rate-limit`);
       return undefined;
     }
+    this.#holdUntil = Math.max(this.#holdUntil, Date.now() + wait);
     return wait;
+  }
+
+  /** How long every request must still wait before it is sent, in ms (0 when the target asked for no pause). */
+  holdMs(now = Date.now()): number {
+    return Math.max(0, this.#holdUntil - now);
   }
 
   /** Notes an exchange's outcome; stops the run after a burst of consecutive 5xx. */
   observe(exchange: Exchange): void {
     const status = exchange.response?.status;
     if (status === undefined) return;
+    this.#consecutive429 = status === 429 ? this.#consecutive429 + 1 : 0;
     this.#consecutive5xx = status >= 500 ? this.#consecutive5xx + 1 : 0;
     if (this.#consecutive5xx >= FIVE_XX_BURST) {
       this.guard.stop(`the target answered ${FIVE_XX_BURST} requests in a row with 5xx`);

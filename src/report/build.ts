@@ -2,7 +2,7 @@ import type { CheckLevel, CheckStatus, CreatedCategory } from '../check/types.js
 import type { RunSettings } from '../config/settings.js';
 import type { Exchange, TransportErrorCode } from '../http/exchange.js';
 import { specVersion, toolVersion } from '../package-info.js';
-import { REPORT_VERSION, type CheckResult, type Report, type ReportedSettings, type StatusCounts } from './model.js';
+import { REPORT_VERSION, type CheckResult, type Report, type ReportedSettings, type RunTiming, type StatusCounts } from './model.js';
 import { curlCommand } from './curl.js';
 import { OUT_OF_SCOPE, traceRequirements } from './traceability.js';
 import { decideVerdict } from './verdict.js';
@@ -41,6 +41,7 @@ export function buildReport(record: RunRecord): Report {
     target: { baseUrl: settings.baseUrl, kind: settings.targetKind },
     startedAt: record.startedAt.toISOString(),
     durationMs: Math.round(record.durationMs),
+    ...timing(record),
     settings: {
       ...reportedSettings(settings),
       ...(record.deadlineMs ? { deadlineMs: record.deadlineMs } : {}),
@@ -62,6 +63,19 @@ export function buildReport(record: RunRecord): Report {
     report.preflight = { request, ...(response ? { response } : {}), ...(error ? { error } : {}) };
   }
   return report;
+}
+
+/** The run's timing, from the checks' exchanges (the preflight probe is part of the start cost). */
+function timing(record: RunRecord): { timing?: RunTiming } {
+  if (record.exchanges.length === 0) return {};
+  let first = Infinity;
+  let last = -Infinity;
+  for (const exchange of record.exchanges) {
+    const start = Date.parse(exchange.startedAt);
+    first = Math.min(first, start);
+    last = Math.max(last, start + exchange.durationMs);
+  }
+  return { timing: { firstCheckRequestMs: Math.max(0, first - record.startedAt.getTime()), requestsMs: Math.round(last - first) } };
 }
 
 /**

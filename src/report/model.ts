@@ -39,6 +39,14 @@ export type ReportedSettings = Omit<RunSettings, 'baseUrl' | 'apiKey' | 'targetK
 /** Counts of checks by status. */
 export type StatusCounts = Record<CheckStatus, number>;
 
+/** Where a run's time went: its fixed start cost, then its requests. */
+export interface RunTiming {
+  /** From the run's start to the first request a check sent, in ms: the start cost (the target's probe, the suite's worker, module loading). */
+  firstCheckRequestMs: number;
+  /** From the first check request's start to the last response's end, in ms. */
+  requestsMs: number;
+}
+
 /** The whole report.json. */
 export interface Report {
   reportVersion: string;
@@ -50,7 +58,10 @@ export interface Report {
   target: { baseUrl: string; kind: 'embedded' | 'external' };
   /** ISO 8601. */
   startedAt: string;
+  /** Wall time of the run, from its start to the report, in ms. */
   durationMs: number;
+  /** Where the run's time went, in ms from its start (absent when no check sent a request). */
+  timing?: RunTiming;
   /** The run's settings (the seed replays it), without the target and its secrets. */
   settings: ReportedSettings & { deadlineMs?: number; checkFilter?: string };
   /** Counts of checks by level and status; requests include the preflight probe. */

@@ -1,6 +1,3 @@
-import { join } from 'node:path';
-import { Writable } from 'node:stream';
-import { createVitest } from 'vitest/node';
 import { invalidCredentials } from '../check/credentials.js';
 import { derivedHex, freshSeed } from '../check/seed.js';
 import {
@@ -12,22 +9,22 @@ import {
   DEFAULT_TIMEOUT_MS,
   type RunSettings,
 } from '../config/settings.js';
-import { HttpClient } from '../http/client.js';
 import type { Credential } from '../http/credential.js';
 import type { Exchange } from '../http/exchange.js';
-import { packageRoot, toolVersion } from '../package-info.js';
-import { startReferenceServer, type ReferenceServer } from '../reference/server.js';
+import { toolVersion } from '../package-info.js';
+import type { ReferenceServer } from '../reference/server.js';
 import { buildReport } from '../report/build.js';
 import { ConsoleFormat } from '../report/console.js';
 import type { Report } from '../report/model.js';
 import { exitCodeFor } from '../report/verdict.js';
-import { FORMATS, linkLatest, writeReports, type Format } from '../report/write.js';
+import { ALL_FORMATS, type Format } from '../report/formats.js';
+import { linkLatest } from '../report/report-dir.js';
 import { defaultProfile, type Profile } from '../http/safety.js';
 import { UNREACHABLE } from '../report/build.js';
 import { KEY_PLACEHOLDER, Redactor } from '../secrets/redactor.js';
 import { UsageError } from '../config/usage-error.js';
 import { CheckCollector } from './collector.js';
-import { SuiteSequencer } from './sequencer.js';
+import { startSuite } from './suite.js';
 
 /** What to run against, and how. */
 export interface RunOptions {
@@ -49,7 +46,7 @@ export interface RunOptions {
   parallelCreates?: number;
   /** Requests a failing property may spend on shrinking (default 500). */
   shrinkBudget?: number;
-  /** Generated inputs a property sends at once (default 8). */
+  /** Independent checks, and a property's generated inputs, in flight at once (default 16). */
   concurrency?: number;
   /**
    * What the run may do to the target. Default: `full` for the embedded server and
@@ -95,8 +92,9 @@ export interface RunOutcome {
 
 /**
  * Runs the conformance suite against one target and builds its report: starts the
- * embedded reference server when no base URL is given, probes the target once, runs the
- * suite's checks with vitest (one worker, shared run state), then writes the report.
+ * embedded reference server when no base URL is given, starts the suite's checks with
+ * vitest (one worker, shared run state), probes the target once while the worker starts
+ * (an unreachable target cancels the run: its report holds no check), then writes the report.
  * Failures of the target are findings in the report; this function throws only for
  * failures of the tool itself (e.g. the report directory cannot be written), and a
  * UsageError for a base URL without a key.
@@ -107,7 +105,7 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
   if (options.baseUrl && !options.apiKey) throw new UsageError('an API key is required with a base URL');
 
   let embedded: ReferenceServer | undefined;
-  if (!options.baseUrl) embedded = await startReferenceServer();
+  if (!options.baseUrl) embedded = await (await import('../reference/server.js')).startReferenceServer();
   const settings = settingsFor(options, embedded);
   const { seed } = settings;
   // The same secrets the worker redacts: the key and every credential derived from it.
@@ -115,34 +113,42 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
   invalidCredentials(settings.apiKey, redactor, seed);
   const format = new ConsoleFormat(options.color ?? Boolean((options.out as { isTTY?: boolean } | null)?.isTTY));
   const print = (text: string | undefined) => text !== undefined && options.out?.write(`${redactor.text(text)}\n`);
+  let reached: boolean | undefined;
 
   try {
     print(format.header(settings, toolVersion));
+    const collector = new CheckCollector((result) => reached !== false && print(format.check(result)));
+    // The suite's worker starts first, and the probe goes out while it starts: the worker
+    // takes longest to start, and an unreachable target cancels the run before any check.
+    const unreachable = new AbortController();
+    const signals = [withDeadline(options), unreachable.signal].filter((signal) => signal !== undefined);
+    const suite = await startSuite(settings, collector, { checkFilter: options.checkFilter, signal: AbortSignal.any(signals) });
+    if (options.reportDir !== null) void reportWriters(); // loads while the worker starts, when this thread is idle
     const preflight = await probe(settings, redactor);
-    const collector = new CheckCollector((result) => print(format.check(result)));
-    let aborted: string | undefined;
-    if (!preflight.error || !UNREACHABLE.includes(preflight.error.code)) {
-      aborted = await runSuite(settings, collector, { ...options, signal: withDeadline(options) });
-    }
+    reached = !preflight.error || !UNREACHABLE.includes(preflight.error.code);
+    if (!reached) unreachable.abort('the target is unreachable');
+    const aborted = await suite.finished;
+    // An unreachable target is judged by the probe alone: checks that raced it judged nothing.
+    const judged = reached ? collector : { results: [], exchanges: [], runErrors: [] };
     const report = buildReport({
       settings,
       startedAt,
       durationMs: performance.now() - started,
       checkFilter: options.checkFilter,
       deadlineMs: options.deadlineMs,
-      checks: collector.results,
-      exchanges: collector.exchanges,
+      checks: judged.results,
+      exchanges: judged.exchanges,
       created: collector.created,
       preflight,
-      runErrors: collector.runErrors,
-      aborted,
+      runErrors: judged.runErrors,
+      aborted: reached ? aborted : undefined,
     });
-    const exchanges = [preflight, ...collector.exchanges];
-    const formats = options.formats ?? (Object.keys(FORMATS) as Format[]);
-    const written = options.reportDir === null ? [] : await writeReports(report, exchanges, options.reportDir, formats, redactor);
+    const exchanges = [preflight, ...judged.exchanges];
+    const formats = options.formats ?? ALL_FORMATS;
+    const written = options.reportDir === null ? [] : await (await reportWriters()).writeReports(report, exchanges, options.reportDir, formats, redactor);
     if (options.reportDir !== null && options.linkLatest) await linkLatest(options.reportDir);
     print(format.summary(report, written));
-    return { report: redactor.value(report), exitCode: exitCodeFor(report.verdict), written, exchanges: collector.exchanges };
+    return { report: redactor.value(report), exitCode: exitCodeFor(report.verdict), written, exchanges: judged.exchanges };
   } finally {
     await embedded?.close();
   }
@@ -192,6 +198,7 @@ function withDeadline(options: RunOptions): AbortSignal | undefined {
  * it sends no key and is answered before any handler logic that might hang.
  */
 async function probe(settings: RunSettings, redactor: Redactor): Promise<Exchange> {
+  const { HttpClient } = await import('../http/client.js'); // not on the path to the worker's start
   const client = new HttpClient({ ...settings, redactor });
   try {
     return await client.send({ method: 'GET', path: '/categories', credential: NO_CREDENTIAL }, 'preflight');
@@ -200,77 +207,5 @@ async function probe(settings: RunSettings, redactor: Redactor): Promise<Exchang
   }
 }
 
-/**
- * Runs the suite files with vitest's Node API: one worker without isolation (the checks
- * share the run's state), invariants last, our collector as the only reporter.
- * @returns why the run was aborted, or undefined when it ran to the end.
- */
-async function runSuite(settings: RunSettings, collector: CheckCollector, options: RunOptions): Promise<string | undefined> {
-  const vitestOutput = new CapturedOutput();
-  const exitCode = process.exitCode;
-  const signalListeners = SIGNALS.map((signal) => process.listeners(signal));
-  const vitest = await createVitest(
-    'test',
-    {
-      root: packageRoot,
-      config: false,
-      watch: false,
-      // The compiled suites when the package is built (no TypeScript transform at run time),
-      // else the sources (under the project's own tests); `dir` keeps the search to them.
-      dir: join(packageRoot, SUITES_DIR), // absolute: vitest resolves `dir` against the working directory
-      include: [`**/*.test.${SUITES_DIR.startsWith('dist') ? 'js' : 'ts'}`],
-      reporters: [collector],
-      pool: 'threads',
-      maxWorkers: 1,
-      fileParallelism: false,
-      isolate: false,
-      sequence: { sequencer: SuiteSequencer },
-      provide: { run: settings },
-      ...(options.checkFilter ? { testNamePattern: options.checkFilter } : {}),
-    },
-    { logLevel: 'silent' },
-    { stdout: vitestOutput, stderr: vitestOutput },
-  );
-  // vitest's logger exits the process on SIGINT/SIGTERM; the caller owns signals (and
-  // turns them into an abort that still writes the report), so drop what vitest added.
-  SIGNALS.forEach((signal, i) => {
-    for (const listener of process.listeners(signal)) {
-      if (!signalListeners[i]!.includes(listener)) process.off(signal, listener);
-    }
-  });
-  const onAbort = () => {
-    collector.interrupted = true;
-    void vitest.cancelCurrentRun('keyboard-input');
-  };
-  options.signal?.addEventListener('abort', onAbort, { once: true });
-  try {
-    await vitest.start();
-  } catch (error) {
-    collector.runErrors.push(`the suite did not run: ${(error as Error).message}`);
-  } finally {
-    await vitest.close();
-    options.signal?.removeEventListener('abort', onAbort);
-    // vitest sets the exit code for its own verdict; the caller decides ours.
-    process.exitCode = exitCode;
-  }
-  if (options.signal?.aborted) return String(options.signal.reason ?? 'interrupted');
-  if (collector.stopped) return collector.stopped;
-  if (collector.interrupted) return 'interrupted';
-  const text = vitestOutput.text.trim();
-  if (collector.results.length === 0 && text) collector.runErrors.push(`the suite did not run: ${text.split('\n')[0]}`);
-  return undefined;
-}
-
-const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
-
-/** Where the suite files are: compiled next to this module when it runs from dist/. */
-const SUITES_DIR = import.meta.url.includes('/dist/src/') ? 'dist/suites' : 'suites';
-
-/** Collects vitest's own console output, so it never mixes with the run's lines. */
-class CapturedOutput extends Writable {
-  text = '';
-  override _write(chunk: Buffer, _encoding: BufferEncoding, done: () => void): void {
-    this.text += chunk.toString();
-    done();
-  }
-}
+/** The report writers (renderers for every format), loaded only when a run writes reports. */
+const reportWriters = () => import('../report/write.js');

@@ -23,10 +23,26 @@ export class Redactor {
 
   /** The text with every secret replaced by its placeholder. */
   text(value: string): string {
+    return this.#replace(value, (placeholder) => placeholder);
+  }
+
+  /**
+   * A message body with every secret replaced. When the body is a JSON document, each
+   * placeholder is written as JSON string content (a secret in JSON text can only sit
+   * inside a string): the document stays valid and parses to what {@link text} would show,
+   * so a server that echoes a credential is judged on its JSON, not on our redaction.
+   */
+  body(value: string): string {
+    const redacted = this.text(value);
+    if (redacted === value || !isJson(value)) return redacted;
+    return this.#replace(value, (placeholder) => JSON.stringify(placeholder).slice(1, -1));
+  }
+
+  #replace(value: string, written: (placeholder: string) => string): string {
     let out = value;
     for (const [secret, placeholder] of this.#ordered) {
       // `includes` scans without allocating: a 10 MB body without the secret is not copied.
-      if (out.includes(secret)) out = out.split(secret).join(placeholder);
+      if (out.includes(secret)) out = out.split(secret).join(written(placeholder));
     }
     return out;
   }
@@ -41,6 +57,15 @@ export class Redactor {
       ) as T;
     }
     return value;
+  }
+}
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
   }
 }
 

@@ -7,7 +7,7 @@ import { describe, expect, test } from 'vitest';
 import type { Variation } from '../../src/reference/behaviour.js';
 import { startReferenceServer } from '../../src/reference/server.js';
 import type { Report } from '../../src/report/model.js';
-import { defaultReportDir } from '../../src/report/write.js';
+import { defaultReportDir } from '../../src/report/report-dir.js';
 import { runConformance } from '../../src/runner/run.js';
 import { delayedBy } from '../support/targets.js';
 

@@ -9,6 +9,7 @@ import {
   retryAfterMs,
   RunStopped,
   TargetHealth,
+  PERSISTENT_429,
   UNPARSEABLE_BODIES,
 } from '../../src/http/safety.js';
 
@@ -70,6 +71,31 @@ describe('TargetHealth', () => {
     expect(health.retryDelay(answered(429, { 'retry-after': '2' }), 0)).toBe(2000);
     expect(health.retryDelay(answered(200), 0)).toBeUndefined();
     expect(health.retryDelay(answered(429, { 'retry-after': '0' }), 3)).toBeUndefined();
+    expect(guard.stopped).toMatch(/kept answering 429/);
+  });
+
+  test('a 429 holds back every request of the run for its Retry-After', () => {
+    const health = new TargetHealth(new RequestGuard({ profile: 'full' }));
+    expect(health.holdMs()).toBe(0);
+    const now = Date.now();
+    health.retryDelay(answered(429, { 'retry-after': '2' }), 0);
+    expect(health.holdMs(now)).toBeGreaterThanOrEqual(2000);
+    expect(health.holdMs(now + 2_500)).toBe(0);
+  });
+
+  test(`stops after ${PERSISTENT_429} consecutive 429s across requests, not after an interrupted run of them`, () => {
+    const guard = new RequestGuard({ profile: 'full' });
+    const health = new TargetHealth(guard);
+    const refused = answered(429, { 'retry-after': '0' });
+    for (let i = 0; i < PERSISTENT_429 - 1; i++) health.observe(refused);
+    health.observe(answered(201));
+    for (let i = 0; i < PERSISTENT_429 - 1; i++) {
+      health.observe(refused);
+      expect(health.retryDelay(refused, 0)).toBe(0); // each request is on its first retry
+    }
+    expect(guard.stopped).toBeUndefined();
+    health.observe(refused);
+    expect(health.retryDelay(refused, 0)).toBeUndefined();
     expect(guard.stopped).toMatch(/kept answering 429/);
   });
 

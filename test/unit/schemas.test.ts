@@ -1,7 +1,17 @@
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, test } from 'vitest';
-import { schemas, violations } from '../../src/schema/validators.js';
+import { AJV_OPTIONS, schemas, violations } from '../../src/schema/validators.js';
 
 describe('the section-2 schemas', () => {
+  test('each is valid against the 2020-12 meta-schema (the runtime skips that check)', () => {
+    const metaChecking = new Ajv2020({ ...AJV_OPTIONS, validateSchema: true, strict: false });
+    for (const schema of Object.values(schemas)) {
+      expect(metaChecking.validateSchema(schema), `${String(schema.$id)}: ${metaChecking.errorsText()}`).toBe(true);
+    }
+    // The check can fail: a keyword given a value of the wrong type.
+    expect(metaChecking.validateSchema({ ...schemas.Category, required: 'id' })).toBe(false);
+  });
+
   test('each has a draft 2020-12 $schema and an $id', () => {
     for (const schema of Object.values(schemas)) {
       expect(schema.$schema).toBe('https://json-schema.org/draft/2020-12/schema');

@@ -18,6 +18,19 @@ describe('Redactor', () => {
     expect(redactor.text(`a ${KEY}x b ${KEY}`)).toBe('a <K+x> b <K>');
   });
 
+  test('a JSON body that echoes a credential stays valid JSON when its placeholder holds quotes', () => {
+    // As the generated credentials show a changed character: a bash expression with quotes.
+    const changed = `${KEY.slice(0, 10)}Q${KEY.slice(11)}`;
+    const shown = '${PETSTORE_API_KEY:0:10}$(printf %s "Q")${PETSTORE_API_KEY:11}';
+    const redactor = new Redactor().add(KEY, KEY_PLACEHOLDER).add(changed, shown);
+    const echoed = JSON.stringify({ code: 'unauthorized', message: `rejected Bearer ${changed}, not ${KEY}`, status: 401 });
+    const body = redactor.body(echoed);
+    expect(body).not.toContain(KEY.slice(0, 12));
+    expect(JSON.parse(body)).toEqual({ code: 'unauthorized', message: `rejected Bearer ${shown}, not ${KEY_PLACEHOLDER}`, status: 401 });
+    // Text that is not JSON keeps the placeholder as written, quotes and all.
+    expect(redactor.body(`<p>Bearer ${changed}</p>`)).toBe(`<p>Bearer ${shown}</p>`);
+  });
+
   test('ignores secrets too short to protect anything', () => {
     expect(new Redactor().add('ab', '<K>').text('abc')).toBe('abc');
   });

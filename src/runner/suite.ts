@@ -1,0 +1,105 @@
+import { Writable } from 'node:stream';
+import { createVitest, type Reporter } from 'vitest/node';
+import type { RunSettings } from '../config/settings.js';
+import { packageRoot } from '../package-info.js';
+import type { CheckCollector } from './collector.js';
+import { SuiteSequencer } from './sequencer.js';
+import { suiteFiles } from './suite-files.js';
+
+/** A suite run under way: its worker is starting or running checks. */
+export interface SuiteRun {
+  /** Settles when the run is over: why it was cut short, or undefined when it ran to the end. Never rejects. */
+  finished: Promise<string | undefined>;
+}
+
+/** How a suite run is steered. */
+export interface SuiteOptions {
+  /** Only checks whose id matches this regular expression run. */
+  checkFilter?: string;
+  /** Cancels the run: checks under way finish their request, the others do not start. */
+  signal?: AbortSignal;
+}
+
+/**
+ * Starts the suite files with vitest's Node API: one worker without isolation (the checks
+ * share the run's state), invariants last, `collector` as the only reporter. Resolves
+ * once the worker is being started, so the caller can use this thread meanwhile (the
+ * worker's start is the longest part of a run's start), and hands back the run.
+ */
+export async function startSuite(settings: RunSettings, collector: CheckCollector, options: SuiteOptions): Promise<SuiteRun> {
+  const vitestOutput = new CapturedOutput();
+  const suites = suiteFiles();
+  const exitCode = process.exitCode;
+  const signalListeners = SIGNALS.map((signal) => process.listeners(signal));
+  let workerStarting!: () => void;
+  const starting = new Promise<void>((resolve) => (workerStarting = resolve));
+  const startHook: Reporter = { onTestRunStart: () => workerStarting() };
+  const vitest = await createVitest(
+    'test',
+    {
+      root: packageRoot,
+      config: false,
+      watch: false,
+      dir: suites.dir,
+      include: [suites.include],
+      reporters: [collector, startHook],
+      pool: 'threads',
+      // Compiled suites are imported natively (no per-module Vite transform over RPC).
+      ...(suites.native ? { experimental: { viteModuleRunner: false, nodeLoader: false } } : {}),
+      maxWorkers: 1,
+      fileParallelism: false,
+      isolate: false,
+      maxConcurrency: settings.concurrency,
+      sequence: { sequencer: SuiteSequencer },
+      provide: { run: settings },
+      ...(options.checkFilter ? { testNamePattern: options.checkFilter } : {}),
+    },
+    { logLevel: 'silent' },
+    { stdout: vitestOutput, stderr: vitestOutput },
+  );
+  // vitest's logger exits the process on SIGINT/SIGTERM; the caller owns signals (and
+  // turns them into an abort that still writes the report), so drop what vitest added.
+  SIGNALS.forEach((signal, i) => {
+    for (const listener of process.listeners(signal)) {
+      if (!signalListeners[i]!.includes(listener)) process.off(signal, listener);
+    }
+  });
+  const onAbort = () => {
+    collector.interrupted = true;
+    void vitest.cancelCurrentRun('keyboard-input');
+  };
+  options.signal?.addEventListener('abort', onAbort, { once: true });
+
+  const finished = (async () => {
+    try {
+      await vitest.start();
+    } catch (error) {
+      collector.runErrors.push(`the suite did not run: ${(error as Error).message}`);
+    } finally {
+      await vitest.close();
+      options.signal?.removeEventListener('abort', onAbort);
+      // vitest sets the exit code for its own verdict; the caller decides ours.
+      process.exitCode = exitCode;
+    }
+    if (options.signal?.aborted) return String(options.signal.reason ?? 'interrupted');
+    if (collector.stopped) return collector.stopped;
+    if (collector.interrupted) return 'interrupted';
+    const text = vitestOutput.text.trim();
+    if (collector.results.length === 0 && text) collector.runErrors.push(`the suite did not run: ${text.split('\n')[0]}`);
+    return undefined;
+  })();
+  // A run that fails before its worker starts (no suite files) must not leave the caller waiting.
+  await Promise.race([starting, finished]);
+  return { finished };
+}
+
+const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
+
+/** Collects vitest's own console output, so it never mixes with the run's lines. */
+class CapturedOutput extends Writable {
+  text = '';
+  override _write(chunk: Buffer, _encoding: BufferEncoding, done: () => void): void {
+    this.text += chunk.toString();
+    done();
+  }
+}
