@@ -7,5 +7,11 @@ if (!existsSync(entry)) {
   process.stderr.write('petstore-conformance: error: the CLI is not built; run `npm run build` (npm install does it)\n');
   process.exit(2);
 }
+// A reader that goes away (`run | head`) must not end the run: its reports are still written.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error) => {
+    if (error.code !== 'EPIPE') throw error;
+  });
+}
 const { main } = await import(entry.href);
 process.exitCode = await main(process.argv.slice(2));

@@ -1,4 +1,5 @@
 import { rootCertificates } from 'node:tls';
+import { isUtf8 } from 'node:buffer';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pThrottle from 'p-throttle';
 import { Agent, request, type Dispatcher } from 'undici';
@@ -160,14 +161,10 @@ export class HttpClient {
     for (const [name, value] of Object.entries(raw)) {
       if (value !== undefined) headers[name.toLowerCase()] = redact.text(Array.isArray(value) ? value.join(', ') : value);
     }
-    let text: string;
-    let utf8Valid = true;
-    try {
-      text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-    } catch {
-      text = new TextDecoder('utf-8').decode(bytes);
-      utf8Valid = false;
-    }
+    // isUtf8 and toString are simdutf-backed; a fatal TextDecoder took 0.3 ms per 45 KB list.
+    // Invalid sequences decode to U+FFFD, as a non-fatal TextDecoder would.
+    const utf8Valid = isUtf8(bytes);
+    const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
     return { status, headers, body: redact.body(text), bodyBytes: bytes.byteLength, utf8Valid };
   }
 }

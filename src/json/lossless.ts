@@ -41,6 +41,9 @@ export function parseJson(text: string): JsonParseResult {
  * string contents (escapes included).
  */
 function hasInexactNumber(text: string): boolean {
+  // Such a number has a digit before its '.', 'e' or 'E', or 16 digits in a row: text with
+  // neither anywhere (one native regex pass) has none, inside strings or out.
+  if (!MAYBE_INEXACT.test(text)) return false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === QUOTE) {
@@ -63,6 +66,8 @@ function hasInexactNumber(text: string): boolean {
   }
   return false;
 }
+
+const MAYBE_INEXACT = /\d[.eE]|\d{16}/;
 
 const [QUOTE, BACKSLASH, MINUS, PLUS, DOT, ZERO, NINE, LOWER_E, UPPER_E] = ['"', '\\', '-', '+', '.', '0', '9', 'e', 'E'].map((c) =>
   c.charCodeAt(0),

@@ -16,26 +16,26 @@ export interface SuiteFiles {
   native: boolean;
 }
 
-const COMPILED: SuiteFiles = { dir: join(packageRoot, 'dist/suites'), include: '**/*.test.js', native: true };
-const SOURCES: SuiteFiles = { dir: join(packageRoot, 'suites'), include: '**/*.test.ts', native: false };
-
 /**
  * The suite files a run loads: the compiled ones when the package is built and current,
  * else the TypeScript sources through vitest's transform. The CLI runs from `dist/`, so
  * it always gets the compiled files; the project's own tests (which import `src/`) get
  * them too after `npm run build`, so they prove the path users run, yet never a stale
  * build: a source newer than its compiled file selects the sources.
+ * @param fromCompiledCode whether the caller runs from `dist/` (the CLI, the package).
+ * @param root the package root (a parameter for tests).
  */
-export function suiteFiles(fromCompiledCode: boolean = import.meta.url.includes('/dist/src/')): SuiteFiles {
-  if (fromCompiledCode) return COMPILED;
-  return compiledIsCurrent() ? COMPILED : SOURCES;
+export function suiteFiles(fromCompiledCode: boolean = import.meta.url.includes('/dist/src/'), root = packageRoot): SuiteFiles {
+  const compiled: SuiteFiles = { dir: join(root, 'dist/suites'), include: '**/*.test.js', native: true };
+  if (fromCompiledCode || compiledIsCurrent(root)) return compiled;
+  return { dir: join(root, 'suites'), include: '**/*.test.ts', native: false };
 }
 
 /** True when every .ts file under suites/ and src/ has a compiled .js at least as new. */
-function compiledIsCurrent(): boolean {
+function compiledIsCurrent(root: string): boolean {
   for (const folder of ['suites', 'src']) {
-    for (const source of typescriptFiles(join(packageRoot, folder))) {
-      const compiled = join(packageRoot, 'dist', relative(packageRoot, source)).replace(/\.ts$/, '.js');
+    for (const source of typescriptFiles(join(root, folder))) {
+      const compiled = join(root, 'dist', relative(root, source)).replace(/\.ts$/, '.js');
       const compiledTime = statSync(compiled, { throwIfNoEntry: false })?.mtimeMs;
       if (compiledTime === undefined || compiledTime < statSync(source).mtimeMs) return false;
     }

@@ -56,6 +56,19 @@ test('without --report-dir in an unwritable place, the reports go to the tempora
   expect(JSON.parse(await readFile(written, 'utf8')).verdict).toBe('conformant');
 });
 
+test('a reader that goes away (run | head -1) ends neither the run nor its reports', async () => {
+  const dir = await tempDir();
+  const { PETSTORE_API_KEY: _drop, ...env } = process.env;
+  const child = spawn(process.execPath, [BIN, 'run', '--report-dir', dir, '--checks', '^list-'], { env: { ...env, NO_COLOR: '1' } });
+  child.stdout.once('data', () => child.stdout.destroy()); // the reader takes the first line and leaves
+  let stderr = '';
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  const code = await new Promise((resolve) => child.on('close', resolve));
+  expect(stderr).toBe('');
+  expect(code).toBe(0);
+  expect(JSON.parse(await readFile(join(dir, 'report.json'), 'utf8')).verdict).toBe('conformant');
+});
+
 test('run with no target checks the embedded reference server: exit 0', async () => {
   const dir = await tempDir();
   const { code, stdout, stderr } = await cli(['run', '--report-dir', dir]);

@@ -36,6 +36,10 @@ describe('a run against the embedded reference server', async () => {
     expect(onDisk.target.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
     expect(new Date(onDisk.startedAt).toISOString()).toBe(onDisk.startedAt);
     expect(onDisk.durationMs).toBeGreaterThan(0);
+    // Where the time went: the start cost, then the requests, within the run's duration.
+    expect(onDisk.timing!.firstCheckRequestMs).toBeGreaterThan(0);
+    expect(onDisk.timing!.requestsMs).toBeGreaterThan(0);
+    expect(onDisk.timing!.firstCheckRequestMs + onDisk.timing!.requestsMs).toBeLessThanOrEqual(onDisk.durationMs + 1);
     expect(onDisk.checks.length).toBeGreaterThanOrEqual(40);
     for (const check of onDisk.checks) {
       expect(check.id).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);

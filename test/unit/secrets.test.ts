@@ -31,6 +31,42 @@ describe('Redactor', () => {
     expect(redactor.body(`<p>Bearer ${changed}</p>`)).toBe(`<p>Bearer ${shown}</p>`);
   });
 
+  test('finds every occurrence of every secret, however many are registered (property)', () => {
+    const alnum = fc.constantFrom(...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-');
+    const edit = fc.record({ at: fc.nat(), kind: fc.constantFrom('add', 'remove', 'change', 'prefix'), c: alnum });
+    const apply = (key: string, { at, kind, c }: { at: number; kind: string; c: string }) => {
+      const i = at % key.length;
+      if (kind === 'add') return key.slice(0, i) + c + key.slice(i);
+      if (kind === 'remove') return key.slice(0, i) + key.slice(i + 1);
+      if (kind === 'change') return key.slice(0, i) + c + key.slice(i + 1);
+      return key.slice(0, Math.max(4, i));
+    };
+    fc.assert(
+      fc.property(
+        fc.string({ unit: alnum, minLength: 12, maxLength: 40 }),
+        fc.array(edit, { maxLength: 60 }),
+        fc.array(fc.tuple(fc.string({ unit: fc.constantFrom(' ', '"', '|', '{'), maxLength: 5 }), fc.nat()), { maxLength: 8 }),
+        (key, edits, placements) => {
+          const redactor = new Redactor();
+          const secrets = [key, ...edits.map((e) => apply(key, e))].filter((secret) => secret.length >= 4);
+          const shown = new Map(secrets.map((secret) => [secret, `<${secret.length}:${secrets.indexOf(secret)}>`]));
+          for (const [secret, placeholder] of shown) redactor.add(secret, placeholder);
+          // Fillers share no character with any secret: each placed secret is its own occurrence.
+          const placed = placements.map(([filler, n]) => [filler, secrets[n % secrets.length]!] as const);
+          const text = placed.map(([filler, secret]) => filler + secret).join('') + '|';
+          const expected = placed.map(([filler, secret]) => filler + shown.get(secret)!).join('') + '|';
+          expect(redactor.text(text)).toBe(expected);
+        },
+      ),
+      { seed: 20261121, numRuns: 300 },
+    );
+  });
+
+  test('overlapping secrets are hidden together, under the longest one', () => {
+    const redactor = new Redactor().add('abcdefgh', '<A>').add('efghijkl', '<B>').add('ghijklmnop', '<C>');
+    expect(redactor.text('x abcdefghijklmnop y')).toBe('x <C> y');
+  });
+
   test('ignores secrets too short to protect anything', () => {
     expect(new Redactor().add('ab', '<K>').text('abc')).toBe('abc');
   });
