@@ -2,13 +2,15 @@
  * `npm run bench`: performance of the suite, measured (never asserted in tests).
  * (a) the default full run against the embedded reference server; (b) the same against a
  * loopback server that adds 30 ms to every response; (c) the list checks against a list
- * of 100,000 categories (about 10 MB); (d) a bare undici loop sending (a)'s request count,
- * as the floor for (a); then (a) with three --num-runs budgets, to show cost grows
- * linearly. Each scenario runs 5 times (wall time median and range, peak RSS of the CLI
- * process). Prints a table and writes reports/bench.json.
+ * of 100,000 categories (about 13 MB); (d) a bare undici loop sending (a)'s request count,
+ * the floor for (a); (e) vitest's fixed start cost (the runner's configuration, one empty
+ * test); then (a) with three --num-runs budgets, to show that cost follows the work.
+ * (a), (d) and (e) run interleaved, 11 times each, so that a noisy machine weighs on all
+ * three alike. Prints a table and writes reports/bench.json.
+ * Usage: npm run bench [-- a b c d e n] (scenarios to run; default all).
  */
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,26 +20,28 @@ import { delayedBy } from '../test/support/targets.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CLI = join(ROOT, 'bin/petstore-conformance.js');
-const RUNS = 5;
 const LATENCY_MS = 30;
+
+interface HarLog {
+  log: { entries: Array<{ startedDateTime: string; time: number; response: { bodySize: number } }> };
+}
 
 interface Sample {
   wallMs: number;
   peakRssMb: number;
   requests: number;
   report?: Report;
-  har?: { log: { entries: Array<{ startedDateTime: string; time: number }> } };
+  har?: HarLog;
 }
 
-/** Runs a command under GNU time, returning its wall time and peak RSS. */
-function timed(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ wallMs: number; peakRssMb: number; stdout: string }> {
+/** Runs a command under GNU time: its wall time (ms) and peak RSS (MB). Exit 1 (nonconformant) is a result, not a failure. */
+function timed(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ wallMs: number; peakRssMb: number }> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    execFile('/usr/bin/time', ['-f', '%M', ...args], { env: { ...process.env, ...env }, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+    execFile('/usr/bin/time', ['-f', '%M', ...args], { env: { ...process.env, ...env }, maxBuffer: 64 * 1024 * 1024 }, (error, _stdout, stderr) => {
       const wallMs = performance.now() - started;
-      const rss = Number(stderr.trim().split('\n').pop());
       if (error && error.code !== 1) return reject(new Error(`${args.join(' ')} failed: ${stderr.slice(-400)}`));
-      resolve({ wallMs, peakRssMb: rss / 1024, stdout });
+      resolve({ wallMs, peakRssMb: Number(stderr.trim().split('\n').pop()) / 1024 });
     });
   });
 }
@@ -47,15 +51,21 @@ async function cliRun(extra: string[], env: NodeJS.ProcessEnv = {}): Promise<Sam
   const dir = await mkdtemp(join(tmpdir(), 'pcs-bench-'));
   const { wallMs, peakRssMb } = await timed([process.execPath, CLI, 'run', '--report-dir', dir, '--format', 'json,har', ...extra], env);
   const report = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8')) as Report;
-  const har = JSON.parse(await readFile(join(dir, 'exchanges.har'), 'utf8'));
+  const har = JSON.parse(await readFile(join(dir, 'exchanges.har'), 'utf8')) as HarLog;
+  await rm(dir, { recursive: true, force: true });
   return { wallMs, peakRssMb, requests: report.summary.requests, report, har };
+}
+
+/** One run of a script from dist/scripts: wall time and peak RSS. */
+async function scriptRun(script: string, args: string[], requests: number): Promise<Sample> {
+  return { ...(await timed([process.execPath, join(ROOT, 'dist/scripts', script), ...args])), requests };
 }
 
 /**
  * The longest chain of exchanges in which each started after the previous one ended: the
- * requests on the critical path as the run scheduled them.
+ * requests on the critical path as the run's dependencies and concurrency scheduled them.
  */
-function criticalPath(har: NonNullable<Sample['har']>): number {
+function criticalPath(har: HarLog): number {
   const spans = har.log.entries
     .map((e) => ({ start: Date.parse(e.startedDateTime), end: Date.parse(e.startedDateTime) + e.time }))
     .sort((a, b) => a.start - b.start);
@@ -70,15 +80,25 @@ function criticalPath(har: NonNullable<Sample['har']>): number {
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const range = (values: number[]) => `${Math.min(...values).toFixed(0)}–${Math.max(...values).toFixed(0)}`;
+const receivedMb = (har: HarLog) => har.log.entries.reduce((sum, e) => sum + Math.max(0, e.response.bodySize), 0) / 1e6;
 
-async function scenario(name: string, run: () => Promise<Sample>, times = RUNS) {
-  const samples: Sample[] = [];
-  for (let i = 0; i < times; i++) samples.push(await run());
+interface Row {
+  name: string;
+  runs: number;
+  wallMsMedian: number;
+  wallMsRange: string;
+  requests: number;
+  requestsPerSecond: number;
+  peakRssMb: number;
+  samples: Sample[];
+}
+
+function row(name: string, samples: Sample[]): Row {
   const wall = samples.map((s) => s.wallMs);
   const requests = median(samples.map((s) => s.requests));
-  const result = {
+  return {
     name,
-    runs: times,
+    runs: samples.length,
     wallMsMedian: Math.round(median(wall)),
     wallMsRange: range(wall),
     requests,
@@ -86,80 +106,119 @@ async function scenario(name: string, run: () => Promise<Sample>, times = RUNS) 
     peakRssMb: Math.round(Math.max(...samples.map((s) => s.peakRssMb))),
     samples,
   };
-  console.error(`  ${name}: ${result.wallMsMedian} ms median`);
-  return result;
 }
 
-console.error(`Benchmark on ${cpus().length} cores, Node ${process.version}, ${RUNS} runs per scenario`);
+/** Runs each scenario `times` times, round-robin, so machine noise spreads over all of them. */
+async function interleaved(times: number, scenarios: Record<string, () => Promise<Sample>>): Promise<Record<string, Sample[]>> {
+  const samples: Record<string, Sample[]> = Object.fromEntries(Object.keys(scenarios).map((name) => [name, []]));
+  for (let i = 0; i < times; i++) {
+    for (const [name, run] of Object.entries(scenarios)) samples[name]!.push(await run());
+    process.stderr.write('.');
+  }
+  process.stderr.write('\n');
+  return samples;
+}
 
-// `npm run bench -- c` runs only the scenarios named (a, b, c, d, n for the --num-runs budgets).
 const only = process.argv.slice(2);
 const wanted = (id: string) => only.length === 0 || only.includes(id);
-const skipped = { name: 'skipped', runs: 0, wallMsMedian: 0, wallMsRange: '-', requests: 0, requestsPerSecond: 0, peakRssMb: 0, samples: [] as Sample[] };
+console.error(`Benchmark on ${cpus().length} cores, ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}`);
+const rows: Row[] = [];
+const ratios: Record<string, unknown> = {};
 
-const a = wanted('a') || wanted('d') ? await scenario('(a) full run, embedded server', () => cliRun([])) : skipped;
-
-let b = skipped;
-let bCritical = 0;
-if (wanted('b')) {
-  const slowServer = await startReferenceServer({ variations: [delayedBy(LATENCY_MS)] });
-  b = await scenario(`(b) full run, loopback +${LATENCY_MS} ms`, () => cliRun(['--base-url', slowServer.baseUrl], { PETSTORE_API_KEY: slowServer.apiKey }));
-  await slowServer.close();
-  bCritical = median(b.samples.map((s) => criticalPath(s.har!)));
+// (a), (d), (e): interleaved. (d) needs (a)'s request count: one (a) run first sets it.
+if (wanted('a') || wanted('d') || wanted('e')) {
+  const requests = (await cliRun([])).requests;
+  const samples = await interleaved(11, {
+    ...(wanted('a') || wanted('d') ? { a: () => cliRun([]) } : {}),
+    ...(wanted('d') ? { d: () => scriptRun('bare-loop.js', [String(requests)], requests) } : {}),
+    ...(wanted('e') || wanted('d') ? { e: () => scriptRun('vitest-floor.js', [], 0) } : {}),
+  });
+  const a = samples.a ? row('(a) full run, embedded server', samples.a) : undefined;
+  const d = samples.d ? row('(d) bare undici loop, same requests', samples.d) : undefined;
+  const e = samples.e ? row("(e) vitest's fixed start, empty test", samples.e) : undefined;
+  rows.push(...[a, d, e].filter((r) => r !== undefined));
+  if (a) {
+    const reports = a.samples.map((s) => s.report!);
+    ratios.aStartBeforeRunMs = Math.round(median(a.samples.map((s) => s.wallMs - s.report!.durationMs)));
+    ratios.aFirstCheckRequestMs = Math.round(median(a.samples.map((s) => s.wallMs - s.report!.durationMs + (s.report!.timing?.firstCheckRequestMs ?? 0))));
+    ratios.aRequestsMs = Math.round(median(reports.map((r) => r.timing?.requestsMs ?? 0)));
+  }
+  if (a && d) ratios.aOverD = +(a.wallMsMedian / d.wallMsMedian).toFixed(2);
+  if (a && d && e) ratios.aMinusEOverD = +((a.wallMsMedian - e.wallMsMedian) / d.wallMsMedian).toFixed(2);
 }
 
-let c = skipped;
-let listBytes = 0;
-let listCheckMs = 0;
+if (wanted('b')) {
+  const slowServer = await startReferenceServer({ variations: [delayedBy(LATENCY_MS)] });
+  const samples: Sample[] = [];
+  for (let i = 0; i < 5; i++) samples.push(await cliRun(['--base-url', slowServer.baseUrl], { PETSTORE_API_KEY: slowServer.apiKey }));
+  await slowServer.close();
+  const b = row(`(b) full run, loopback +${LATENCY_MS} ms`, samples);
+  rows.push(b);
+  const critical = median(samples.map((s) => criticalPath(s.har!)));
+  const floor = critical * LATENCY_MS;
+  const e = rows.find((r) => r.name.startsWith('(e)'));
+  ratios.bCriticalPathRequests = critical;
+  ratios.bLatencyFloorMs = floor;
+  ratios.bOverFloor = +(b.wallMsMedian / floor).toFixed(2);
+  ratios.bRequestsMs = Math.round(median(samples.map((s) => s.report!.timing?.requestsMs ?? 0)));
+  ratios.bRequestsOverFloor = +((ratios.bRequestsMs as number) / floor).toFixed(2);
+  if (e) ratios.bMinusEOverFloor = +((b.wallMsMedian - e.wallMsMedian) / floor).toFixed(2);
+}
+
 if (wanted('c')) {
   const bigServer = await startReferenceServer();
   for (let i = 0; i < 100_000; i++) bigServer.store.create({ name: `category ${i} ${'x'.repeat(40)}`, description: `description of category number ${i}` });
-  c = await scenario('(c) list checks, 100,000 categories', () =>
-    cliRun(['--base-url', bigServer.baseUrl, '--checks', '^list-'], { PETSTORE_API_KEY: bigServer.apiKey }),
-  );
-  listBytes = Buffer.byteLength(JSON.stringify(bigServer.store.list().map((x) => ({ ...x, id: Number(x.id) }))));
+  const samples: Sample[] = [];
+  for (let i = 0; i < 5; i++) samples.push(await cliRun(['--base-url', bigServer.baseUrl, '--checks', '^list-'], { PETSTORE_API_KEY: bigServer.apiKey }));
   await bigServer.close();
+  const c = row('(c) list checks, 100,000 categories', samples);
+  rows.push(c);
   const listChecks = (s: Sample) => s.report!.checks.filter((k) => k.id.startsWith('list-') && k.status !== 'skipped');
-  listCheckMs = median(c.samples.map((s) => Math.max(...listChecks(s).map((k) => k.durationMs))));
+  ratios.cListMb = +Math.max(...samples[0]!.har!.log.entries.map((e) => e.response.bodySize / 1e6)).toFixed(1);
+  ratios.cSlowestListCheckMs = median(samples.map((s) => Math.max(...listChecks(s).map((k) => k.durationMs))));
+  ratios.cPeakRssMb = c.peakRssMb;
 }
 
-let d = skipped;
-if (wanted('d')) {
-  const loop = join(ROOT, 'dist/scripts/bare-loop.js');
-  d = await scenario('(d) bare undici loop, same request count', async () => {
-    const { wallMs, peakRssMb } = await timed([process.execPath, loop, String(a.requests)]);
-    return { wallMs, peakRssMb, requests: a.requests };
-  });
-}
-
-const budgets = [];
 if (wanted('n')) {
+  const budgets = [];
   for (const numRuns of [10, 50, 200]) {
-    budgets.push(await scenario(`(a) with --num-runs ${numRuns}`, () => cliRun(['--num-runs', String(numRuns), '--seed', '1']), 3));
+    const samples: Sample[] = [];
+    for (let i = 0; i < 3; i++) samples.push(await cliRun(['--num-runs', String(numRuns), '--seed', '1']));
+    const budget = row(`(a) with --num-runs ${numRuns}`, samples);
+    rows.push(budget);
+    const mb = receivedMb(samples[0]!.har!);
+    budgets.push({ numRuns, requests: budget.requests, receivedMb: +mb.toFixed(1), wallMs: budget.wallMsMedian, msPerRequest: +(budget.wallMsMedian / budget.requests).toFixed(2) });
   }
+  ratios.numRuns = budgets;
 }
 
-const rows = [a, b, c, d, ...budgets].filter((row) => row.runs > 0);
 console.log('\nScenario                                   Wall median  Range (ms)    Requests  Req/s   Peak RSS');
 for (const r of rows) {
   console.log(`${r.name.padEnd(43)}${`${r.wallMsMedian} ms`.padEnd(13)}${r.wallMsRange.padEnd(14)}${String(r.requests).padEnd(10)}${String(r.requestsPerSecond).padEnd(8)}${r.peakRssMb} MB`);
 }
-const ratios = {
-  aOverD: +(a.wallMsMedian / d.wallMsMedian).toFixed(2),
-  bCriticalPathRequests: bCritical,
-  bLatencyFloorMs: bCritical * LATENCY_MS,
-  bOverLatencyFloor: +(b.wallMsMedian / (bCritical * LATENCY_MS)).toFixed(2),
-  cListBytes: listBytes,
-  cListCheckMsMedian: listCheckMs,
-  numRunsMsPerRequest: budgets.map((r) => +(r.wallMsMedian / r.requests).toFixed(2)),
-};
-console.log(`
-(a) ÷ (d): ${ratios.aOverD}
-(b) critical path: ${bCritical} requests × ${LATENCY_MS} ms = ${ratios.bLatencyFloorMs} ms floor; (b) ÷ floor: ${ratios.bOverLatencyFloor}
-(c) list of ${(listBytes / 1e6).toFixed(1)} MB: slowest list check ${listCheckMs} ms, peak RSS ${c.peakRssMb} MB
---num-runs 10 / 50 / 200: ${budgets.map((r) => `${r.requests} requests in ${r.wallMsMedian} ms`).join('; ')}`);
+const lines: string[] = [];
+if (ratios.aFirstCheckRequestMs !== undefined) {
+  lines.push(`(a): process start to the run's start ${ratios.aStartBeforeRunMs} ms; to the first check request ${ratios.aFirstCheckRequestMs} ms; requests ${ratios.aRequestsMs} ms`);
+}
+if (ratios.aOverD !== undefined) lines.push(`(a) ÷ (d): ${ratios.aOverD}`);
+if (ratios.aMinusEOverD !== undefined) lines.push(`((a) − (e)) ÷ (d), the run beyond vitest's fixed start against the bare loop: ${ratios.aMinusEOverD}`);
+if (ratios.bLatencyFloorMs !== undefined) {
+  lines.push(
+    `(b) critical path ${ratios.bCriticalPathRequests} requests × ${LATENCY_MS} ms = ${ratios.bLatencyFloorMs} ms floor; (b) ÷ floor ${ratios.bOverFloor}; ` +
+      `its requests phase (${ratios.bRequestsMs} ms) ÷ floor ${ratios.bRequestsOverFloor}` +
+      (ratios.bMinusEOverFloor !== undefined ? `; ((b) − (e)) ÷ floor ${ratios.bMinusEOverFloor}` : ''),
+  );
+}
+if (ratios.cPeakRssMb !== undefined) lines.push(`(c) list of ${ratios.cListMb} MB: slowest list check ${ratios.cSlowestListCheckMs} ms, peak RSS ${ratios.cPeakRssMb} MB`);
+if (ratios.numRuns) {
+  for (const b of ratios.numRuns as Array<Record<string, number>>) {
+    lines.push(`--num-runs ${b.numRuns}: ${b.requests} requests, ${b.receivedMb} MB received, ${b.wallMs} ms (${b.msPerRequest} ms per request)`);
+  }
+}
+console.log(`\n${lines.join('\n')}`);
 
 await mkdir(join(ROOT, 'reports'), { recursive: true });
-const strip = (r: (typeof rows)[number]) => ({ ...r, samples: r.samples.map(({ wallMs, peakRssMb, requests }) => ({ wallMs: Math.round(wallMs), peakRssMb: Math.round(peakRssMb), requests })) });
-await writeFile(join(ROOT, 'reports/bench.json'), `${JSON.stringify({ machine: { cores: cpus().length, node: process.version }, scenarios: rows.map(strip), ratios }, null, 2)}\n`);
+const strip = (r: Row) => ({ ...r, samples: r.samples.map(({ wallMs, peakRssMb, requests }) => ({ wallMs: Math.round(wallMs), peakRssMb: Math.round(peakRssMb), requests })) });
+const machine = { cores: cpus().length, cpu: cpus()[0]?.model, node: process.version };
+await writeFile(join(ROOT, 'reports/bench.json'), `${JSON.stringify({ machine, scenarios: rows.map(strip), ratios }, null, 2)}\n`);
 console.log('\nWritten: reports/bench.json');

@@ -4,7 +4,7 @@ import type { RunSettings } from '../config/settings.js';
 import { packageRoot } from '../package-info.js';
 import type { CheckCollector } from './collector.js';
 import { SuiteSequencer } from './sequencer.js';
-import { suiteFiles } from './suite-files.js';
+import { suiteFiles, type SuiteFiles } from './suite-files.js';
 
 /** A suite run under way: its worker is starting or running checks. */
 export interface SuiteRun {
@@ -18,6 +18,8 @@ export interface SuiteOptions {
   checkFilter?: string;
   /** Cancels the run: checks under way finish their request, the others do not start. */
   signal?: AbortSignal;
+  /** The suite files to load (default: {@link suiteFiles}); the benchmark loads an empty one. */
+  files?: SuiteFiles;
 }
 
 /**
@@ -28,7 +30,7 @@ export interface SuiteOptions {
  */
 export async function startSuite(settings: RunSettings, collector: CheckCollector, options: SuiteOptions): Promise<SuiteRun> {
   const vitestOutput = new CapturedOutput();
-  const suites = suiteFiles();
+  const suites = options.files ?? suiteFiles();
   const exitCode = process.exitCode;
   const signalListeners = SIGNALS.map((signal) => process.listeners(signal));
   let workerStarting!: () => void;

@@ -1,0 +1,28 @@
+/**
+ * Benchmark scenario (e): vitest's fixed start cost with the runner's own configuration.
+ * Starts the suite runner (same pool, same worker options) on one empty test file and
+ * exits: process start, vitest's start, its worker's start and stop, nothing else.
+ * Usage: node dist/scripts/vitest-floor.js
+ */
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { RunSettings } from '../src/config/settings.js';
+import { packageRoot } from '../src/package-info.js';
+import { CheckCollector } from '../src/runner/collector.js';
+import { startSuite } from '../src/runner/suite.js';
+
+// Inside the package, so that the test file's `import 'vitest'` resolves natively.
+await mkdir(join(packageRoot, 'reports'), { recursive: true });
+const dir = await mkdtemp(join(packageRoot, 'reports', '.vitest-floor-'));
+// One test that sends nothing, with the metadata the collector expects of a check.
+const meta = { check: { id: 'nothing', title: 'sends nothing', clause: '0', level: 'info', requirements: [], exchanges: [], created: [] } };
+await writeFile(join(dir, 'empty.test.js'), `import { test } from 'vitest';\ntest('nothing', { meta: ${JSON.stringify(meta)} }, () => {});\n`);
+const settings = { concurrency: 16 } as RunSettings; // the empty file reads none of it
+const collector = new CheckCollector();
+const suite = await startSuite(settings, collector, { files: { dir, include: '**/*.test.js', native: true } });
+const aborted = await suite.finished;
+await rm(dir, { recursive: true, force: true });
+if (aborted || collector.results.length !== 1) {
+  console.error(`the empty suite did not run: ${aborted ?? collector.runErrors.join('; ')}`);
+  process.exitCode = 1;
+}
