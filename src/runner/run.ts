@@ -193,8 +193,8 @@ function withDeadline(options: RunOptions): AbortSignal | undefined {
 }
 
 /**
- * One GET /categories without credentials before any check: tells an unreachable target
- * (exit 3, no checks run) from one that answers, whatever it answers. Unauthenticated,
+ * One GET /categories without credentials, sent while the suite's worker starts: tells an
+ * unreachable target (exit 3, no check judged) from one that answers, whatever it answers. Unauthenticated,
  * it sends no key and is answered before any handler logic that might hang.
  */
 async function probe(settings: RunSettings, redactor: Redactor): Promise<Exchange> {
