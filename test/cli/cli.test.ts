@@ -78,6 +78,11 @@ test('run with no target checks the embedded reference server: exit 0', async ()
   expect(stdout).toContain('Verdict: CONFORMANT');
   const report = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8'));
   expect(report.verdict).toBe('conformant');
+  // Checks print as they finish: the section-7 invariants judge every exchange, so they finish last.
+  const finished = [...stdout.matchAll(/^ {2}\S+ +\w+ +\S+ +(\S+) /gm)].map((match) => match[1]!);
+  expect(finished.length).toBe(report.checks.length);
+  expect(finished.indexOf('error-body-is-error')).toBeGreaterThan(finished.indexOf('create-rejects-invalid-bodies'));
+  expect(finished.indexOf('error-body-is-error')).toBeGreaterThan(finished.indexOf('model-based-sequences'));
 });
 
 describe('against a server given by --base-url', () => {
