@@ -14,8 +14,10 @@ export const UNTESTED_READ_ONLY = 'untested (profile read-only)';
 /** Options of {@link check} beyond its definition. */
 export interface CheckOptions {
   /**
-   * Run after the concurrent checks declared before it, alone (for checks that read
-   * what earlier checks did). By default checks run concurrently with their neighbours.
+   * Run after the checks of its conformance class declared before it, and before those
+   * declared after it (for checks that read what earlier checks did, or that should not
+   * overlap their neighbours). Other classes run on meanwhile. By default a check runs
+   * concurrently with every other.
    */
   sequential?: boolean;
   /** Requests the check sends one after another at most; sizes its time budget. */
@@ -36,8 +38,8 @@ export function check(
   options: CheckOptions = {},
 ): void {
   definition.requirements.forEach(requirement); // an unknown id fails the suite at load, not silently
-  const register = options.sequential ? test : test.concurrent;
   const settings = inject('run');
+  const register = !selected(definition.id) ? test.skip : options.sequential ? test.sequential : test.concurrent;
   // Every request is bounded by the client's deadline; this only catches a stuck check.
   const timeout = (options.timeLimitMs ?? 0) + settings.timeoutMs * ((options.serialRequests ?? 3) + 1) + 5_000;
   // The definition travels from registration on, so checks a filter skips are still reported.
@@ -70,6 +72,12 @@ export function check(
       meta.created = run.created.filter((category) => category.checkId === definition.id);
     }
   });
+}
+
+/** Whether `--checks` selects the check with this id (a check not selected is reported skipped). */
+function selected(id: string): boolean {
+  const filter = inject('checkFilter');
+  return filter === null || new RegExp(filter).test(id);
 }
 
 function failureRecord({ message, exchange }: CheckFailure, checkId: string): FailureRecord {

@@ -76,13 +76,74 @@ export function expectCreated(exchange: Exchange): CategoryView {
 
 /** The status-200 array of Categories of a list (spec 4.1). */
 export function expectCategoryList(exchange: Exchange): CategoryView[] {
+  const json = expectListArray(exchange);
+  const tree = json.tree as unknown[];
+  return (json.value as unknown[]).map((item, i) => expectCategory(exchange, tree[i], item, () => `item ${i} of the list: `));
+}
+
+/**
+ * The status-200 JSON array of a list, its items not judged: for checks that look for
+ * their own items only (spec 4.1 is list-items-are-categories' to judge), so that an
+ * item another check had the server store does not fail them.
+ */
+export function expectListArray(exchange: Exchange): ParsedJson & { value: unknown[] } {
   expectStatus(exchange, 200);
   const json = expectJsonBody(exchange);
   if (!Array.isArray(json.value)) {
     throw new CheckFailure(`Expected a JSON array, found ${kindOf(json.value)}`, exchange);
   }
-  const tree = json.tree as unknown[];
-  return json.value.map((item, i) => expectCategory(exchange, tree[i], item, () => `item ${i} of the list: `));
+  return json as ParsedJson & { value: unknown[] };
+}
+
+/**
+ * A list read for the items a check looks for (4.1/R1, 4.1/R2, section 2): the list must
+ * be a status-200 JSON array, and an item is judged as a Category only when a check asks
+ * for it by id. The other items are list-items-are-categories' to judge (4.1): an item
+ * that some other check had the server store must not fail a check about something else,
+ * nor make its verdict depend on which class ran first.
+ */
+export class ListedItems {
+  readonly #exchange: Exchange;
+  readonly #values: unknown[];
+  readonly #tree: unknown[];
+  /** Position of each item with an exact integer id (one index per list, not a search per lookup). */
+  readonly #byId = new Map<bigint, number>();
+
+  /** @throws CheckFailure when the list is not a status-200 JSON array. */
+  constructor(exchange: Exchange) {
+    const json = expectListArray(exchange);
+    this.#exchange = exchange;
+    this.#values = json.value;
+    this.#tree = json.tree as unknown[];
+    this.#tree.forEach((node, i) => {
+      const id = exactInteger((node as { id?: unknown } | null)?.id);
+      if (id !== undefined) this.#byId.set(id, i);
+    });
+  }
+
+  /** Items in the list, whatever their shape. */
+  get size(): number {
+    return this.#values.length;
+  }
+
+  /** Whether an item has exactly this id. */
+  has(id: bigint): boolean {
+    return this.#byId.has(id);
+  }
+
+  /**
+   * The item with this id, judged as a Category; undefined when no item has it.
+   * @throws CheckFailure when that item is not a Category.
+   */
+  get(id: bigint): CategoryView | undefined {
+    const i = this.#byId.get(id);
+    return i === undefined ? undefined : expectCategory(this.#exchange, this.#tree[i], this.#values[i], () => `listed id ${id}: `);
+  }
+
+  /** The items as plain values, unjudged: for checks that look for a field (a tag), not an id. */
+  get values(): readonly unknown[] {
+    return this.#values;
+  }
 }
 
 /** Fails with `message` and the exchange unless `condition` holds. */

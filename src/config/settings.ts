@@ -69,5 +69,7 @@ export const DEFAULT_PARALLEL_CREATES = 16;
 declare module 'vitest' {
   export interface ProvidedContext {
     run: RunSettings;
+    /** Only checks whose id matches this regular expression run (`--checks`); null: all. */
+    checkFilter: string | null;
   }
 }

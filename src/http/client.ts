@@ -1,13 +1,23 @@
 import { rootCertificates } from 'node:tls';
 import { isUtf8 } from 'node:buffer';
 import { setTimeout as sleep } from 'node:timers/promises';
+import pLimit, { type LimitFunction } from 'p-limit';
 import pThrottle from 'p-throttle';
-import { Agent, request, type Dispatcher } from 'undici';
+import { createRequire } from 'node:module';
+import type { Agent as UndiciAgent, Dispatcher } from 'undici';
 import type { Redactor } from '../secrets/redactor.js';
 import type { Credential } from './credential.js';
 import type { Exchange, RecordedRequest, RecordedResponse } from './exchange.js';
 import { RequestGuard, TargetHealth } from './safety.js';
 import { toTransportError } from './transport-error.js';
+
+// undici's index loads fetch, WebSocket, mocks and caches too: about 70 ms of the suite
+// worker's start, on the critical path of every run. The client needs two of its modules,
+// the agent and request(), and loads only those (undici has no exports map; its version
+// is pinned, and every test of the suite goes through these two).
+const require = createRequire(import.meta.url);
+const Agent = require('undici/lib/dispatcher/agent.js') as typeof UndiciAgent;
+const request = require('undici/lib/api/api-request.js') as (this: Dispatcher, options: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
 
 /** A request body: a JSON value serialized by the client, or text sent verbatim. */
 export type RequestBody = { json: unknown } | { text: string };
@@ -54,9 +64,10 @@ export interface ClientOptions {
  */
 export class HttpClient {
   readonly #options: ClientOptions;
-  readonly #agent: Agent;
+  readonly #agent: UndiciAgent;
   readonly #health: TargetHealth | undefined;
   readonly #pace: (run: () => Promise<Exchange>) => Promise<Exchange>;
+  readonly #slots: LimitFunction;
   #seq = 0;
 
   constructor(options: ClientOptions) {
@@ -66,6 +77,10 @@ export class HttpClient {
     this.#pace = options.rateLimit
       ? pThrottle({ limit: 1, interval: 1000 / options.rateLimit, strict: true })((run: () => Promise<Exchange>) => run())
       : (run) => run();
+    // Requests wait here for a connection, not in undici's queue: the guard then decides on
+    // each one when it can go out, so a run that stops sends at most `connections` more,
+    // and an exchange's recorded duration is its time on the wire.
+    this.#slots = pLimit(options.connections);
     this.#agent = new Agent({
       connections: options.connections,
       ...(options.caPem ? { connect: { ca: [...rootCertificates, options.caPem] } } : {}),
@@ -93,8 +108,10 @@ export class HttpClient {
     for (let attempt = 0; ; attempt++) {
       const hold = this.#health?.holdMs() ?? 0;
       if (hold > 0) await sleep(hold);
-      this.#options.guard?.admit(spec);
-      const exchange = await this.#pace(() => this.#exchange(spec, checkId));
+      const exchange = await this.#slots(() => {
+        this.#options.guard?.admit(spec);
+        return this.#pace(() => this.#exchange(spec, checkId));
+      });
       onAttempt?.(exchange);
       this.#health?.observe(exchange);
       const delay = this.#health?.retryDelay(exchange, attempt);
@@ -136,8 +153,10 @@ export class HttpClient {
     };
 
     try {
-      const res = await request(url, {
-        dispatcher: this.#agent,
+      const target = new URL(url);
+      const res = await request.call(this.#agent, {
+        origin: target.origin,
+        path: target.pathname + target.search,
         method: spec.method as Dispatcher.HttpMethod,
         headers,
         body,

@@ -3,7 +3,6 @@ import type { CheckMeta, CreatedCategory } from '../check/types.js';
 import type { Exchange } from '../http/exchange.js';
 import type { CheckResult } from '../report/model.js';
 import { NOT_SELECTED } from '../report/console.js';
-import { compareSuiteFiles } from './sequencer.js';
 
 /**
  * A vitest reporter that turns each finished test into a {@link CheckResult} (from the
@@ -15,7 +14,7 @@ export class CheckCollector implements Reporter {
   readonly #exchanges = new Map<string, Exchange[]>();
   readonly #created = new Map<string, CreatedCategory[]>();
   #order: string[] = [];
-  /** Problems of the run itself: suite files that failed to load, unhandled errors. */
+  /** Problems of the run itself: suite modules that failed to load, unhandled errors. */
   readonly runErrors: string[] = [];
   /** Set when the run was cut short: checks that never started are reported as not run. */
   interrupted = false;
@@ -30,7 +29,7 @@ export class CheckCollector implements Reporter {
 
   onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandled: ReadonlyArray<SerializedError>, reason: TestRunEndReason): void {
     if (reason === 'interrupted') this.interrupted = true;
-    for (const module of [...modules].sort((a, b) => compareSuiteFiles(a.moduleId, b.moduleId))) {
+    for (const module of modules) {
       for (const error of module.errors()) this.runErrors.push(`${module.moduleId}: ${error.message}`);
       for (const testCase of module.children.allTests()) {
         const id = testCase.meta().check?.id ?? testCase.name;

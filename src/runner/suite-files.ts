@@ -6,7 +6,7 @@ import { packageRoot } from '../package-info.js';
 export interface SuiteFiles {
   /** Absolute folder of the suite files (vitest resolves a relative `dir` against the working directory). */
   dir: string;
-  /** Glob of the suite files under `dir`. */
+  /** Glob of the suite's test files under `dir` (one file: it loads every conformance class). */
   include: string;
   /**
    * Whether the files are plain JavaScript that Node imports natively. When true, vitest's
@@ -26,9 +26,9 @@ export interface SuiteFiles {
  * @param root the package root (a parameter for tests).
  */
 export function suiteFiles(fromCompiledCode: boolean = import.meta.url.includes('/dist/src/'), root = packageRoot): SuiteFiles {
-  const compiled: SuiteFiles = { dir: join(root, 'dist/suites'), include: '**/*.test.js', native: true };
+  const compiled: SuiteFiles = { dir: join(root, 'dist/suites'), include: 'conformance.test.js', native: true };
   if (fromCompiledCode || compiledIsCurrent(root)) return compiled;
-  return { dir: join(root, 'suites'), include: '**/*.test.ts', native: false };
+  return { dir: join(root, 'suites'), include: 'conformance.test.ts', native: false };
 }
 
 /** True when every .ts file under suites/ and src/ has a compiled .js at least as new. */

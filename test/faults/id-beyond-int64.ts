@@ -17,11 +17,12 @@ export default {
       'edge-empty-name',
       'edge-long-name',
       'edge-unknown-properties',
-      'list-ids-unique',
       'list-items-are-categories',
-      'list-not-paginated',
       'model-based-sequences',
     ],
     error: ['create-listed'],
+    // It fails only when it must create categories itself (the concurrent classes had not
+    // yet created 26), since the ids of its creates are then out of range.
+    mayFail: ['list-not-paginated'],
   },
 } satisfies Fault;

@@ -12,5 +12,8 @@ export default {
   }),
   expected: {
     failed: ['create-rejects-invalid-bodies', 'create-rejects-missing-name'],
+    // The nameless category the server stored is in every later list: list-items-are-categories
+    // rightly fails when the validation class stored it before that check listed.
+    mayFail: ['list-items-are-categories'],
   },
 } satisfies Fault;

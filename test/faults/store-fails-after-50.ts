@@ -12,12 +12,24 @@ export default {
     },
   }),
   expected: {
-    failed: [
-      'create-concurrent-ids-unique',
+    // Its 16 parallel creates come after the create class's 30 generated ones (and what the
+    // other classes stored meanwhile), so they always meet the full store.
+    failed: ['create-concurrent-ids-unique'],
+    // Whichever other creates come after the 50th store, as the concurrent classes interleave.
+    mayFail: [
+      'create-ids-unique',
+      'create-ignores-client-id',
+      'create-name-only',
+      'create-unicode',
+      'create-valid-bodies',
+      'create-with-description',
       'edge-control-characters',
       'edge-empty-name',
       'edge-long-name',
       'edge-unknown-properties',
+      'list-ids-unique',
+      'list-items-are-categories',
+      'list-not-paginated',
       'model-based-sequences',
     ],
   },

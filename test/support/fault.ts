@@ -14,8 +14,9 @@ export interface Fault {
     error?: string[];
     skipped?: string[];
     /**
-     * Checks that may fail too, for faults that are races: whether the suite's own
-     * concurrent checks collide depends on timing. Empty for every other fault.
+     * Checks that may fail too, for faults whose effect depends on timing: a race between
+     * the suite's own concurrent checks, or a state (a count, a stored item) that the
+     * concurrent conformance classes may or may not have reached first. Empty otherwise.
      */
     mayFail?: string[];
   };

@@ -1,15 +1,22 @@
-import { mkdir, mkdtemp, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { compareSuiteFiles } from '../../src/runner/sequencer.js';
+import type { RunSettings } from '../../src/config/settings.js';
+import { packageRoot } from '../../src/package-info.js';
+import { CheckCollector } from '../../src/runner/collector.js';
+import { startSuite } from '../../src/runner/suite.js';
 import { suiteFiles } from '../../src/runner/suite-files.js';
 
-describe('suite file order', () => {
-  test.each(['ts', 'js'])('the invariants run last, whatever the extension (.%s)', (extension) => {
-    const files = ['validation', 'invariants', 'auth', 'list'].map((name) => `/pkg/suites/${name}.test.${extension}`);
-    const names = files.sort(compareSuiteFiles).map((path) => path.replace(/^.*\//, '').split('.')[0]);
-    expect(names).toEqual(['auth', 'list', 'validation', 'invariants']);
+describe('the suite\'s one test file', () => {
+  test('loads every conformance class in suites/, each once, in its own describe block, the invariants last and alone', async () => {
+    const entry = await readFile(join(packageRoot, 'suites/conformance.test.ts'), 'utf8');
+    const blocks = [...entry.matchAll(/^describe\.(\w+)\('([\w-]+)', \(\) => load\('([\w-]+)', \(\) => import\('\.\/([\w-]+)\.js'\)\)\);$/gm)];
+    const modules = (await readdir(join(packageRoot, 'suites'))).filter((name) => name !== 'conformance.test.ts').map((name) => name.replace(/\.ts$/, ''));
+    expect(blocks.map((block) => block[4]).sort()).toEqual(modules.sort());
+    expect(blocks.every((block) => block[2] === block[4] && block[3] === block[4])).toBe(true); // each block is named by its class
+    expect(blocks.map((block) => `${block[1]} ${block[2]}`).at(-1)).toBe('sequential invariants');
+    expect(blocks.slice(0, -1).every((block) => block[1] === 'concurrent')).toBe(true);
   });
 });
 
@@ -18,9 +25,9 @@ describe('which suite files a run loads', () => {
   async function pkg(editedAt: number, builtAt: number | undefined): Promise<string> {
     const root = await mkdtemp(join(tmpdir(), 'pcs-suites-'));
     const files: Array<[string, number | undefined]> = [
-      ['suites/a.test.ts', editedAt],
+      ['suites/conformance.test.ts', editedAt],
       ['src/x.ts', editedAt],
-      ['dist/suites/a.test.js', builtAt],
+      ['dist/suites/conformance.test.js', builtAt],
       ['dist/src/x.js', builtAt],
     ];
     for (const [path, time] of files) {
@@ -34,17 +41,43 @@ describe('which suite files a run loads', () => {
 
   test('the compiled files, imported natively, when the build is current', async () => {
     const root = await pkg(1_000, 2_000);
-    expect(suiteFiles(false, root)).toEqual({ dir: join(root, 'dist/suites'), include: '**/*.test.js', native: true });
+    expect(suiteFiles(false, root)).toEqual({ dir: join(root, 'dist/suites'), include: 'conformance.test.js', native: true });
   });
 
   test('the sources, through vitest\'s transform, when a source is newer than its build or was never built', async () => {
     for (const root of [await pkg(2_000, 1_000), await pkg(1_000, undefined)]) {
-      expect(suiteFiles(false, root)).toEqual({ dir: join(root, 'suites'), include: '**/*.test.ts', native: false });
+      expect(suiteFiles(false, root)).toEqual({ dir: join(root, 'suites'), include: 'conformance.test.ts', native: false });
     }
   });
 
   test('always the compiled files when the caller itself is compiled (the CLI)', async () => {
     const root = await pkg(2_000, 1_000);
     expect(suiteFiles(true, root).native).toBe(true);
+  });
+});
+
+describe('a conformance class whose module fails to load', () => {
+  test('stops the run before any check, with a run error naming the class', async () => {
+    // Inside the package, so that the files' `import 'vitest'` resolves natively.
+    await mkdir(join(packageRoot, 'reports'), { recursive: true });
+    const dir = await mkdtemp(join(packageRoot, 'reports', '.runner-test-'));
+    try {
+      // The suite's own entry, compiled, beside class modules of which one throws.
+      const entry = await readFile(join(packageRoot, 'dist/suites/conformance.test.js'), 'utf8');
+      const names = [...entry.matchAll(/import\('\.\/([\w-]+)\.js'\)/g)].map((match) => match[1]!);
+      const meta = (id: string) => ({ check: { id, title: 'sends nothing', clause: '0', level: 'info', requirements: [], exchanges: [], created: [] } });
+      for (const name of names) {
+        const body = name === 'model' ? `throw new Error('the module is broken');\n` : `import { test } from 'vitest';\ntest('${name}', { meta: ${JSON.stringify(meta(name))} }, () => {});\n`;
+        await writeFile(join(dir, `${name}.js`), body);
+      }
+      await writeFile(join(dir, 'conformance.test.js'), entry);
+      const collector = new CheckCollector();
+      const suite = await startSuite({ concurrency: 4 } as RunSettings, collector, { files: { dir, include: 'conformance.test.js', native: true } });
+      expect(await suite.finished).toBeUndefined();
+      expect(collector.runErrors).toEqual([`${join(dir, 'conformance.test.js')}: conformance class model did not load: the module is broken`]);
+      expect(collector.results).toEqual([]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

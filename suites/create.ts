@@ -4,7 +4,7 @@
  */
 import { newCategory } from '../src/arbitraries/new-category.js';
 import { check } from '../src/check/define.js';
-import { expectCategoryList, expectCreated, expectResponse, expectSameFields, expectThat, type CategoryView } from '../src/check/expect.js';
+import { ListedItems, expectCreated, expectResponse, expectSameFields, expectThat, type CategoryView } from '../src/check/expect.js';
 import { assertProperty, PROPERTY_TIME_LIMIT_MS } from '../src/check/property.js';
 import { CheckError } from '../src/check/failures.js';
 import type { CheckContext } from '../src/check/context.js';
@@ -80,7 +80,7 @@ check(
   async (t) => {
     if (sent.length === 0) throw new CheckError('no create succeeded, so there is nothing to look for in the list');
     const exchange = await t.list();
-    const listed = new Map(expectCategoryList(exchange).map((item) => [item.id, item]));
+    const listed = new ListedItems(exchange);
     for (const { checkId, fields, created } of sent) {
       const item = listed.get(created.id);
       expectThat(item !== undefined, `Expected id ${created.id} (created by ${checkId}) in the list of ${listed.size} items, not found`, exchange);
@@ -129,7 +129,7 @@ check(
       ids.set(created.id, i);
     });
     const list = await t.list();
-    const listed = new Map(expectCategoryList(list).map((item) => [item.id, item]));
+    const listed = new ListedItems(list);
     for (const [id, i] of ids) {
       const item = listed.get(id);
       expectThat(item !== undefined, `Expected id ${id} (parallel create ${i + 1}) in the list, not found`, list);
@@ -157,8 +157,8 @@ check(
     }
     const created = t.run.created.filter((c) => integerId.test(c.id));
     const exchange = await t.list();
-    const listed = new Set(expectCategoryList(exchange).map((item) => item.id.toString()));
-    const missing = created.filter((category) => !listed.has(category.id));
+    const listed = new ListedItems(exchange);
+    const missing = created.filter((category) => !listed.has(BigInt(category.id)));
     expectThat(
       missing.length === 0,
       `Expected all ${created.length} categories of this run in one list of ${listed.size} items; ${missing.length} missing, first id ${missing[0]?.id} (by ${missing[0]?.checkId})`,
