@@ -4,6 +4,7 @@ import { CheckContext } from './context.js';
 import { CheckError, CheckFailure } from './failures.js';
 import { collectAfterLargeBodies } from './memory.js';
 import { RunStopped } from '../http/safety.js';
+import { NOT_SELECTED } from '../report/console.js';
 import { requirement } from '../requirements/catalogue.js';
 import { runState } from './run-state.js';
 import type { CheckDefinition, CheckMeta, FailureRecord } from './types.js';
@@ -39,11 +40,13 @@ export function check(
 ): void {
   definition.requirements.forEach(requirement); // an unknown id fails the suite at load, not silently
   const settings = inject('run');
-  const register = !selected(definition.id) ? test.skip : options.sequential ? test.sequential : test.concurrent;
+  const chosen = selected(definition.id);
+  const register = !chosen ? test.skip : options.sequential ? test.sequential : test.concurrent;
   // Every request is bounded by the client's deadline; this only catches a stuck check.
   const timeout = (options.timeLimitMs ?? 0) + settings.timeoutMs * ((options.serialRequests ?? 3) + 1) + 5_000;
   // The definition travels from registration on, so checks a filter skips are still reported.
   const declared: CheckMeta = { ...definition, exchanges: [], created: [] };
+  if (!chosen) declared.outcome = { status: 'skipped', reason: NOT_SELECTED };
   register(definition.id, { timeout, meta: { check: declared } }, async ({ task, skip }) => {
     const run = runState();
     run.levels.set(definition.id, definition.level);

@@ -58,7 +58,7 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
     .option('--max-writes <n>', 'requests that could write the run may send at most', nonNegativeInteger)
     .option('--deadline <seconds>', 'wall time the whole run may take', positiveNumber)
     .option('--timeout <ms>', 'deadline of one request, in ms', positiveInteger, DEFAULT_TIMEOUT_MS)
-    .option('--connections <n>', 'keep-alive connections to the target at most', positiveInteger, DEFAULT_CONNECTIONS)
+    .option('--connections <n>', 'keep-alive connections to the target, and so requests in flight, at most', positiveInteger, DEFAULT_CONNECTIONS)
     .option('--allow-insecure-http', 'allow plain http to a host that is not this machine')
     .option('--ca-file <file>', 'PEM file of extra trusted CA certificates (NODE_EXTRA_CA_CERTS works too)')
     .option('--report-dir <dir>', 'directory for the report files (default: reports/<timestamp>, linked as reports/latest)')

@@ -90,7 +90,8 @@ function toCheckResult(meta: CheckMeta, testCase: TestCase, unrun: string): Chec
   if (meta.property) result.property = meta.property;
   if (outcome.state === 'skipped' || outcome.state === 'pending') {
     result.status = 'skipped';
-    result.reason = meta.outcome?.reason ?? (outcome.state === 'skipped' ? outcome.note : undefined) ?? unrun;
+    // vitest's own note ("The test run was aborted by the user.") is replaced by ours.
+    result.reason = meta.outcome?.reason ?? unrun;
   } else if (outcome.state === 'failed') {
     if (meta.failure) {
       result.status = 'failed';

@@ -36,7 +36,7 @@ export interface RunOptions {
   timeoutMs?: number;
   /** Largest response body accepted, in bytes (default 16 MiB). */
   maxResponseBytes?: number;
-  /** Keep-alive connections to the target (default 8). */
+  /** Keep-alive connections to the target, and so requests in flight, at most (default 16). */
   connections?: number;
   /** The run's seed (default: a fresh one, recorded in the report); the same seed replays the same requests. */
   seed?: number;
