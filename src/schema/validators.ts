@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { packageRoot } from '../package-info.js';
 
 /** The shapes of spec section 2, and the tool's configuration file, by schema title. */
@@ -23,10 +23,6 @@ export const schemas: Record<SchemaName, Record<string, unknown>> = Object.fromE
   ]),
 ) as Record<SchemaName, Record<string, unknown>>;
 
-// ajv-formats is CommonJS; its default export arrives wrapped under ESM interop.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ??
-  addFormatsModule) as unknown as (ajv: Ajv2020) => Ajv2020;
-
 /** The options every validator of ours is compiled with. */
 export const AJV_OPTIONS = {
   allErrors: true,
@@ -41,15 +37,55 @@ export const AJV_OPTIONS = {
   validateSchema: false,
 } as const;
 
-const ajv = addFormats(new Ajv2020(AJV_OPTIONS));
-for (const schema of Object.values(schemas)) ajv.addSchema(schema);
+/** The shapes of spec section 2, which every check and the reference server validate. */
+export const SPEC_SHAPES = ['NewCategory', 'Category', 'Error'] as const;
+
+/** The file, beside this module once built, of the spec shapes' validators as ajv standalone code. */
+export const PRECOMPILED_FILE = 'spec-validators.cjs';
+
+const require = createRequire(import.meta.url);
+
+/**
+ * ajv with every schema added (compiled on first use). Loaded on demand: the spec shapes
+ * come precompiled in the build, and loading and compiling ajv costs about 100 ms of a
+ * suite worker's start; the configuration file and the report schema still need it.
+ */
+export function runtimeAjv(): Ajv2020 {
+  if (!ajv) {
+    const { Ajv2020 } = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
+    const addFormats = require('ajv-formats') as (ajv: Ajv2020) => Ajv2020;
+    ajv = addFormats(new Ajv2020(AJV_OPTIONS));
+    for (const schema of Object.values(schemas)) ajv.addSchema(schema);
+  }
+  return ajv;
+}
+let ajv: Ajv2020 | undefined;
+
+type Validators = Partial<Record<SchemaName, ValidateFunction>>;
+
+/**
+ * The build's standalone validators of the spec shapes (scripts/compile-schemas.ts); none
+ * when running from the TypeScript sources, which then compile them with ajv.
+ */
+function precompiled(): Validators {
+  try {
+    return require(`./${PRECOMPILED_FILE}`) as Validators;
+  } catch (error) {
+    // Only our own file may be missing: a module it requires must not be, silently.
+    const missing = (error as NodeJS.ErrnoException).code === 'MODULE_NOT_FOUND' && (error as Error).message.split('\n')[0]!.includes(PRECOMPILED_FILE);
+    if (missing) return {};
+    throw error;
+  }
+}
+let prebuilt: Validators | undefined;
 
 const compiled = new Map<SchemaName, ValidateFunction>();
 
 function validator(name: SchemaName): ValidateFunction {
   let validate = compiled.get(name);
   if (!validate) {
-    validate = ajv.getSchema(schemas[name].$id as string) as ValidateFunction;
+    prebuilt ??= precompiled();
+    validate = prebuilt[name] ?? (runtimeAjv().getSchema(schemas[name].$id as string) as ValidateFunction);
     compiled.set(name, validate);
   }
   return validate;
