@@ -2,7 +2,7 @@
  * Build step (`npm run build`): writes the validators of the spec shapes (NewCategory,
  * Category, Error) as ajv standalone code beside the compiled validators module, so that
  * neither the suite's worker nor the reference server loads ajv or compiles a schema at
- * start (about 100 ms of every run's start). The code is generated from schemas/ by ajv
+ * start (about 110 ms of every run's start). The code is generated from schemas/ by ajv
  * itself, with the options of every other validator; a test checks that it judges
  * generated values exactly as ajv compiling the schemas at run time does.
  */

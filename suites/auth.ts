@@ -8,7 +8,7 @@ import { invalidBody } from '../src/arbitraries/invalid-body.js';
 import { invalidCredential } from '../src/arbitraries/invalid-credential.js';
 import { newCategory } from '../src/arbitraries/new-category.js';
 import { check } from '../src/check/define.js';
-import { ListedItems, expectEachCase, expectErrorStatus, expectStatus, expectThat } from '../src/check/expect.js';
+import { expectEachCase, expectListArray, expectErrorStatus, expectStatus, expectThat } from '../src/check/expect.js';
 import { assertProperty, PROPERTY_TIME_LIMIT_MS } from '../src/check/property.js';
 import { runState } from '../src/check/run-state.js';
 import type { RequestBody } from '../src/http/client.js';
@@ -87,7 +87,7 @@ check(
     );
     // Only tagged items matter here: the shape of the others is the list checks' to judge.
     const list = await t.list();
-    const leaked = new ListedItems(list).values.filter((item) => (item as { description?: unknown } | null)?.description === tag);
+    const leaked = expectListArray(list).value.filter((item) => (item as { description?: unknown } | null)?.description === tag);
     expectThat(leaked.length === 0, `Expected no category created without a valid key, found ${leaked.length} (first id ${String((leaked[0] as { id?: unknown } | undefined)?.id)})`, list);
   },
   { sequential: true, timeLimitMs: PROPERTY_TIME_LIMIT_MS },

@@ -78,7 +78,7 @@ export function expectCreated(exchange: Exchange): CategoryView {
 export function expectCategoryList(exchange: Exchange): CategoryView[] {
   const json = expectListArray(exchange);
   const tree = json.tree as unknown[];
-  return (json.value as unknown[]).map((item, i) => expectCategory(exchange, tree[i], item, () => `item ${i} of the list: `));
+  return json.value.map((item, i) => expectCategory(exchange, tree[i], item, () => `item ${i} of the list: `));
 }
 
 /**

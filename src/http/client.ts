@@ -1,9 +1,9 @@
 import { rootCertificates } from 'node:tls';
 import { isUtf8 } from 'node:buffer';
+import { createRequire } from 'node:module';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pLimit, { type LimitFunction } from 'p-limit';
 import pThrottle from 'p-throttle';
-import { createRequire } from 'node:module';
 import type { Agent as UndiciAgent, Dispatcher } from 'undici';
 import type { Redactor } from '../secrets/redactor.js';
 import type { Credential } from './credential.js';

@@ -47,7 +47,7 @@ const require = createRequire(import.meta.url);
 
 /**
  * ajv with every schema added (compiled on first use). Loaded on demand: the spec shapes
- * come precompiled in the build, and loading and compiling ajv costs about 100 ms of a
+ * come precompiled in the build, and loading and compiling ajv costs about 110 ms of a
  * suite worker's start; the configuration file and the report schema still need it.
  */
 export function runtimeAjv(): Ajv2020 {
