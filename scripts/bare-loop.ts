@@ -1,9 +1,10 @@
 /**
  * The floor for benchmark scenario (a): a process that starts the reference server and
  * sends N authorized GET /categories with a bare undici pool, 16 at a time, nothing else.
+ * It loads undici as the suite's client does (two modules, not the whole index).
  * Usage: node dist/scripts/bare-loop.js N
  */
-import { Agent, request } from 'undici';
+import { Agent, request } from '../src/http/undici.js';
 import { startReferenceServer } from '../src/reference/server.js';
 
 const total = Number(process.argv[2] ?? 100);
@@ -13,7 +14,8 @@ let next = 0;
 const worker = async () => {
   while (next < total) {
     next++;
-    const res = await request(`${server.baseUrl}/categories`, { dispatcher: agent, headers: { authorization: `Bearer ${server.apiKey}` } });
+    const url = new URL(`${server.baseUrl}/categories`);
+    const res = await request.call(agent, { origin: url.origin, path: url.pathname, method: 'GET', headers: { authorization: `Bearer ${server.apiKey}` } });
     await res.body.arrayBuffer();
   }
 };

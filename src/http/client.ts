@@ -1,23 +1,14 @@
 import { rootCertificates } from 'node:tls';
 import { isUtf8 } from 'node:buffer';
-import { createRequire } from 'node:module';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pLimit, { type LimitFunction } from 'p-limit';
 import pThrottle from 'p-throttle';
-import type { Agent as UndiciAgent, Dispatcher } from 'undici';
 import type { Redactor } from '../secrets/redactor.js';
 import type { Credential } from './credential.js';
 import type { Exchange, RecordedRequest, RecordedResponse } from './exchange.js';
 import { RequestGuard, TargetHealth } from './safety.js';
 import { toTransportError } from './transport-error.js';
-
-// undici's index loads fetch, WebSocket, mocks and caches too: about 70 ms of the suite
-// worker's start, on the critical path of every run. The client needs two of its modules,
-// the agent and request(), and loads only those (undici has no exports map; its version
-// is pinned, and every test of the suite goes through these two).
-const require = createRequire(import.meta.url);
-const Agent = require('undici/lib/dispatcher/agent.js') as typeof UndiciAgent;
-const request = require('undici/lib/api/api-request.js') as (this: Dispatcher, options: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
+import { Agent, request, type Dispatcher, type UndiciAgent } from './undici.js';
 
 /** A request body: a JSON value serialized by the client, or text sent verbatim. */
 export type RequestBody = { json: unknown } | { text: string };
