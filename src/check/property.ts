@@ -112,9 +112,11 @@ export async function assertProperty<T>(
 
 /**
  * Runs the predicate on every value, `limit` at a time, launching none after the first
- * failure (a hanging target then costs one batch of timeouts, not all of them).
+ * failure (a hanging target then costs one batch of timeouts, not all of them). Every
+ * input under way finishes before this returns or throws, so each request the check sent
+ * is in its record.
  * @returns the first failing value and its CheckFailure, or undefined when all passed.
- * @throws any other error a predicate throws (a defect of the suite).
+ * @throws the first other error a predicate throws (a hung route, a stopped run, a defect of the suite).
  */
 async function runConcurrently<T>(
   values: readonly T[],
@@ -123,18 +125,20 @@ async function runConcurrently<T>(
 ): Promise<{ value: T; error: CheckFailure } | undefined> {
   let next = 0;
   let failed: { value: T; error: CheckFailure } | undefined;
+  let thrown: { error: unknown } | undefined;
   const worker = async () => {
-    while (next < values.length && !failed) {
+    while (next < values.length && !failed && !thrown) {
       const run = next++;
       try {
         await predicate(values[run]!, run);
       } catch (error) {
-        if (!(error instanceof CheckFailure)) throw error;
-        failed ??= { value: values[run]!, error };
+        if (error instanceof CheckFailure) failed ??= { value: values[run]!, error };
+        else thrown ??= { error };
       }
     }
   };
   await Promise.all(Array.from({ length: Math.min(limit, values.length) }, worker));
+  if (thrown) throw thrown.error;
   return failed;
 }
 

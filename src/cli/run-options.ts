@@ -93,7 +93,7 @@ export async function resolveRunOptions(
   return {
     ...options,
     baseUrl,
-    apiKey: await apiKey(pick('apiKeyFile'), pick('apiKeyEnv') ?? KEY_VARIABLE, env, cwd),
+    ...(await apiKey(pick('apiKeyFile'), pick('apiKeyEnv') ?? KEY_VARIABLE, env, cwd)),
     ...(caFile ? { caPem: await readInput(resolve(cwd, caFile), 'the CA file') } : {}),
   };
 }
@@ -110,18 +110,18 @@ async function selectedTarget(flags: RunFlags, cwd: string): Promise<TargetConfi
   return loadTarget(path, flags.target);
 }
 
-/** The key, from a file when one is named, else from an environment variable. */
-async function apiKey(file: string | undefined, variable: string, env: NodeJS.ProcessEnv, cwd: string): Promise<string> {
+/** The key, from a file when one is named, else from an environment variable, and where it came from. */
+async function apiKey(file: string | undefined, variable: string, env: NodeJS.ProcessEnv, cwd: string): Promise<{ apiKey: string; keySource: string }> {
   if (file) {
     const key = (await readInput(resolve(cwd, file), 'the API key file')).trim();
     if (!key) throw new UsageError(`the API key file ${file} is empty`);
-    return key;
+    return { apiKey: key, keySource: `the API key file ${file}` };
   }
   const key = env[variable];
   if (!key) {
     throw new UsageError(`the API key is missing: set the environment variable ${variable} (or name another with --api-key-env, or use --api-key-file)`);
   }
-  return key;
+  return { apiKey: key, keySource: `the environment variable ${variable}` };
 }
 
 /** A file's text, or a UsageError that names the file (never its content). */

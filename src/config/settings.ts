@@ -40,6 +40,8 @@ export interface RunSettings {
   profileSource: 'explicit' | 'default';
   /** Requests per second at most, shared by every check. */
   rateLimit?: number;
+  /** How long the run waits on a target that refuses every request (429, 503 with Retry-After), in ms. */
+  patienceMs: number;
   /** Requests the run may send at most. */
   maxRequests?: number;
   /** Requests that could write the run may send at most. */

@@ -1,27 +1,15 @@
 import { rootCertificates } from 'node:tls';
 import { isUtf8 } from 'node:buffer';
-import { setTimeout as sleep } from 'node:timers/promises';
-import pLimit, { type LimitFunction } from 'p-limit';
 import pThrottle from 'p-throttle';
 import type { Redactor } from '../secrets/redactor.js';
-import type { Credential } from './credential.js';
-import type { Exchange, RecordedRequest, RecordedResponse } from './exchange.js';
-import { RequestGuard, TargetHealth } from './safety.js';
+import { AdaptivePace, DEFAULT_PATIENCE_MS, isTooMany, refusalWaitMs } from './adaptive-pace.js';
+import { ConnectionPool, type ConnectionSlot, type WatchedDispatcher } from './connection-pool.js';
+import { recordedRequest, type Exchange, type RecordedResponse, type TransportError } from './exchange.js';
+import { HungRoutes, RouteHung } from './hung-routes.js';
+import { bodyText, isIdempotent, type RequestSpec } from './request.js';
+import { RequestGuard, RunStopped, TargetHealth } from './safety.js';
 import { toTransportError } from './transport-error.js';
-import { Agent, request, type Dispatcher, type UndiciAgent } from './undici.js';
-
-/** A request body: a JSON value serialized by the client, or text sent verbatim. */
-export type RequestBody = { json: unknown } | { text: string };
-
-/** One request to send, relative to the target's base URL. */
-export interface RequestSpec {
-  method: string;
-  /** Path below the base URL, starting with `/` (e.g. `/categories`). */
-  path: string;
-  credential: Credential;
-  /** Absent: no body and no Content-Type. Present: sent with `Content-Type: application/json`. */
-  body?: RequestBody;
-}
+import { Agent, request, type Dispatcher } from './undici.js';
 
 /** Settings of the HTTP client. */
 export interface ClientOptions {
@@ -37,81 +25,152 @@ export interface ClientOptions {
   redactor: Redactor;
   /** Sent as User-Agent. */
   userAgent: string;
-  /** Called with every finished exchange, in completion order. */
+  /** Called with every attempt of every request, superseded ones included, in completion order. */
   onExchange?: (exchange: Exchange) => void;
   /** Admits or refuses each request (profile, budgets, stop); none: everything is sent. */
   guard?: RequestGuard;
   /** Requests per second at most, shared by every caller of this client; none: unpaced. */
   rateLimit?: number;
+  /** How long the run waits on a target that refuses every request (429, 503), in ms (default 30 s). */
+  patienceMs?: number;
   /** Extra trusted CA certificates (PEM), for targets behind a private CA. */
   caPem?: string;
+  /**
+   * Whether a request that is not idempotent, reset before any response, was applied all
+   * the same: `false` when known not applied (it may then be sent again, RFC 9112
+   * §9.3.1), `true` or `undefined` otherwise. `send` makes the requests that find out;
+   * none: such a request is never sent again.
+   */
+  wasApplied?: (spec: RequestSpec, send: (lookup: RequestSpec) => Promise<Exchange>) => Promise<boolean | undefined>;
+}
+
+/** The outcome of one attempt, before the client decides whether it answers the request. */
+interface Attempt {
+  exchange: Exchange;
+  /** When it was sent, in ms on the pace's clock. */
+  sentAt: number;
+  /** Set when the attempt was abandoned because its route hangs. */
+  hung?: RouteHung;
 }
 
 /**
- * The one HTTP client every request of a run goes through (undici, keep-alive pool).
- * Redirects are never followed (a 3xx is a finding and the key never travels to another
- * origin); each exchange has a deadline and a response size cap; transport failures
- * come back as exchanges with an `error`, never as exceptions.
+ * The one HTTP client every request of a run goes through (undici, keep-alive). Redirects
+ * are never followed (a 3xx is a finding and the key never travels to another origin);
+ * each exchange has a deadline and a response size cap; transport failures come back as
+ * exchanges with an `error`, never as exceptions.
+ *
+ * The client's own trouble is never the target's fault: a refusal (429, 503 with
+ * Retry-After) is waited out and the request sent again, at a pace that adapts to what the
+ * target accepts; a reset on a reused connection before any response (the race with a
+ * server's idle close, RFC 9112 §9.6) is sent again once on a fresh connection, a request
+ * that is not idempotent only when known not to have been applied. Every attempt is
+ * recorded; those that do not answer the request are marked `superseded`.
  */
 export class HttpClient {
   readonly #options: ClientOptions;
-  readonly #agent: UndiciAgent;
+  readonly #pool: ConnectionPool;
   readonly #health: TargetHealth | undefined;
-  readonly #pace: (run: () => Promise<Exchange>) => Promise<Exchange>;
-  readonly #slots: LimitFunction;
+  readonly #pace: AdaptivePace;
+  readonly #throttle: <T>(run: () => Promise<T>) => Promise<T>;
+  readonly #hung = new HungRoutes();
+  readonly #patienceMs: number;
   #seq = 0;
 
   constructor(options: ClientOptions) {
     this.#options = options;
+    this.#patienceMs = options.patienceMs ?? DEFAULT_PATIENCE_MS;
     this.#health = options.guard ? new TargetHealth(options.guard) : undefined;
-    // p-throttle's strict mode spaces calls evenly: one per 1000/rate ms, fractions too.
-    this.#pace = options.rateLimit
-      ? pThrottle({ limit: 1, interval: 1000 / options.rateLimit, strict: true })((run: () => Promise<Exchange>) => run())
-      : (run) => run();
-    // Requests wait here for a connection, not in undici's queue: the guard then decides on
-    // each one when it can go out, so a run that stops sends at most `connections` more,
-    // and an exchange's recorded duration is its time on the wire.
-    this.#slots = pLimit(options.connections);
-    this.#agent = new Agent({
-      connections: options.connections,
-      ...(options.caPem ? { connect: { ca: [...rootCertificates, options.caPem] } } : {}),
-      maxResponseSize: options.maxResponseBytes,
-      // Backstops only: the abort signal enforces the precise deadline.
-      headersTimeout: options.timeoutMs + 1000,
-      bodyTimeout: options.timeoutMs + 1000,
-      keepAliveTimeout: 4000,
-    });
+    this.#pace = new AdaptivePace(this.#patienceMs, options.guard?.signal);
+    // The user's ceiling: p-throttle's strict mode spaces calls evenly, one per 1000/rate ms.
+    const throttled = options.rateLimit ? pThrottle({ limit: 1, interval: 1000 / options.rateLimit, strict: true })((run: () => Promise<unknown>) => run()) : undefined;
+    this.#throttle = throttled ? <T>(run: () => Promise<T>) => throttled(run) as Promise<T> : (run) => run();
+    // One single-connection agent per slot, so each request knows whether its connection is fresh.
+    this.#pool = new ConnectionPool(options.connections, () =>
+      new Agent({
+        connections: 1,
+        // undici does not abort a request while its connection is being set up: the connect
+        // timeout is the request deadline, so an unreachable target costs one deadline.
+        connect: { timeout: options.timeoutMs, ...(options.caPem ? { ca: [...rootCertificates, options.caPem] } : {}) },
+        maxResponseSize: options.maxResponseBytes,
+        // Backstops only: the abort signal enforces the precise deadline.
+        headersTimeout: options.timeoutMs + 1000,
+        bodyTimeout: options.timeoutMs + 1000,
+        keepAliveTimeout: 4000,
+      }) as unknown as WatchedDispatcher,
+    );
   }
 
-  /** Requests sent so far. */
+  /** Requests sent so far (every attempt). */
   get sent(): number {
     return this.#seq;
   }
 
   /**
-   * Sends one request on behalf of `checkId` (paced by the rate limit, a 429 retried
-   * after its Retry-After) and returns the final exchange. The target's failures come
-   * back as exchanges, never as exceptions.
-   * @param onAttempt called with every exchange, retried 429s included.
-   * @throws ProfileViolation or RunStopped when the guard refuses the request.
+   * Sends one request on behalf of `checkId` and returns the exchange that answers it.
+   * The target's failures come back as exchanges, never as exceptions.
+   * @param onAttempt called with every attempt, superseded ones included.
+   * @throws ProfileViolation or RunStopped when the guard refuses the request; RouteHung
+   *   when the request's route hangs; Error when the target kept refusing this request
+   *   past the run's patience.
    */
   async send(spec: RequestSpec, checkId: string, onAttempt?: (exchange: Exchange) => void): Promise<Exchange> {
-    for (let attempt = 0; ; attempt++) {
-      const hold = this.#health?.holdMs() ?? 0;
-      if (hold > 0) await sleep(hold);
-      const exchange = await this.#slots(() => {
-        this.#options.guard?.admit(spec);
-        return this.#pace(() => this.#exchange(spec, checkId));
-      });
+    const report = (exchange: Exchange) => {
+      this.#options.onExchange?.(exchange);
       onAttempt?.(exchange);
-      this.#health?.observe(exchange);
-      const delay = this.#health?.retryDelay(exchange, attempt);
-      if (delay === undefined) return exchange;
-      await sleep(delay);
+    };
+    const firstSentAt = this.#pace.now();
+    let fresh = false;
+    // Bounded: refusals end at the run's patience, and a stale connection is retried once.
+    for (;;) {
+      const { exchange, sentAt, hung } = await this.#pool.use(async (slot) => {
+        await this.#pace.ready();
+        return this.#throttle(() => {
+          // Decided as the request goes out: a route may have turned out to hang meanwhile.
+          this.#hung.assertOpen(spec);
+          this.#options.guard?.admit(spec);
+          return this.#attempt(spec, checkId, slot, fresh);
+        });
+      });
+      if (hung) {
+        report(exchange);
+        throw hung;
+      }
+      const waitMs = refusalWaitMs(exchange.response);
+      if (waitMs !== undefined) {
+        const decision = this.#pace.refused(sentAt, waitMs, isTooMany(exchange.response));
+        const status = exchange.response!.status;
+        if ('stop' in decision) {
+          report({ ...exchange, superseded: `refused with ${status}; the run stopped` });
+          this.#options.guard?.stop(decision.stop);
+          throw new RunStopped(`not sent again: ${decision.stop}`);
+        }
+        if (this.#pace.now() - firstSentAt + decision.waitMs > this.#patienceMs) {
+          report({ ...exchange, superseded: `refused with ${status}; not sent again` });
+          throw new Error(`the target refused this request (${status}) for longer than the run's patience of ${this.#patienceMs / 1000} s`);
+        }
+        report({ ...exchange, superseded: `refused with ${status}: sent again after ${decision.waitMs} ms` });
+        continue;
+      }
+      if (exchange.response) {
+        this.#pace.accepted();
+        this.#health?.observe(exchange);
+      }
+      if (!fresh && isStaleConnection(exchange)) {
+        const unapplied = isIdempotent(spec) || (await this.#options.wasApplied?.(spec, (lookup) => this.send(lookup, checkId, onAttempt))) === false;
+        if (unapplied) {
+          report({ ...exchange, superseded: 'reset on a reused connection before any response (RFC 9112 §9.3.1): sent again on a fresh connection' });
+          fresh = true;
+          continue;
+        }
+        exchange.error!.message += '; the request may have been applied, so it was not sent again';
+      }
+      report(exchange);
+      return exchange;
     }
   }
 
-  async #exchange(spec: RequestSpec, checkId: string): Promise<Exchange> {
+  /** One attempt on `slot`: never throws for the target's failures. */
+  async #attempt(spec: RequestSpec, checkId: string, slot: ConnectionSlot, fresh: boolean): Promise<Attempt> {
     const seq = ++this.#seq;
     const url = this.#options.baseUrl + spec.path;
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': this.#options.userAgent };
@@ -120,49 +179,66 @@ export class HttpClient {
       headers.authorization = spec.credential.header;
       shownHeaders.authorization = spec.credential.shown ?? '<redacted>';
     }
-    let body: string | undefined;
-    if (spec.body) {
-      body = 'json' in spec.body ? JSON.stringify(spec.body.json) : spec.body.text;
-      headers['content-type'] = shownHeaders['content-type'] = 'application/json';
-    }
-    const recorded: RecordedRequest = { method: spec.method, url, headers: shownHeaders };
-    if (body !== undefined) recorded.body = this.#options.redactor.body(body);
+    const body = bodyText(spec.body);
+    if (body !== undefined) headers['content-type'] = shownHeaders['content-type'] = 'application/json';
+    const recorded = recordedRequest({ method: spec.method, url, headers: shownHeaders, ...(body !== undefined ? { body: this.#options.redactor.body(body) } : {}) });
 
+    const connection = !fresh && slot.open ? 'reused' : 'fresh';
+    const dispatcher = slot.dispatcher(fresh);
+    const connectsBefore = slot.connects;
+    const abandon = new AbortController();
+    const untrack = this.#hung.track(spec, (reason) => abandon.abort(reason));
     const startedAt = new Date();
+    const sentAt = this.#pace.now();
     const started = performance.now();
-    const finish = (part: Pick<Exchange, 'response' | 'error'>): Exchange => {
-      const exchange: Exchange = {
-        seq,
-        checkId,
-        request: recorded,
-        ...part,
-        startedAt: startedAt.toISOString(),
-        durationMs: Math.round((performance.now() - started) * 10) / 10,
-      };
-      this.#options.onExchange?.(exchange);
-      return exchange;
-    };
+    const finish = (part: Pick<Exchange, 'response' | 'error'>): Exchange => ({
+      seq,
+      checkId,
+      credential: spec.credential.name,
+      request: recorded,
+      ...part,
+      startedAt: startedAt.toISOString(),
+      durationMs: Math.round((performance.now() - started) * 10) / 10,
+      connection,
+    });
 
+    let phase: TransportError['phase'] = 'headers';
     try {
       const target = new URL(url);
-      const res = await request.call(this.#agent, {
+      const res = await request.call(dispatcher, {
         origin: target.origin,
         path: target.pathname + target.search,
         method: spec.method as Dispatcher.HttpMethod,
         headers,
         body,
-        signal: AbortSignal.timeout(this.#options.timeoutMs),
+        signal: AbortSignal.any([AbortSignal.timeout(this.#options.timeoutMs), abandon.signal]),
       });
+      phase = 'body';
       const bytes = new Uint8Array(await res.body.arrayBuffer());
-      return finish({ response: this.#record(res.statusCode, res.headers, bytes) });
+      this.#hung.answered(spec);
+      return { exchange: finish({ response: this.#record(res.statusCode, res.headers, bytes) }), sentAt };
     } catch (error) {
-      return finish({ error: toTransportError(error, this.#options.timeoutMs) });
+      if (error instanceof RouteHung) {
+        const waited = Math.round(performance.now() - started);
+        return { exchange: finish({ error: { code: 'ABANDONED', message: `abandoned after ${waited} ms: ${error.message}`, phase } }), sentAt, hung: error };
+      }
+      const transport: TransportError = { ...toTransportError(error, this.#options.timeoutMs), phase };
+      // No connection was ever established: the target was not reached, it did not hang.
+      const established = connection === 'reused' || slot.connects > connectsBefore;
+      if (transport.code === 'TIMEOUT' && !established) {
+        return { exchange: finish({ error: { code: 'CONNECT_TIMEOUT', message: `could not connect within ${this.#options.timeoutMs} ms`, phase } }), sentAt };
+      }
+      const exchange = finish({ error: transport });
+      if (transport.code === 'TIMEOUT') this.#hung.timedOut(spec, started, exchange);
+      return { exchange, sentAt };
+    } finally {
+      untrack();
     }
   }
 
   /** Closes every connection; pending requests fail. */
   async close(): Promise<void> {
-    await this.#agent.destroy();
+    await this.#pool.close();
   }
 
   #record(status: number, raw: Record<string, string | string[] | undefined>, bytes: Uint8Array): RecordedResponse {
@@ -177,4 +253,13 @@ export class HttpClient {
     const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
     return { status, headers, body: redact.body(text), bodyBytes: bytes.byteLength, utf8Valid };
   }
+}
+
+/**
+ * A reset on a connection kept alive from an earlier exchange, before any byte of a
+ * response: the client's race with the server closing an idle connection (RFC 9112
+ * §9.6), not an answer.
+ */
+function isStaleConnection(exchange: Exchange): boolean {
+  return exchange.connection === 'reused' && exchange.error?.code === 'CONNECTION_RESET' && exchange.error.phase === 'headers';
 }

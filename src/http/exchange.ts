@@ -8,6 +8,8 @@ export interface Exchange {
   seq: number;
   /** Id of the check that made the request (`preflight` for the runner's probe). */
   checkId: string;
+  /** Name of the credential the request carried: `valid` for the configured key, else the invalid variant's name. */
+  credential: string;
   request: RecordedRequest;
   /** Absent when no complete response arrived (see `error`). */
   response?: RecordedResponse;
@@ -17,6 +19,17 @@ export interface Exchange {
   startedAt: string;
   /** Wall time from send to the end of the body or the error, in ms. */
   durationMs: number;
+  /**
+   * Whether the request went out on a new connection or on one kept alive from an earlier
+   * exchange (RFC 9112 §9.3): a reset on a reused connection can be the client's race
+   * with the server's idle close, a reset on a fresh one cannot.
+   */
+  connection: 'fresh' | 'reused';
+  /**
+   * Set when this attempt is not the answer to the request, and why: the request was sent
+   * again (a 429 waited out, a stale connection). Judgements skip superseded attempts.
+   */
+  superseded?: string;
 }
 
 export interface RecordedRequest {
@@ -24,8 +37,10 @@ export interface RecordedRequest {
   url: string;
   /** Lower-case names. `authorization` holds the credential's placeholder form. */
   headers: Record<string, string>;
-  /** The body text exactly as sent; absent when the request had no body. */
+  /** The body text as sent (capped at {@link RECORDED_BODY_CAP}, then marked `…[truncated]`); absent when the request had no body. */
   body?: string;
+  /** Body length on the wire, in bytes, when the recorded body is truncated. */
+  bodyBytes?: number;
 }
 
 export interface RecordedResponse {
@@ -43,6 +58,8 @@ export interface RecordedResponse {
 /** Stable codes for transport failures, in the manner of undici's error codes. */
 export type TransportErrorCode =
   | 'TIMEOUT'
+  | 'CONNECT_TIMEOUT'
+  | 'ABANDONED'
   | 'CONNECTION_REFUSED'
   | 'CONNECTION_RESET'
   | 'HOST_NOT_FOUND'
@@ -55,6 +72,11 @@ export interface TransportError {
   code: TransportErrorCode;
   /** One readable line, e.g. `no response within 10000 ms`. */
   message: string;
+  /**
+   * When it happened: before the status line (`headers`, so no byte of a response
+   * arrived) or while the body was read (`body`).
+   */
+  phase?: 'headers' | 'body';
 }
 
 /** `GET /v1/categories` style label of an exchange's request. */
@@ -68,8 +90,15 @@ export function outcomeLine(exchange: Exchange): string {
   return `no response (${exchange.error?.code}: ${exchange.error?.message})`;
 }
 
-/** Response body text kept in records and reports, at most (UTF-16 units; `bodyBytes` keeps the full size). */
+/** Body text kept in records and reports, at most (UTF-16 units; `bodyBytes` keeps the full size). */
 export const RECORDED_BODY_CAP = 64 * 1024;
+
+/** The request as recorded: a body past {@link RECORDED_BODY_CAP} is cut and its size kept. */
+export function recordedRequest(request: RecordedRequest): RecordedRequest {
+  const body = request.body;
+  if (body === undefined || body.length <= RECORDED_BODY_CAP) return request;
+  return { ...request, body: `${body.slice(0, RECORDED_BODY_CAP)}…[truncated]`, bodyBytes: Buffer.byteLength(body) };
+}
 
 /** The exchange with its response body cut to {@link RECORDED_BODY_CAP}, marked `…[truncated]`. */
 export function withBodyCapped(exchange: Exchange): Exchange {

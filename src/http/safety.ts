@@ -1,4 +1,4 @@
-import type { RequestSpec } from './client.js';
+import type { RequestSpec } from './request.js';
 import type { Exchange } from './exchange.js';
 
 /**
@@ -46,8 +46,14 @@ export class RequestGuard {
   #requests = 0;
   #writes = 0;
   #stopped: string | undefined;
+  readonly #stop = new AbortController();
 
   constructor(private readonly budgets: Budgets) {}
+
+  /** Aborts when the run stops: waits for the target's pace end at once. */
+  get signal(): AbortSignal {
+    return this.#stop.signal;
+  }
 
   /** Why the run stopped sending, if it did. */
   get stopped(): string | undefined {
@@ -62,6 +68,7 @@ export class RequestGuard {
   /** Stops every later request, for `reason`. */
   stop(reason: string): void {
     this.#stopped ??= reason;
+    this.#stop.abort(reason);
   }
 
   /**
@@ -91,72 +98,28 @@ export class RequestGuard {
   }
 }
 
-/** How long to honour a 429's Retry-After at most, in ms; longer asks stop the run. */
-export const MAX_RETRY_AFTER_MS = 30_000;
-/** Retries of one request answered 429. */
-export const MAX_429_RETRIES = 3;
 /** Consecutive 5xx answers after which the run stops rather than hammer a failing target. */
 export const FIVE_XX_BURST = 50;
-/**
- * Consecutive 429 answers, across every request in flight, after which the run stops:
- * more than one answer per default connection, so a limiter that refuses one burst of
- * concurrent requests is waited out, and one that refuses everything is not hammered.
- */
-export const PERSISTENT_429 = 20;
 
 /**
- * Watches answers for a target that is overloaded or failing. A 429 is retried after its
- * Retry-After (RFC 9110 §10.2.3) when that is short, and holds back every request of the
- * run meanwhile: it says the client as a whole sent too many (RFC 6585 §4). 429s that
- * persist, and a burst of consecutive 5xx answers, stop the run.
+ * Watches answers for a target that is failing as a whole: a burst of consecutive 5xx
+ * answers (an outage behind a gateway) stops the run, while isolated server errors among
+ * normal answers are findings.
  */
 export class TargetHealth {
   #consecutive5xx = 0;
-  #consecutive429 = 0;
-  /** Until when (epoch ms) the target asked the run to hold back. */
-  #holdUntil = 0;
 
   constructor(private readonly guard: RequestGuard) {}
 
-  /**
-   * How long to wait before retrying a 429, in ms, or undefined when the exchange is not
-   * a 429 to retry (the run is stopped when retrying is not reasonable).
-   * @param attempt retries already made for this request.
-   */
-  retryDelay(exchange: Exchange, attempt: number): number | undefined {
-    if (exchange.response?.status !== 429) return undefined;
-    const wait = retryAfterMs(exchange.response.headers['retry-after']) ?? 1_000;
-    if (attempt >= MAX_429_RETRIES || wait > MAX_RETRY_AFTER_MS || this.#consecutive429 >= PERSISTENT_429) {
-      this.guard.stop(`the target kept answering 429 Too Many Requests (Retry-After ${exchange.response.headers['retry-after'] ?? 'absent'}); lower --rate-limit`);
-      return undefined;
-    }
-    this.#holdUntil = Math.max(this.#holdUntil, Date.now() + wait);
-    return wait;
-  }
-
-  /** How long every request must still wait before it is sent, in ms (0 when the target asked for no pause). */
-  holdMs(now = Date.now()): number {
-    return Math.max(0, this.#holdUntil - now);
-  }
-
-  /** Notes an exchange's outcome; stops the run after a burst of consecutive 5xx. */
+  /** Notes an answer; stops the run after a burst of consecutive 5xx. */
   observe(exchange: Exchange): void {
     const status = exchange.response?.status;
     if (status === undefined) return;
-    this.#consecutive429 = status === 429 ? this.#consecutive429 + 1 : 0;
     this.#consecutive5xx = status >= 500 ? this.#consecutive5xx + 1 : 0;
     if (this.#consecutive5xx >= FIVE_XX_BURST) {
       this.guard.stop(`the target answered ${FIVE_XX_BURST} requests in a row with 5xx`);
     }
   }
-}
-
-/** A Retry-After value (delay-seconds or an HTTP-date) in ms from now, or undefined. */
-export function retryAfterMs(value: string | undefined, now = Date.now()): number | undefined {
-  if (value === undefined) return undefined;
-  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
 /** Whether a URL's host is on this machine (127.0.0.0/8, ::1, localhost). */

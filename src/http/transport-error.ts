@@ -11,6 +11,7 @@ export function toTransportError(error: unknown, timeoutMs: number): TransportEr
   if (err?.name === 'TimeoutError' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
     return { code: 'TIMEOUT', message: `no complete response within ${timeoutMs} ms` };
   }
+  if (code === 'UND_ERR_CONNECT_TIMEOUT') return { code: 'CONNECT_TIMEOUT', message: `could not connect within ${timeoutMs} ms` };
   if (code === 'ECONNREFUSED') return { code: 'CONNECTION_REFUSED', message: detail };
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return { code: 'HOST_NOT_FOUND', message: detail };
   if (code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') return { code: 'RESPONSE_TOO_LARGE', message: detail };

@@ -19,6 +19,11 @@ export interface ReferenceServerOptions {
   firstId?: bigint;
   /** Serve HTTPS with this PEM key and certificate instead of plain HTTP. */
   tls?: { key: string; cert: string };
+  /**
+   * Changes to the server itself before it listens, for behaviour below the HTTP
+   * exchange (how connections are kept alive or closed): the project's own tests use it.
+   */
+  configure?: (server: Server) => void;
 }
 
 /** A running reference server. */
@@ -58,6 +63,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   };
   const server: Server = options.tls ? createHttpsServer(options.tls, handler) : createServer(handler);
   server.keepAliveTimeout = 5_000;
+  options.configure?.(server);
 
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {

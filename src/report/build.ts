@@ -22,6 +22,8 @@ export interface RunRecord {
   runErrors: string[];
   /** Set when the run was cut short (signal, deadline). */
   aborted?: string;
+  /** Where the key came from, for messages (`the environment variable PETSTORE_API_KEY`). */
+  keySource?: string;
 }
 
 /** Builds report.json's content from a run record; pure (writers only render it). */
@@ -82,7 +84,7 @@ function timing(record: RunRecord): { timing?: RunTiming } {
  * Transport errors that mean the target was never reached. Others (a reset mid-body, an
  * oversized or malformed answer) mean it answered something: the checks judge that.
  */
-export const UNREACHABLE: readonly TransportErrorCode[] = ['CONNECTION_REFUSED', 'HOST_NOT_FOUND', 'TLS', 'TIMEOUT', 'OTHER'];
+export const UNREACHABLE: readonly TransportErrorCode[] = ['CONNECTION_REFUSED', 'HOST_NOT_FOUND', 'TLS', 'CONNECT_TIMEOUT', 'OTHER'];
 
 function assessability(record: RunRecord, answered: number): { assessable: boolean; unassessableReason?: string } {
   if (record.aborted) return { assessable: false, unassessableReason: `the run was aborted: ${record.aborted}` };
@@ -94,7 +96,27 @@ function assessability(record: RunRecord, answered: number): { assessable: boole
     const first = record.exchanges[0]!.error;
     return { assessable: false, unassessableReason: `every request failed, first with ${first?.code}: ${first?.message}` };
   }
-  return { assessable: true };
+  const setup = setupProblem(record);
+  return setup ? { assessable: false, unassessableReason: setup } : { assessable: true };
+}
+
+/**
+ * A wrong key or a wrong base URL, told from a broken server (Schemathesis warns alike,
+ * its PRs #1572, #1578): every answered request that carried the configured key got the
+ * same 401, 403 or 404. A server cannot be judged through a key it refuses or at a path
+ * where it is not served, so the run is not assessable rather than nonconformant.
+ */
+function setupProblem(record: RunRecord): string | undefined {
+  const withKey = record.exchanges.filter((exchange) => exchange.credential === 'valid' && exchange.response && !exchange.superseded);
+  const status = withKey[0]?.response?.status;
+  if (status === undefined || !withKey.every((exchange) => exchange.response!.status === status)) return undefined;
+  const seen = `every request with the configured key (${withKey.length}) was answered ${status}`;
+  const key = record.keySource ?? 'the API key';
+  const base = record.settings.baseUrl;
+  if (status === 401) return `${seen}: the target refuses the key. Check ${key}, and that the key belongs to ${base}`;
+  if (status === 403) return `${seen}: the key is not allowed to use the categories interface. Check ${key} and its permissions at ${base}`;
+  if (status === 404) return `${seen}: nothing is served at ${base}/categories. Check the base URL: it ends with the version segment /v1 where the service mounts it`;
+  return undefined;
 }
 
 function reportedSettings(settings: RunSettings): ReportedSettings {

@@ -14,6 +14,8 @@ export function curlCommand(request: RecordedRequest): string {
     parts.push(`-H ${value.includes(KEY_VARIABLE) ? doubleQuoted(header) : quoted(header)}`);
   }
   if (request.body !== undefined) parts.push(`--data-binary ${quoted(request.body)}`);
+  // A cut body cannot be sent again as recorded: the replay command (the seed) sends it whole.
+  if (request.bodyBytes !== undefined) parts.push(`# the body sent was ${request.bodyBytes} bytes, recorded truncated`);
   return parts.join(' ');
 }
 

@@ -27,7 +27,7 @@ export function renderHar(report: Report, exchanges: readonly Exchange[]): strin
           ? { postData: { mimeType: request.headers['content-type'] ?? 'application/octet-stream', text: request.body } }
           : {}),
         headersSize: -1,
-        bodySize: request.body === undefined ? 0 : Buffer.byteLength(request.body),
+        bodySize: request.bodyBytes ?? (request.body === undefined ? 0 : Buffer.byteLength(request.body)),
       },
       response: {
         status: response?.status ?? 0,
@@ -46,7 +46,12 @@ export function renderHar(report: Report, exchanges: readonly Exchange[]): strin
       },
       cache: {},
       timings: { send: 0, wait: exchange.durationMs, receive: 0 },
-      comment: error ? `${exchange.checkId}: no response: ${error.code}: ${error.message}` : exchange.checkId,
+      // HAR 1.2 `connection`: whether the request went out on a new connection or a kept-alive one.
+      connection: exchange.connection,
+      comment: [
+        error ? `${exchange.checkId}: no response: ${error.code}: ${error.message}` : exchange.checkId,
+        ...(exchange.superseded ? [`superseded: ${exchange.superseded}`] : []),
+      ].join('; '),
     };
   });
   const log = { version: '1.2', creator: { name: report.tool.name, version: report.tool.version }, pages: [], entries };

@@ -20,6 +20,7 @@ import { exitCodeFor } from '../report/verdict.js';
 import { ALL_FORMATS, type Format } from '../report/formats.js';
 import { linkLatest } from '../report/report-dir.js';
 import { defaultProfile, type Profile } from '../http/safety.js';
+import { DEFAULT_PATIENCE_MS } from '../http/adaptive-pace.js';
 import { UNREACHABLE } from '../report/build.js';
 import { KEY_PLACEHOLDER, Redactor } from '../secrets/redactor.js';
 import { UsageError } from '../config/usage-error.js';
@@ -32,6 +33,8 @@ export interface RunOptions {
   baseUrl?: string;
   /** The key for `baseUrl`; ignored for the embedded server, which makes its own. */
   apiKey?: string;
+  /** Where the key came from, named in messages about a refused key (e.g. `the environment variable PETSTORE_API_KEY`). */
+  keySource?: string;
   /** Deadline of one exchange, in ms (default 10 000). */
   timeoutMs?: number;
   /** Largest response body accepted, in bytes (default 16 MiB). */
@@ -55,6 +58,8 @@ export interface RunOptions {
   profile?: Profile;
   /** Requests per second at most, shared by every check. */
   rateLimit?: number;
+  /** How long the run waits on a target that refuses every request (429, 503 with Retry-After), in ms (default 30 s). */
+  patienceMs?: number;
   /** Requests the run may send at most. */
   maxRequests?: number;
   /** Requests that could write the run may send at most. */
@@ -142,6 +147,7 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
       preflight,
       runErrors: judged.runErrors,
       aborted: reached ? aborted : undefined,
+      ...(options.keySource && !embedded ? { keySource: options.keySource } : {}),
     });
     const exchanges = [preflight, ...judged.exchanges];
     const formats = options.formats ?? ALL_FORMATS;
@@ -174,6 +180,7 @@ function settingsFor(options: RunOptions, embedded: ReferenceServer | undefined)
     profile: options.profile ?? defaultProfile(embedded ? undefined : options.baseUrl),
     profileSource: options.profile ? 'explicit' : 'default',
     ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
+    patienceMs: options.patienceMs ?? DEFAULT_PATIENCE_MS,
     ...(options.maxRequests ? { maxRequests: options.maxRequests } : {}),
     ...(options.maxWrites !== undefined ? { maxWrites: options.maxWrites } : {}),
     ...(options.caPem ? { caPem: options.caPem } : {}),

@@ -60,7 +60,7 @@ describe('HttpClient', () => {
     server = await startRawServer(() => {});
     const started = performance.now();
     const exchange = await list(clientFor(server.baseUrl, { timeoutMs: 300 }));
-    expect(exchange.error).toEqual({ code: 'TIMEOUT', message: 'no complete response within 300 ms' });
+    expect(exchange.error).toEqual({ code: 'TIMEOUT', message: 'no complete response within 300 ms', phase: 'headers' });
     expect(performance.now() - started).toBeLessThan(2_000);
   });
 

@@ -9,6 +9,8 @@ const text = (bytes: number) => new TextDecoder().decode(Buffer.alloc(bytes, 'a'
 const answered = (body: string): Exchange => ({
   seq: 1,
   checkId: 'list-ids-unique',
+  credential: 'valid',
+  connection: 'fresh',
   request: { method: 'GET', url: 'http://127.0.0.1/v1/categories', headers: {} },
   response: { status: 200, headers: {}, body, bodyBytes: body.length, utf8Valid: true },
   startedAt: new Date(0).toISOString(),

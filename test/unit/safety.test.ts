@@ -1,17 +1,7 @@
 import { describe, expect, test } from 'vitest';
-import type { RequestSpec } from '../../src/http/client.js';
+import type { RequestSpec } from '../../src/http/request.js';
 import type { Exchange } from '../../src/http/exchange.js';
-import {
-  defaultProfile,
-  isLoopback,
-  ProfileViolation,
-  RequestGuard,
-  retryAfterMs,
-  RunStopped,
-  TargetHealth,
-  PERSISTENT_429,
-  UNPARSEABLE_BODIES,
-} from '../../src/http/safety.js';
+import { defaultProfile, isLoopback, ProfileViolation, RequestGuard, RunStopped, TargetHealth, UNPARSEABLE_BODIES } from '../../src/http/safety.js';
 
 const none = { method: 'POST', path: '/categories', credential: { name: 'valid', description: '' } };
 const post = (body?: RequestSpec['body']): RequestSpec => ({ ...none, body });
@@ -65,46 +55,6 @@ describe('TargetHealth', () => {
   const answered = (status: number, headers: Record<string, string> = {}) =>
     ({ response: { status, headers, body: '', bodyBytes: 0, utf8Valid: true } }) as Exchange;
 
-  test('retries a 429 after a short Retry-After, at most 3 times, then stops the run', () => {
-    const guard = new RequestGuard({ profile: 'full' });
-    const health = new TargetHealth(guard);
-    expect(health.retryDelay(answered(429, { 'retry-after': '2' }), 0)).toBe(2000);
-    expect(health.retryDelay(answered(200), 0)).toBeUndefined();
-    expect(health.retryDelay(answered(429, { 'retry-after': '0' }), 3)).toBeUndefined();
-    expect(guard.stopped).toMatch(/kept answering 429/);
-  });
-
-  test('a 429 holds back every request of the run for its Retry-After', () => {
-    const health = new TargetHealth(new RequestGuard({ profile: 'full' }));
-    expect(health.holdMs()).toBe(0);
-    const now = Date.now();
-    health.retryDelay(answered(429, { 'retry-after': '2' }), 0);
-    expect(health.holdMs(now)).toBeGreaterThanOrEqual(2000);
-    expect(health.holdMs(now + 2_500)).toBe(0);
-  });
-
-  test(`stops after ${PERSISTENT_429} consecutive 429s across requests, not after an interrupted run of them`, () => {
-    const guard = new RequestGuard({ profile: 'full' });
-    const health = new TargetHealth(guard);
-    const refused = answered(429, { 'retry-after': '0' });
-    for (let i = 0; i < PERSISTENT_429 - 1; i++) health.observe(refused);
-    health.observe(answered(201));
-    for (let i = 0; i < PERSISTENT_429 - 1; i++) {
-      health.observe(refused);
-      expect(health.retryDelay(refused, 0)).toBe(0); // each request is on its first retry
-    }
-    expect(guard.stopped).toBeUndefined();
-    health.observe(refused);
-    expect(health.retryDelay(refused, 0)).toBeUndefined();
-    expect(guard.stopped).toMatch(/kept answering 429/);
-  });
-
-  test('stops at once when Retry-After asks for more than 30 s', () => {
-    const guard = new RequestGuard({ profile: 'full' });
-    expect(new TargetHealth(guard).retryDelay(answered(429, { 'retry-after': '120' }), 0)).toBeUndefined();
-    expect(guard.stopped).toBeDefined();
-  });
-
   test('stops after 50 consecutive 5xx, not after 49 or interrupted runs of them', () => {
     const guard = new RequestGuard({ profile: 'full' });
     const health = new TargetHealth(guard);
@@ -116,11 +66,6 @@ describe('TargetHealth', () => {
     expect(guard.stopped).toMatch(/50 requests in a row with 5xx/);
   });
 
-  test('reads Retry-After as seconds or as an HTTP date', () => {
-    expect(retryAfterMs('3')).toBe(3000);
-    expect(retryAfterMs('Sat, 21 Nov 2026 20:00:10 GMT', Date.parse('Sat, 21 Nov 2026 20:00:00 GMT'))).toBe(10_000);
-    expect(retryAfterMs('soon')).toBeUndefined();
-  });
 });
 
 describe('no surprise writes', () => {
