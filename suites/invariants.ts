@@ -1,9 +1,12 @@
 /**
- * Invariants over every exchange the run recorded (this file runs last): section 7 for
- * every error response, section 4 for every success, RFC 9110 for every 401. A sample
- * would miss the one handler that answers differently; the whole record does not.
- * Exchanges of `info` checks (edge cases the spec leaves open) are observations only and
- * never judged by a `must` invariant.
+ * Invariants over every exchange the run recorded (this file runs last): section 4 for
+ * every answer (no server error) and every success, section 7 for every error response,
+ * RFC 9110 for every 401. A sample would miss the one handler that answers differently;
+ * the whole record does not. Exchanges of `info` checks (edge cases the spec leaves open)
+ * are observations only and never judged by a `must` invariant, with one exception: a
+ * server error answers no request the spec describes, so it is judged wherever it occurs.
+ * Attempts that were sent again (a 429 waited out, a stale connection) are not answers
+ * and are never judged.
  */
 import { check } from '../src/check/define.js';
 import { CheckFailure } from '../src/check/failures.js';
@@ -27,8 +30,9 @@ const STRICTNESS: Record<CheckLevel, number> = { info: 0, should: 1, must: 2 };
 function invariant(
   definition: CheckDefinition,
   kind: string,
-  applies: (response: RecordedResponse) => boolean,
+  applies: (response: RecordedResponse, exchange: Answered) => boolean,
   problem: (response: RecordedResponse) => string | null | undefined,
+  options: { everyLevel?: boolean } = {},
 ): void {
   check(
     definition,
@@ -37,9 +41,9 @@ function invariant(
       const offenders: Array<{ exchange: Answered; problem: string }> = [];
       const run = runState();
       for (const exchange of run.exchanges) {
-        if (!exchange.response || !applies(exchange.response)) continue;
+        if (!exchange.response || exchange.superseded || !applies(exchange.response, exchange as Answered)) continue;
         // An info probe of behaviour the spec leaves open must not weigh on a must rule.
-        if (STRICTNESS[run.levels.get(exchange.checkId) ?? 'info'] < STRICTNESS[definition.level]) continue;
+        if (!options.everyLevel && STRICTNESS[run.levels.get(exchange.checkId) ?? 'info'] < STRICTNESS[definition.level]) continue;
         const found = problem(exchange.response);
         if (found === null) continue;
         judged.push(exchange as Answered);
@@ -60,6 +64,22 @@ function invariant(
 }
 
 const isError = (response: RecordedResponse) => response.status >= 400;
+
+invariant(
+  {
+    id: 'no-server-error',
+    title: 'no request of the run is answered with a server error (5xx), info probes included',
+    clause: '4',
+    level: 'must',
+    requirements: ['R-4-ANSWERS'],
+  },
+  'response of listCategories or createCategory',
+  // Only the two specified operations: the status codes of the others are not shown (4.3).
+  (_response, exchange) => new URL(exchange.request.url).pathname.endsWith('/v1/categories'),
+  // A refusal of any value is a 4xx answer; a 5xx answers nothing the spec describes.
+  (response) => (response.status >= 500 ? `a server error (${response.status})` : undefined),
+  { everyLevel: true },
+);
 
 /** The error body as an object, or null when it is not a JSON object (judged by error-body-is-error). */
 function errorObject(response: RecordedResponse): { tree: Record<string, unknown> } | null {

@@ -7,6 +7,7 @@ import { check } from '../src/check/define.js';
 import { expectCategoryList, expectJsonBody, expectListArray, expectStatus, expectThat, kindOf } from '../src/check/expect.js';
 import { exactInteger, lexemeOf } from '../src/json/lossless.js';
 import { CheckError } from '../src/check/failures.js';
+import { settleAll } from '../src/check/settle.js';
 
 check(
   { id: 'list-answers-200-array', title: 'an authorized list answers 200 with a JSON array', clause: '4.1', level: 'must', requirements: ['R-4.1-200'] },
@@ -37,7 +38,7 @@ check(
   { id: 'list-ids-unique', title: 'ids in a list are unique, compared as exact integers', clause: '2', level: 'must', requirements: ['R-2-ID-UNIQUE'] },
   async (t, skip) => {
     // Two categories of this run guarantee at least two ids to compare; a read-only run compares what exists.
-    if (!t.readOnly) await Promise.all(['a', 'b'].map((label) => t.create({ json: { name: t.name(label) } })));
+    if (!t.readOnly) await settleAll(['a', 'b'].map((label) => t.create({ json: { name: t.name(label) } })));
     const exchange = await t.list();
     // Only the ids are judged here; the rest of each item is list-items-are-categories' to judge.
     const items = expectListArray(exchange).tree as unknown[];

@@ -10,7 +10,7 @@ import { check } from '../src/check/define.js';
 import { expectEachCase, expectErrorStatus, expectStatus } from '../src/check/expect.js';
 import { assertProperty, PROPERTY_TIME_LIMIT_MS } from '../src/check/property.js';
 import { schemas } from '../src/schema/validators.js';
-import type { RequestBody } from '../src/http/client.js';
+import type { RequestBody } from '../src/http/request.js';
 
 /** A labelled body that must be refused with 400. */
 interface Case {

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { RequestBody } from '../http/client.js';
+import type { RequestBody } from '../http/request.js';
 import { resolve, type Schema } from './schema-value.js';
 
 /** A request body that must be refused with 400, with what makes it invalid. */

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { schemas } from '../schema/validators.js';
 import { schemaValue } from './schema-value.js';
-import { unicodeText } from './unicode-text.js';
+import { fieldText } from './field-text.js';
 
 /** A NewCategory as sent: `name`, and `description` when present (spec section 2). */
 export interface NewCategoryValue {
@@ -11,8 +11,9 @@ export interface NewCategoryValue {
 
 /**
  * Valid NewCategory bodies, derived from `schemas/new-category.schema.json`: every string
- * field is {@link unicodeText} of up to 200 characters; `description` present or absent.
+ * field is {@link fieldText} (everyday text and the values that break storage layers);
+ * `description` present or absent.
  */
 export function newCategory(): fc.Arbitrary<NewCategoryValue> {
-  return schemaValue(schemas.NewCategory, { text: unicodeText() }) as fc.Arbitrary<NewCategoryValue>;
+  return schemaValue(schemas.NewCategory, { text: fieldText() }) as fc.Arbitrary<NewCategoryValue>;
 }

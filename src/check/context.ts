@@ -1,4 +1,4 @@
-import type { RequestBody } from '../http/client.js';
+import type { RequestBody } from '../http/request.js';
 import type { Credential } from '../http/credential.js';
 import type { Exchange } from '../http/exchange.js';
 import type { RunState } from './run-state.js';
@@ -15,6 +15,8 @@ export class CheckContext {
   readonly exchanges: Exchange[] = [];
   /** How the check's property ran, when it has one (set by assertProperty). */
   property: PropertyRecord | undefined;
+  /** What the check observed beyond its verdict (see {@link observe}). */
+  readonly observations: string[] = [];
 
   constructor(
     readonly checkId: string,
@@ -39,6 +41,11 @@ export class CheckContext {
   /** Whether the run is read-only: no request may carry a body a server could store. */
   get readOnly(): boolean {
     return this.run.settings.profile === 'read-only';
+  }
+
+  /** Records an observation, e.g. a length limit found: reported with the check, never a failure. */
+  observe(text: string): void {
+    if (!this.observations.includes(text)) this.observations.push(text);
   }
 
   /** A number derived from the run seed, this check and `label`: reproducible randomness. */

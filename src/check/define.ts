@@ -4,6 +4,7 @@ import { CheckContext } from './context.js';
 import { CheckError, CheckFailure } from './failures.js';
 import { collectAfterLargeBodies } from './memory.js';
 import { RunStopped } from '../http/safety.js';
+import { RouteHung } from '../http/hung-routes.js';
 import { NOT_SELECTED } from '../report/console.js';
 import { requirement } from '../requirements/catalogue.js';
 import { runState } from './run-state.js';
@@ -42,8 +43,9 @@ export function check(
   const settings = inject('run');
   const chosen = selected(definition.id);
   const register = !chosen ? test.skip : options.sequential ? test.sequential : test.concurrent;
-  // Every request is bounded by the client's deadline; this only catches a stuck check.
-  const timeout = (options.timeLimitMs ?? 0) + settings.timeoutMs * ((options.serialRequests ?? 3) + 1) + 5_000;
+  // Every request is bounded by the client's deadline, and by the run's patience while the
+  // target refuses it: this only catches a stuck check.
+  const timeout = (options.timeLimitMs ?? 0) + (settings.timeoutMs + settings.patienceMs) * ((options.serialRequests ?? 3) + 1) + 5_000;
   // The definition travels from registration on, so checks a filter skips are still reported.
   const declared: CheckMeta = { ...definition, exchanges: [], created: [] };
   if (!chosen) declared.outcome = { status: 'skipped', reason: NOT_SELECTED };
@@ -63,7 +65,10 @@ export function check(
       });
     } catch (error) {
       if (error instanceof CheckFailure) meta.failure = failureRecord(error, definition.id);
-      else if (meta.outcome?.status !== 'skipped') {
+      else if (error instanceof RouteHung && error.identical) {
+        // The very request this check needed got no response when another check sent it.
+        meta.failure = failureRecord(new CheckFailure(`Expected a response, received none: ${error.message}`, error.evidence), definition.id);
+      } else if (meta.outcome?.status !== 'skipped') {
         if (error instanceof RunStopped) meta.stopped = run.guard.stopped;
         meta.outcome = { status: 'error', reason: error instanceof CheckError ? error.message : String(error) };
       }
@@ -72,6 +77,7 @@ export function check(
       meta.exchanges = t.exchanges.map(withBodyCapped);
       collectAfterLargeBodies(t.exchanges);
       if (t.property) meta.property = t.property;
+      if (t.observations.length > 0) meta.observations = t.observations;
       meta.created = run.created.filter((category) => category.checkId === definition.id);
     }
   });

@@ -6,6 +6,7 @@ import { withBodyCapped, type Exchange } from '../http/exchange.js';
 import { RequestGuard } from '../http/safety.js';
 import { KEY_PLACEHOLDER, Redactor } from '../secrets/redactor.js';
 import { exactInteger, lexemeOf, parseJson } from '../json/lossless.js';
+import { wasCreateApplied } from './applied.js';
 import { invalidCredentials, type InvalidCredential } from './credentials.js';
 import type { CheckLevel, CreatedCategory } from './types.js';
 
@@ -45,7 +46,9 @@ export class RunState {
       userAgent: settings.userAgent,
       guard: this.guard,
       rateLimit: settings.rateLimit,
+      patienceMs: settings.patienceMs,
       caPem: settings.caPem,
+      wasApplied: (spec, send) => wasCreateApplied(spec, send, this.valid, new Set(this.created.map((category) => category.id))),
       onExchange: (exchange) => {
         // The invariants parse error bodies only: a success body (a 10 MB list) is kept capped.
         this.exchanges.push(exchange.response && exchange.response.status < 400 ? withBodyCapped(exchange) : exchange);
@@ -71,7 +74,7 @@ export function runState(): RunState {
  */
 function createdCategory(exchange: Exchange): CreatedCategory | undefined {
   const response = exchange.response;
-  if (exchange.request.method !== 'POST' || !response || response.status < 200 || response.status > 299) return;
+  if (exchange.request.method !== 'POST' || exchange.superseded || !response || response.status < 200 || response.status > 299) return;
   const returned = objectOf(response.body);
   const idNode = returned?.tree.id;
   const name = returned?.value.name ?? objectOf(exchange.request.body ?? '')?.value.name;

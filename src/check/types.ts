@@ -78,6 +78,8 @@ export interface CheckMeta extends CheckDefinition {
   stopped?: string;
   /** Every exchange the check made, bodies capped for transport. */
   exchanges: Exchange[];
+  /** What the check observed beyond its verdict, e.g. a length limit found (section 8). */
+  observations?: string[];
   created: CreatedCategory[];
 }
 

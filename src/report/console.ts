@@ -49,6 +49,7 @@ export class ConsoleFormat {
     } else if (result.reason) {
       detail.push(`${result.status}: ${result.reason}`);
     }
+    for (const observation of result.observations ?? []) detail.push(this.#paint('cyan', `observed: ${observation}`));
     return [line, ...detail.map((text) => `        ${text}`)].join('\n');
   }
 

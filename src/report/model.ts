@@ -31,6 +31,8 @@ export interface CheckResult {
   failure?: FailureRecord;
   /** Seed, runs, shrinks, and on failure the counterexample and replay command. */
   property?: PropertyRecord;
+  /** What the check observed beyond its verdict, e.g. a length limit found (section 8). */
+  observations?: string[];
 }
 
 /** Settings the report records: all but the target (reported apart) and what is secret or bulky. */

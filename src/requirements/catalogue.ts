@@ -9,6 +9,8 @@ export interface Requirement {
   level: CheckLevel;
   /** The sentence, quoted from the spec (or the standard). */
   quote: string;
+  /** How the suite reads the sentence where its wording leaves a choice, and why. */
+  interpretation?: string;
   /**
    * Why no check can test it, when none can: the requirement is then reported
    * `inapplicable`, so nobody mistakes silence for coverage.
@@ -28,13 +30,35 @@ export const REQUIREMENTS: readonly Requirement[] = [
   { id: 'R-2-ID-ASSIGNED', clause: '2', level: 'must', quote: 'The client never supplies it.' },
   { id: 'R-2-ERROR', clause: '2', level: 'must', quote: 'Error: code | string | yes; message | string | yes; status | integer | yes' },
   { id: 'R-4-JSON', clause: '4', level: 'must', quote: 'All payloads are `application/json`.' },
+  {
+    id: 'R-4-ANSWERS',
+    clause: '4',
+    level: 'must',
+    quote: '4.1: Success | 200 …; Error | 401 (Error body) … 4.2: Success | 201 …; Errors | 400 (Error body) …; 401 (Error body) …',
+    interpretation:
+      'Every request of the run has one of these answers: a list 200 or 401, a create 201, 400 or 401. A server error (5xx) is none of them, ' +
+      'so it fails this requirement whichever check sent the request, edge-case probes at level info included: a server may refuse a value ' +
+      'the spec leaves open (400, or 413 for size, section 8), never crash on it. This is the one place where an observation decides the verdict. ' +
+      'A 503 with Retry-After is a refusal to be waited out, like a 429, not an answer.',
+  },
   { id: 'R-4-AUTH', clause: '4', level: 'must', quote: 'Every operation requires authentication (section 5).' },
   { id: 'R-4.1-200', clause: '4.1', level: 'must', quote: 'Success | 200; body is a JSON array of Category objects' },
   { id: 'R-4.1-401', clause: '4.1', level: 'must', quote: 'Error | 401 (Error body) when the API key is missing or invalid' },
   { id: 'R-4.1-R1', clause: '4.1/R1', level: 'must', quote: 'The response contains all categories available for classifying pets.' },
   { id: 'R-4.1-R2', clause: '4.1/R2', level: 'must', quote: 'Pagination, filtering and ordering are not defined by the interface; the response is the whole array.' },
   { id: 'R-4.2-400', clause: '4.2', level: 'must', quote: '400 (Error body) when the body is missing, lacks a required field, or contains invalid values' },
-  { id: 'R-4.2-R1', clause: '4.2/R1', level: 'must', quote: 'When the body is valid, then the response is 201 and carries the new Category with an `id` of type int64.' },
+  {
+    id: 'R-4.2-R1',
+    clause: '4.2/R1',
+    level: 'must',
+    quote: 'When the body is valid, then the response is 201 and carries the new Category with an `id` of type int64.',
+    interpretation:
+      'With section 2 ("A Category has every field of NewCategory"), the created Category carries exactly the name and description sent: ' +
+      'trimming, case folding, Unicode normalisation, type coercion or truncation fail it. Section 8 says length limits exist but are not shown: ' +
+      'a server that refuses every value longer than some L with 400 or 413 and accepts every shorter one has a limit, reported as an ' +
+      'observation, unless L is below 64 characters (an everyday name). Control characters may be refused with 400. A crash, a hang or an ' +
+      'altered value is never a limit. The same name sent twice is two categories, each with its own id.',
+  },
   { id: 'R-4.2-R2', clause: '4.2/R2', level: 'must', quote: 'When `name` is absent, then the response is 400.' },
   { id: 'R-4.2-R3', clause: '4.2/R3', level: 'must', quote: 'When the Authorization header is missing or carries an invalid key, then the response is 401, regardless of the body.' },
   { id: 'R-5-R1', clause: '5/R1', level: 'must', quote: 'A request carries the header `Authorization` with the bearer scheme followed by the API key (`Authorization: Bearer <API_KEY>`).' },

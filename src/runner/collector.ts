@@ -88,6 +88,7 @@ function toCheckResult(meta: CheckMeta, testCase: TestCase, unrun: string): Chec
   };
   if (meta.reference) result.reference = meta.reference;
   if (meta.property) result.property = meta.property;
+  if (meta.observations) result.observations = meta.observations;
   if (outcome.state === 'skipped' || outcome.state === 'pending') {
     result.status = 'skipped';
     // vitest's own note ("The test run was aborted by the user.") is replaced by ours.

@@ -15,6 +15,7 @@ export default {
       'create-ids-unique',
       'create-ignores-client-id',
       'create-name-only',
+      'create-same-name-twice',
       'create-unicode',
       'create-valid-bodies',
       'create-with-description',

@@ -16,7 +16,7 @@ export default {
     };
   },
   expected: {
-    failed: ['create-concurrent-ids-unique', 'create-listed', 'list-not-paginated', 'model-based-sequences'],
+    failed: ['create-concurrent-ids-unique', 'create-listed', 'create-same-name-twice', 'list-not-paginated', 'model-based-sequences'],
     error: ['list-ids-unique', 'list-items-are-categories'],
   },
 } satisfies Fault;

@@ -11,6 +11,7 @@ export default {
   }),
   expected: {
     failed: [
+      'create-same-name-twice',
       'create-unicode',
       'create-valid-bodies',
       'create-with-description',

@@ -11,6 +11,7 @@ export default {
       'create-concurrent-ids-unique',
       'create-ids-unique',
       'create-listed',
+      'create-same-name-twice',
       'create-valid-bodies',
       'list-ids-unique',
     ],

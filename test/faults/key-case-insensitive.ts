@@ -11,6 +11,7 @@ export default {
       'auth-rejects-generated-credentials',
       'create-401-key-case-swapped',
       'list-401-key-case-swapped',
+      'model-based-sequences',
     ],
   },
 } satisfies Fault;

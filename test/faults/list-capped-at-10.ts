@@ -10,6 +10,6 @@ export default {
     },
   }),
   expected: {
-    failed: ['create-concurrent-ids-unique', 'list-not-paginated', 'model-based-sequences'],
+    failed: ['create-concurrent-ids-unique', 'create-same-name-twice', 'list-not-paginated', 'model-based-sequences'],
   },
 } satisfies Fault;

@@ -14,6 +14,7 @@ export default {
       'auth-rejects-generated-credentials',
       'create-concurrent-ids-unique',
       'create-listed',
+      'create-same-name-twice',
       'list-answers-200-array',
       'list-ids-unique',
       'list-items-are-categories',

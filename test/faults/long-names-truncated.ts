@@ -12,6 +12,7 @@ export default {
   expected: {
     failed: [
       'create-concurrent-ids-unique',
+      'create-same-name-twice',
       'create-unicode',
       'create-valid-bodies',
       'create-with-description',

@@ -10,6 +10,6 @@ export default {
     },
   }),
   expected: {
-    failed: ['create-rejects-invalid-bodies', 'create-rejects-missing-body'],
+    failed: ['create-rejects-invalid-bodies', 'create-rejects-missing-body', 'no-server-error'],
   },
 } satisfies Fault;

@@ -17,10 +17,10 @@ export default {
   }),
   expected: {
     failed: [
-      'create-rejects-invalid-bodies',
       'create-rejects-wrong-type-description',
       'error-body-is-error',
       'error-content-type-json',
+      'no-server-error',
     ],
   },
 } satisfies Fault;

@@ -52,6 +52,8 @@ describe('each correct variant is conformant', () => {
     expect(report.verdict, report.verdictReason).toBe('conformant');
     const notPassed = report.checks.filter((c) => c.status !== 'passed').map((c) => c.id);
     expect(notPassed).toEqual(variants.get(name)!.expectedNonMust ?? []);
+    const observed = report.checks.flatMap((c) => c.observations ?? []);
+    for (const pattern of variants.get(name)!.observes ?? []) expect(observed.some((text) => pattern.test(text)), `${pattern} in ${JSON.stringify(observed)}`).toBe(true);
   });
 });
 

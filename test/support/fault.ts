@@ -1,3 +1,4 @@
+import type { Server } from 'node:http';
 import type { Variation } from '../../src/reference/behaviour.js';
 
 /**
@@ -8,6 +9,8 @@ export interface Fault {
   /** The spec clause the defect breaks. */
   breaks: string;
   variation: Variation;
+  /** Changes below the HTTP exchange (connections), when the defect lives there. */
+  server?: (server: Server) => void;
   /** Every check that must not pass, by status; all others must pass. */
   expected: {
     failed: string[];
@@ -35,7 +38,11 @@ export interface CorrectVariant {
   /** What the spec leaves open that this variant does differently. */
   allowedBy: string;
   variation: Variation;
+  /** Changes below the HTTP exchange (connections), when the variant lives there. */
+  server?: (server: Server) => void;
   firstId?: bigint;
   /** Non-must checks this variant legitimately fails (e.g. a should-level HTTP nicety). */
   expectedNonMust?: string[];
+  /** Observations the run must report about this variant (e.g. the length limit it has), each matched by one pattern. */
+  observes?: RegExp[];
 }

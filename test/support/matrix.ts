@@ -34,9 +34,9 @@ export async function runMatrix({ faults, variants }: Pick<Matrix, 'faults' | 'v
   let reference: TargetOutcome | undefined;
   const jobs: Array<() => Promise<void>> = [
     async () => void (reference = await runAgainst([])),
-    ...[...faults].map(([name, fault]) => async () => void faultOutcomes.set(name, await runAgainst([fault.variation]))),
+    ...[...faults].map(([name, fault]) => async () => void faultOutcomes.set(name, await runAgainst([fault.variation], undefined, fault.server))),
     ...[...variants].map(([name, variant]) => async () =>
-      void variantOutcomes.set(name, await runAgainst([variant.variation], variant.firstId)),
+      void variantOutcomes.set(name, await runAgainst([variant.variation], variant.firstId, variant.server)),
     ),
   ];
   await mapBounded(jobs, PARALLEL_TARGETS, (job) => job());

@@ -1,4 +1,5 @@
 import { readdir } from 'node:fs/promises';
+import type { Server } from 'node:http';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Variation } from '../../src/reference/behaviour.js';
@@ -16,8 +17,12 @@ export const MATRIX_SEED = 20261121;
  * external target (no report files, no console), and stops the server.
  * @returns the run's outcome and `created`: how many categories the server stored during the run.
  */
-export async function runAgainst(variations: Variation[], firstId?: bigint): Promise<RunOutcome & { created: number }> {
-  const server = await startReferenceServer({ variations, firstId, apiKey: MATRIX_KEY });
+export async function runAgainst(
+  variations: Variation[],
+  firstId?: bigint,
+  configure?: (server: Server) => void,
+): Promise<RunOutcome & { created: number }> {
+  const server = await startReferenceServer({ variations, firstId, apiKey: MATRIX_KEY, configure });
   const before = server.store.size;
   try {
     const outcome = await runConformance({ baseUrl: server.baseUrl, apiKey: server.apiKey, seed: MATRIX_SEED, reportDir: null, out: null });

@@ -2,7 +2,12 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { invalidBody } from '../../src/arbitraries/invalid-body.js';
 import { invalidCredential } from '../../src/arbitraries/invalid-credential.js';
-import { newCategory } from '../../src/arbitraries/new-category.js';
+import { CONTROL_CHARACTERS } from '../../src/arbitraries/field-text.js';
+import { COLUMN_LIMITS } from '../../src/arbitraries/long-text.js';
+import { newCategory, type NewCategoryValue } from '../../src/arbitraries/new-category.js';
+import { MAX_BODY_BYTES, sizedNewCategory } from '../../src/arbitraries/sized-new-category.js';
+import { codePoints } from '../../src/check/length-limit.js';
+import { REFUSABLE_CONTROL } from '../../src/check/refusal.js';
 import { schemaValue } from '../../src/arbitraries/schema-value.js';
 import { unicodeText } from '../../src/arbitraries/unicode-text.js';
 import { KEY_PLACEHOLDER, Redactor } from '../../src/secrets/redactor.js';
@@ -17,8 +22,8 @@ describe('newCategory', () => {
     for (const value of values) expect(violations('NewCategory', value)).toEqual([]);
   });
 
-  test('reaches long names, with and without description', () => {
-    expect(Math.max(...values.map((v) => [...v.name].length))).toBeGreaterThanOrEqual(180);
+  test('reaches lengths on every scale, with and without description', () => {
+    expect(Math.max(...values.map((v) => codePoints(v.name)))).toBeGreaterThanOrEqual(4000);
     expect(values.some((v) => v.description === undefined)).toBe(true);
     expect(values.some((v) => v.description !== undefined)).toBe(true);
   });
@@ -35,10 +40,42 @@ describe('newCategory', () => {
     ] as const) {
       expect(pattern.test(all), what).toBe(true);
     }
-    expect(values.every((v) => v.name.trim() === v.name)).toBe(true);
-    expect(/\p{Cc}/u.test(all)).toBe(false); // control characters are edge cases, not valid input
+  });
+
+  /** The triggers that break real storage layers and serialisers (issue: verdicts on unseen servers). */
+  const traps: Array<[string, (v: NewCategoryValue) => boolean]> = [
+    ['whitespace at the ends', (v) => fields(v).some((text) => /^\s|\s$/u.test(text))],
+    ['a line break or tab inside', (v) => fields(v).some((text) => /\S[\n\r\t]+\S/u.test(text))],
+    ['NUL or another control', (v) => fields(v).some((text) => REFUSABLE_CONTROL.test(text))],
+    ['a string that looks like another JSON type', (v) => fields(v).some(looksLikeJson)],
+    ['an astral character in the name', (v) => /[\u{10000}-\u{10FFFF}]/u.test(v.name)],
+    ['an astral character in the description', (v) => /[\u{10000}-\u{10FFFF}]/u.test(v.description ?? '')],
+    ['a length at a column limit, in characters', (v) => fields(v).some((text) => nearLimit(codePoints(text)))],
+    ['a length at a column limit, in UTF-8 bytes, not in characters', (v) => fields(v).some((text) => nearLimit(Buffer.byteLength(text)) && !nearLimit(codePoints(text)))],
+  ];
+
+  test.each(traps)('%s occurs in nearly every default run (30 inputs)', (_what, isTrap) => {
+    // Twenty runs of create-valid-bodies' default budget, each with its own seed.
+    const hits = Array.from({ length: 20 }, (_, seed) => fc.sample(newCategory(), { seed, numRuns: 30 }).some(isTrap)).filter(Boolean).length;
+    expect(hits).toBeGreaterThanOrEqual(18);
+  });
+
+  test('every control character generated is one a server may refuse', () => {
+    for (const control of CONTROL_CHARACTERS) expect(REFUSABLE_CONTROL.test(control), JSON.stringify(control)).toBe(true);
+    for (const allowed of ['\t', '\n', '\r']) expect(REFUSABLE_CONTROL.test(allowed)).toBe(false);
   });
 });
+
+const fields = (v: NewCategoryValue) => [v.name, ...(v.description === undefined ? [] : [v.description])];
+const nearLimit = (length: number) => COLUMN_LIMITS.some((limit) => Math.abs(length - limit) <= 1);
+function looksLikeJson(text: string): boolean {
+  if (/^(NaN|Infinity|0x[0-9A-F]+)$/i.test(text)) return true;
+  try {
+    return typeof JSON.parse(text) !== 'string' || text === '""';
+  } catch {
+    return false;
+  }
+}
 
 describe('schemaValue', () => {
   test('follows the schema: a new required property is generated', () => {
@@ -113,5 +150,21 @@ describe('invalidCredential', () => {
       expect(fc.stringify(credential)).not.toContain(key.slice(0, 6));
       if (credential.header && credential.header.length > 12) expect(redactor.text(credential.header)).not.toContain(key.slice(0, 6));
     }
+  });
+});
+
+describe('sizedNewCategory', () => {
+  const sizes = sample(sizedNewCategory(), 400).map((fields) => Buffer.byteLength(JSON.stringify(fields)));
+
+  test('bodies of every scale, from a few bytes up to about 1 MiB, never past it by more than the rest of the body', () => {
+    expect(Math.min(...sizes)).toBeLessThan(64);
+    expect(Math.max(...sizes)).toBeGreaterThan(MAX_BODY_BYTES / 2);
+    expect(Math.max(...sizes)).toBeLessThan(MAX_BODY_BYTES + 64 * 1024);
+  });
+
+  test('about half past 64 KiB, where proxies and frameworks put body limits', () => {
+    const large = sizes.filter((size) => size > 64 * 1024).length / sizes.length;
+    expect(large).toBeGreaterThan(0.35);
+    expect(large).toBeLessThan(0.65);
   });
 });
