@@ -1,10 +1,10 @@
 /**
  * The floor for benchmark scenario (a): a process that starts the reference server and
  * sends N authorized GET /categories with a bare undici pool, 16 at a time, nothing else.
- * It loads undici as the suite's client does (two modules, not the whole index).
+ * It loads undici as the suite's client does (its public API).
  * Usage: node dist/scripts/bare-loop.js N
  */
-import { Agent, request } from '../src/http/undici.js';
+import { Agent, request } from 'undici';
 import { startReferenceServer } from '../src/reference/server.js';
 
 const total = Number(process.argv[2] ?? 100);
@@ -14,8 +14,7 @@ let next = 0;
 const worker = async () => {
   while (next < total) {
     next++;
-    const url = new URL(`${server.baseUrl}/categories`);
-    const res = await request.call(agent, { origin: url.origin, path: url.pathname, method: 'GET', headers: { authorization: `Bearer ${server.apiKey}` } });
+    const res = await request(`${server.baseUrl}/categories`, { dispatcher: agent, method: 'GET', headers: { authorization: `Bearer ${server.apiKey}` } });
     await res.body.arrayBuffer();
   }
 };

@@ -6,11 +6,11 @@ import { newCategory } from '../src/arbitraries/new-category.js';
 import { check } from '../src/check/define.js';
 import { ListedItems, expectCreated, expectResponse, expectSameFields, expectThat, type CategoryView } from '../src/check/expect.js';
 import { assertProperty, PROPERTY_TIME_LIMIT_MS } from '../src/check/property.js';
-import { CheckError } from '../src/check/failures.js';
+import { CheckError } from '../src/core/errors.js';
 import type { CheckContext } from '../src/check/context.js';
 import type { LengthObservation } from '../src/check/length-limit.js';
 import { allowedRefusal, isRefusal, judgeLengthLimits } from '../src/check/refusal.js';
-import type { Exchange } from '../src/http/exchange.js';
+import type { Exchange } from '../src/core/exchange.js';
 import { settleAll } from '../src/check/settle.js';
 
 /** Categories created by this file's checks, with the fields that were sent. */

@@ -9,10 +9,10 @@
  * and are never judged.
  */
 import { check } from '../src/check/define.js';
-import { CheckFailure } from '../src/check/failures.js';
+import { CheckFailure } from '../src/core/errors.js';
 import { runState } from '../src/check/run-state.js';
 import type { CheckDefinition, CheckLevel } from '../src/check/types.js';
-import { requestLine, type Exchange, type RecordedResponse } from '../src/http/exchange.js';
+import { requestLine, type Exchange, type RecordedResponse } from '../src/core/exchange.js';
 import { isJsonMediaType } from '../src/http/media-type.js';
 import { exactInteger, lexemeOf, parseJson } from '../src/json/lossless.js';
 import { violations } from '../src/schema/validators.js';

@@ -6,7 +6,7 @@
 import { check } from '../src/check/define.js';
 import { expectCategoryList, expectJsonBody, expectListArray, expectStatus, expectThat, kindOf } from '../src/check/expect.js';
 import { exactInteger, lexemeOf } from '../src/json/lossless.js';
-import { CheckError } from '../src/check/failures.js';
+import { CheckError } from '../src/core/errors.js';
 import { settleAll } from '../src/check/settle.js';
 
 check(

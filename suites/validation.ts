@@ -11,6 +11,7 @@ import { expectEachCase, expectErrorStatus, expectStatus } from '../src/check/ex
 import { assertProperty, PROPERTY_TIME_LIMIT_MS } from '../src/check/property.js';
 import { schemas } from '../src/schema/validators.js';
 import type { RequestBody } from '../src/http/request.js';
+import type { RequirementId } from '../src/requirements/catalogue.js';
 
 /** A labelled body that must be refused with 400. */
 interface Case {
@@ -21,7 +22,7 @@ interface Case {
 const json = (value: unknown): Case => ({ label: `body ${JSON.stringify(value)}`, body: { json: value } });
 const text = (raw: string): Case => ({ label: `body text ${JSON.stringify(raw)}`, body: { text: raw } });
 
-function rejects(id: string, title: string, clause: string, requirements: string[], cases: (name: string) => Case[]): void {
+function rejects(id: string, title: string, clause: string, requirements: RequirementId[], cases: (name: string) => Case[]): void {
   check({ id, title, clause, level: 'must', writes: true, requirements }, async (t) => {
     await expectEachCase(cases(t.name()), (c) => c.label, async (c) => {
       expectStatus(await t.create(c.body), 400);

@@ -1,5 +1,5 @@
 import type { Credential } from '../http/credential.js';
-import type { Exchange } from '../http/exchange.js';
+import type { Exchange } from '../core/exchange.js';
 import type { RequestSpec } from '../http/request.js';
 import { exactInteger, parseJson } from '../json/lossless.js';
 

@@ -1,6 +1,6 @@
 import type { RequestBody } from '../http/request.js';
 import type { Credential } from '../http/credential.js';
-import type { Exchange } from '../http/exchange.js';
+import type { Exchange } from '../core/exchange.js';
 import type { RunState } from './run-state.js';
 import { deriveSeed } from './seed.js';
 import type { PropertyRecord } from './types.js';

@@ -1,17 +1,12 @@
 import { inject, test } from 'vitest';
-import { withBodyCapped } from '../http/exchange.js';
+import { withBodyCapped } from '../core/exchange.js';
 import { CheckContext } from './context.js';
-import { CheckError, CheckFailure } from './failures.js';
+import { CheckError, CheckFailure, RouteHung, RunStopped } from '../core/errors.js';
 import { collectAfterLargeBodies } from './memory.js';
-import { RunStopped } from '../http/safety.js';
-import { RouteHung } from '../http/hung-routes.js';
-import { NOT_SELECTED } from '../report/console.js';
-import { requirement } from '../requirements/catalogue.js';
+import { NOT_SELECTED, UNTESTED_READ_ONLY } from './reasons.js';
 import { runState } from './run-state.js';
 import type { CheckDefinition, CheckMeta, FailureRecord } from './types.js';
 
-/** Why a writing check did not run in a read-only run. */
-export const UNTESTED_READ_ONLY = 'untested (profile read-only)';
 
 /** Options of {@link check} beyond its definition. */
 export interface CheckOptions {
@@ -39,7 +34,6 @@ export function check(
   body: (t: CheckContext, skip: (reason: string) => never) => Promise<void>,
   options: CheckOptions = {},
 ): void {
-  definition.requirements.forEach(requirement); // an unknown id fails the suite at load, not silently
   const settings = inject('run');
   const chosen = selected(definition.id);
   const register = !chosen ? test.skip : options.sequential ? test.sequential : test.concurrent;

@@ -1,9 +1,9 @@
-import type { Exchange, RecordedResponse } from '../http/exchange.js';
-import { outcomeLine } from '../http/exchange.js';
+import type { Exchange, RecordedResponse } from '../core/exchange.js';
+import { outcomeLine } from '../core/exchange.js';
 import { isInt64 } from '../json/int64.js';
 import { exactInteger, lexemeOf, parseJson, type ParsedJson } from '../json/lossless.js';
 import { violations } from '../schema/validators.js';
-import { CheckFailure } from './failures.js';
+import { CheckFailure } from '../core/errors.js';
 
 /**
  * Assertions on exchanges. Each throws a {@link CheckFailure} carrying the exchange, with

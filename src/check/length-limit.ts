@@ -1,4 +1,4 @@
-import type { Exchange } from '../http/exchange.js';
+import type { Exchange } from '../core/exchange.js';
 
 /**
  * The shortest limit that is a limit and not a refusal of everyday values: a server that

@@ -1,6 +1,6 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import type { Exchange } from '../http/exchange.js';
+import type { Exchange } from '../core/exchange.js';
 
 /** A response body from this size on (bytes) leaves enough garbage to collect at once. */
 export const LARGE_BODY_BYTES = 4 * 1024 * 1024;

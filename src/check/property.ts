@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { DEFAULT_SHRINK_BUDGET } from '../config/settings.js';
 import type { CheckContext } from './context.js';
-import { CheckError, CheckFailure } from './failures.js';
+import { CheckError, CheckFailure } from '../core/errors.js';
 import { deriveSeed } from './seed.js';
 import type { PropertyRecord } from './types.js';
 

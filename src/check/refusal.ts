@@ -1,7 +1,7 @@
-import type { Exchange } from '../http/exchange.js';
+import type { Exchange } from '../core/exchange.js';
 import type { CheckContext } from './context.js';
 import { expectCreated, expectSameFields } from './expect.js';
-import { CheckFailure } from './failures.js';
+import { CheckFailure } from '../core/errors.js';
 import {
   bisectLimit,
   codePoints,

@@ -2,7 +2,7 @@ import { inject } from 'vitest';
 import type { RunSettings } from '../config/settings.js';
 import { HttpClient } from '../http/client.js';
 import { validCredential, type Credential } from '../http/credential.js';
-import { withBodyCapped, type Exchange } from '../http/exchange.js';
+import { withBodyCapped, type Exchange } from '../core/exchange.js';
 import { RequestGuard } from '../http/safety.js';
 import { KEY_PLACEHOLDER, Redactor } from '../secrets/redactor.js';
 import { exactInteger, lexemeOf, parseJson } from '../json/lossless.js';

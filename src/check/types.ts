@@ -1,11 +1,8 @@
-import type { Exchange, RecordedRequest, RecordedResponse, TransportError } from '../http/exchange.js';
+import type { Exchange, RecordedRequest, RecordedResponse, TransportError } from '../core/exchange.js';
 
-/**
- * How much a check's outcome weighs: `must` checks enforce the spec's rules and decide
- * the verdict; `should` checks enforce HTTP standards and robustness the spec does not
- * state; `info` checks record observations.
- */
-export type CheckLevel = 'must' | 'should' | 'info';
+/** How much a check's outcome weighs (see the requirements catalogue). */
+export type { CheckLevel } from '../requirements/catalogue.js';
+import type { CheckLevel, RequirementId } from '../requirements/catalogue.js';
 
 /** Outcome of one check. `error`: the check could not be evaluated (not a verdict on the rule). */
 export type CheckStatus = 'passed' | 'failed' | 'skipped' | 'error';
@@ -22,7 +19,7 @@ export interface CheckDefinition {
   /** For `should` checks: the external standard enforced, e.g. `RFC 9110 §11.6.1`. */
   reference?: string;
   /** Ids of the requirements (src/requirements/catalogue.ts) the check tests. */
-  requirements: string[];
+  requirements: RequirementId[];
   /**
    * The check sends bodies a server could turn into categories: a read-only run reports
    * it untested. Checks without it must keep to what the read-only profile lets through.

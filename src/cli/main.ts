@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { DEFAULT_CONFIG_FILE } from '../config/config-path.js';
 import { DEFAULT_CONCURRENCY, DEFAULT_CONNECTIONS, DEFAULT_PARALLEL_CREATES, DEFAULT_SHRINK_BUDGET, DEFAULT_TIMEOUT_MS } from '../config/settings.js';
-import { UsageError } from '../config/usage-error.js';
+import { UsageError } from '../core/errors.js';
 import { toolVersion } from '../package-info.js';
 import { EXIT } from '../report/verdict.js';
 import { ALL_FORMATS, type Format } from '../report/formats.js';

@@ -1,5 +1,4 @@
-import { isLoopback } from '../http/safety.js';
-import { UsageError } from './usage-error.js';
+import { UsageError } from '../core/errors.js';
 
 /**
  * Validates and normalizes a target base URL: http or https, no credentials, query or
@@ -46,4 +45,10 @@ export function assertSecureTransport(baseUrl: string, allowInsecure: boolean): 
       `plain http to ${new URL(baseUrl).host} would send the API key unencrypted; use https, or pass --allow-insecure-http`,
     );
   }
+}
+
+/** Whether a URL's host is on this machine (127.0.0.0/8, ::1, localhost). */
+export function isLoopback(url: string): boolean {
+  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
 }

@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
-import type { Profile } from '../http/safety.js';
+import type { Profile } from './settings.js';
 import { violationDetails } from '../schema/validators.js';
-import { UsageError } from './usage-error.js';
+import { UsageError } from '../core/errors.js';
 
 /** One named target of the configuration file (see schemas/config.schema.json). */
 export interface TargetConfig {

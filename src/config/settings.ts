@@ -50,7 +50,22 @@ export interface RunSettings {
   caPem?: string;
 }
 
-import type { Profile } from '../http/safety.js';
+import { isLoopback } from './base-url.js';
+
+/**
+ * What a run may do to its target. `read-only` sends nothing that could create a
+ * category, even on a server that ignores authentication and validation.
+ */
+export type Profile = 'full' | 'read-only';
+
+/**
+ * The profile of a run that chose none: `full` for the embedded server (`undefined`) and
+ * loopback targets, `read-only` for every other, so no run writes to a remote target
+ * unless a profile that allows it was chosen explicitly.
+ */
+export function defaultProfile(baseUrl: string | undefined): Profile {
+  return baseUrl === undefined || isLoopback(baseUrl) ? 'full' : 'read-only';
+}
 
 /** Default deadline of one exchange, in ms. */
 export const DEFAULT_TIMEOUT_MS = 10_000;

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { RecordedResponse } from './exchange.js';
+import type { RecordedResponse } from '../core/exchange.js';
 
 /** Requests per second the pace never falls below: a second per request bounds the cost of a lone early 429. */
 export const MIN_RATE = 1;

@@ -4,12 +4,13 @@ import pThrottle from 'p-throttle';
 import type { Redactor } from '../secrets/redactor.js';
 import { AdaptivePace, DEFAULT_PATIENCE_MS, isTooMany, refusalWaitMs } from './adaptive-pace.js';
 import { ConnectionPool, type ConnectionSlot, type WatchedDispatcher } from './connection-pool.js';
-import { recordedRequest, type Exchange, type RecordedResponse, type TransportError } from './exchange.js';
-import { HungRoutes, RouteHung } from './hung-routes.js';
+import { recordedRequest, type Exchange, type RecordedResponse, type TransportError } from '../core/exchange.js';
+import { HungRoutes } from './hung-routes.js';
 import { bodyText, isIdempotent, type RequestSpec } from './request.js';
-import { RequestGuard, RunStopped, TargetHealth } from './safety.js';
+import { RequestGuard, TargetHealth } from './safety.js';
+import { RouteHung, RunStopped, TargetRefused } from '../core/errors.js';
 import { toTransportError } from './transport-error.js';
-import { Agent, request, type Dispatcher } from './undici.js';
+import { Agent, request, type Dispatcher } from 'undici';
 
 /** Settings of the HTTP client. */
 export interface ClientOptions {
@@ -146,7 +147,7 @@ export class HttpClient {
         }
         if (this.#pace.now() - firstSentAt + decision.waitMs > this.#patienceMs) {
           report({ ...exchange, superseded: `refused with ${status}; not sent again` });
-          throw new Error(`the target refused this request (${status}) for longer than the run's patience of ${this.#patienceMs / 1000} s`);
+          throw new TargetRefused(`the target refused this request (${status}) for longer than the run's patience of ${this.#patienceMs / 1000} s`);
         }
         report({ ...exchange, superseded: `refused with ${status}: sent again after ${decision.waitMs} ms` });
         continue;
@@ -205,9 +206,8 @@ export class HttpClient {
     let phase: TransportError['phase'] = 'headers';
     try {
       const target = new URL(url);
-      const res = await request.call(dispatcher, {
-        origin: target.origin,
-        path: target.pathname + target.search,
+      const res = await request(target, {
+        dispatcher,
         method: spec.method as Dispatcher.HttpMethod,
         headers,
         body,

@@ -1,5 +1,5 @@
 import pLimit, { type LimitFunction } from 'p-limit';
-import type { Dispatcher } from './undici.js';
+import type { Dispatcher } from 'undici';
 
 /** A dispatcher a slot can watch: undici's Agent emits `connect` and `disconnect` for its sockets. */
 export type WatchedDispatcher = Dispatcher & {

@@ -1,26 +1,13 @@
-import { requestLine, type Exchange } from './exchange.js';
+import { RouteHung } from '../core/errors.js';
+import { requestLine, type Exchange } from '../core/exchange.js';
 import { bodyText, type RequestSpec } from './request.js';
 
-/**
- * The request was not sent, or no longer waited for, because its route hangs: an earlier
- * request on the same route got no response on an established connection, and nothing
- * on that route was answered since it was sent. `identical` says whether that earlier
- * request was this very request (method, path, credential and body): then its timeout is
- * evidence about this one too.
- */
-export class RouteHung extends Error {
-  override readonly name = 'RouteHung';
-  constructor(
-    /** The exchange that timed out first on the route. */
-    readonly evidence: Exchange,
-    readonly identical: boolean,
-  ) {
-    super(
-      identical
-        ? `the same request (#${evidence.seq}, sent by ${evidence.checkId}) got no response: ${evidence.error?.message}`
-        : `blocked: ${describeRoute(evidence)} hangs: #${evidence.seq} (sent by ${evidence.checkId}) got no response: ${evidence.error?.message}`,
-    );
-  }
+/** The error for a request on a hung route, saying what hung and whether it was this very request. */
+function routeHung(evidence: Exchange, identical: boolean): RouteHung {
+  const message = identical
+    ? `the same request (#${evidence.seq}, sent by ${evidence.checkId}) got no response: ${evidence.error?.message}`
+    : `blocked: ${describeRoute(evidence)} hangs: #${evidence.seq} (sent by ${evidence.checkId}) got no response: ${evidence.error?.message}`;
+  return new RouteHung(message, evidence, identical);
 }
 
 /** A route: method, path, and whether the request carries the configured key. */
@@ -60,7 +47,7 @@ export class HungRoutes {
   /** @throws RouteHung when the request's route hangs. */
   assertOpen(spec: RequestSpec): void {
     const hung = this.#hung.get(routeOf(spec));
-    if (hung) throw new RouteHung(hung.evidence, hung.identity === identityOf(spec));
+    if (hung) throw routeHung(hung.evidence, hung.identity === identityOf(spec));
   }
 
   /**
@@ -91,6 +78,6 @@ export class HungRoutes {
     if (this.#hung.has(route) || (this.#lastAnswer.get(route) ?? -Infinity) >= sentAt) return;
     const identity = identityOf(spec);
     this.#hung.set(route, { evidence: exchange, identity });
-    for (const waiting of this.#inFlight.get(route) ?? []) waiting.abandon(new RouteHung(exchange, identityOf(waiting.spec) === identity));
+    for (const waiting of this.#inFlight.get(route) ?? []) waiting.abandon(routeHung(exchange, identityOf(waiting.spec) === identity));
   }
 }

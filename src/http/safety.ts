@@ -1,11 +1,8 @@
 import type { RequestSpec } from './request.js';
-import type { Exchange } from './exchange.js';
+import type { Exchange } from '../core/exchange.js';
+import { ProfileViolation, RunStopped } from '../core/errors.js';
+import type { Profile } from '../config/settings.js';
 
-/**
- * What a run may do to its target. `read-only` sends nothing that could create a
- * category, even on a server that ignores authentication and validation.
- */
-export type Profile = 'full' | 'read-only';
 
 /**
  * The only POST bodies a read-only run may send: text no JSON parser (strict or lenient)
@@ -13,15 +10,6 @@ export type Profile = 'full' | 'read-only';
  */
 export const UNPARSEABLE_BODIES: readonly string[] = ['{"name": '];
 
-/** A check tried to send what the profile forbids: a defect of the suite, never sent. */
-export class ProfileViolation extends Error {
-  override readonly name = 'ProfileViolation';
-}
-
-/** The run stopped sending: a budget is spent or the target asked (429) or failed (5xx) repeatedly. */
-export class RunStopped extends Error {
-  override readonly name = 'RunStopped';
-}
 
 /** Whether a request could write: any method but GET, HEAD and OPTIONS. */
 export function mayWrite(spec: Pick<RequestSpec, 'method'>): boolean {
@@ -120,19 +108,4 @@ export class TargetHealth {
       this.guard.stop(`the target answered ${FIVE_XX_BURST} requests in a row with 5xx`);
     }
   }
-}
-
-/** Whether a URL's host is on this machine (127.0.0.0/8, ::1, localhost). */
-export function isLoopback(url: string): boolean {
-  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
-  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
-}
-
-/**
- * The profile of a run that chose none: `full` for the embedded server (`undefined`) and
- * loopback targets, `read-only` for every other, so no run writes to a remote target
- * unless a profile that allows it was chosen explicitly.
- */
-export function defaultProfile(baseUrl: string | undefined): Profile {
-  return baseUrl === undefined || isLoopback(baseUrl) ? 'full' : 'read-only';
 }

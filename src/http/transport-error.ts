@@ -1,4 +1,4 @@
-import type { TransportError } from './exchange.js';
+import type { TransportError } from '../core/exchange.js';
 
 /**
  * Classifies whatever undici or the abort signal threw into a stable code and one line.

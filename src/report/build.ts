@@ -1,6 +1,6 @@
 import type { CheckLevel, CheckStatus, CreatedCategory } from '../check/types.js';
 import type { RunSettings } from '../config/settings.js';
-import type { Exchange, TransportErrorCode } from '../http/exchange.js';
+import type { Exchange, TransportErrorCode } from '../core/exchange.js';
 import { specVersion, toolVersion } from '../package-info.js';
 import { REPORT_VERSION, type CheckResult, type Report, type ReportedSettings, type RunTiming, type StatusCounts } from './model.js';
 import { curlCommand } from './curl.js';

@@ -1,13 +1,12 @@
 import { styleText } from 'node:util';
-import { outcomeLine, requestLine } from '../http/exchange.js';
+import { outcomeLine, requestLine } from '../core/exchange.js';
+import { NOT_SELECTED } from '../check/reasons.js';
 import type { CheckLevel, CheckStatus } from '../check/types.js';
 import type { RunSettings } from '../config/settings.js';
 import type { CheckResult, Report } from './model.js';
 
 type Style = Parameters<typeof styleText>[0];
 
-/** The reason given to checks a `--checks` filter left out. */
-export const NOT_SELECTED = 'not selected';
 
 /** Renders check results and the final summary as console lines. */
 export class ConsoleFormat {

@@ -1,4 +1,4 @@
-import type { RecordedRequest } from '../http/exchange.js';
+import type { RecordedRequest } from '../core/exchange.js';
 import { KEY_VARIABLE } from '../secrets/redactor.js';
 
 /**

@@ -1,5 +1,5 @@
 import { STATUS_CODES } from 'node:http';
-import type { Exchange } from '../http/exchange.js';
+import type { Exchange } from '../core/exchange.js';
 import type { Report } from './model.js';
 
 /**

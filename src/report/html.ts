@@ -1,6 +1,6 @@
 import { encode } from 'he';
 import type { CheckLevel } from '../check/types.js';
-import { failureText } from './junit.js';
+import { failureText } from './failure-text.js';
 import type { CheckResult, Report } from './model.js';
 
 /** Escapes text for HTML (he), everything but plain ASCII letters and digits. */

@@ -1,4 +1,5 @@
 import { create } from 'xmlbuilder2';
+import { failureText } from './failure-text.js';
 import type { CheckResult, Report } from './model.js';
 
 /** The spec section a clause belongs to: `4.2/R2` → `4.2`. */
@@ -66,23 +67,4 @@ export function renderJunit(report: Report): string {
     }
   }
   return root.end({ prettyPrint: true });
-}
-
-/** The failing exchange as plain text: message, request, response, reproduction. */
-export function failureText(check: CheckResult): string {
-  const failure = check.failure!;
-  const { request, response, error } = failure;
-  const lines = [failure.message, '', `${request.method} ${request.url}`];
-  for (const [name, value] of Object.entries(request.headers)) lines.push(`${name}: ${value}`);
-  if (request.body !== undefined) lines.push('', request.body);
-  lines.push('');
-  if (response) {
-    lines.push(`HTTP ${response.status}`);
-    for (const [name, value] of Object.entries(response.headers)) lines.push(`${name}: ${value}`);
-    lines.push('', response.body);
-  } else if (error) {
-    lines.push(`no response: ${error.code}: ${error.message}`);
-  }
-  if (failure.curl) lines.push('', `Reproduce: ${failure.curl}`);
-  return lines.join('\n');
 }

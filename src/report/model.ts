@@ -1,6 +1,6 @@
-import type { RecordedRequest, RecordedResponse, TransportError } from '../http/exchange.js';
+import type { RecordedRequest, RecordedResponse, TransportError } from '../core/exchange.js';
 import type { RunSettings } from '../config/settings.js';
-import type { TracedRequirement } from './traceability.js';
+import type { Requirement } from '../requirements/catalogue.js';
 import type { CheckLevel, CheckStatus, CreatedCategory, FailureRecord, PropertyRecord } from '../check/types.js';
 
 /** Version of the report.json layout; bumped on incompatible change. */
@@ -79,4 +79,14 @@ export interface Report {
   preflight?: { request: RecordedRequest; response?: RecordedResponse; error?: TransportError };
   /** Problems of the run itself (aborts, suite errors), not findings about the target. */
   runErrors: string[];
+}
+
+/** A requirement's outcome in a run. */
+export type RequirementOutcome = 'passed' | 'failed' | 'untested' | 'inapplicable';
+
+/** One row of the traceability matrix: requirement → checks → outcome. */
+export interface TracedRequirement extends Requirement {
+  outcome: RequirementOutcome;
+  /** The checks that test it, with their statuses (and why they did not run, if they did not). */
+  checks: Array<{ id: string; level: CheckResult['level']; status: CheckResult['status']; reason?: string }>;
 }

@@ -1,15 +1,5 @@
-import { OUT_OF_SCOPE, REQUIREMENTS, type Requirement } from '../requirements/catalogue.js';
-import type { CheckResult } from './model.js';
-
-/** A requirement's outcome in a run. */
-export type RequirementOutcome = 'passed' | 'failed' | 'untested' | 'inapplicable';
-
-/** One row of the traceability matrix: requirement → checks → outcome. */
-export interface TracedRequirement extends Requirement {
-  outcome: RequirementOutcome;
-  /** The checks that test it, with their statuses (and why they did not run, if they did not). */
-  checks: Array<{ id: string; level: CheckResult['level']; status: CheckResult['status']; reason?: string }>;
-}
+import { CATALOGUE, OUT_OF_SCOPE } from '../requirements/catalogue.js';
+import type { CheckResult, RequirementOutcome, TracedRequirement } from './model.js';
 
 /**
  * Traces every requirement of the catalogue to the checks naming it. A requirement is
@@ -19,7 +9,7 @@ export interface TracedRequirement extends Requirement {
  * `inapplicable` when no check can test it (the catalogue says why).
  */
 export function traceRequirements(checks: readonly CheckResult[]): TracedRequirement[] {
-  return REQUIREMENTS.map((requirement) => {
+  return CATALOGUE.map((requirement) => {
     const testing = checks.filter((check) => check.requirements.includes(requirement.id));
     const deciding = testing.filter((check) => check.level === requirement.level);
     const outcome: RequirementOutcome = requirement.inapplicable

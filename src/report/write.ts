@@ -2,7 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { stringify } from 'lossless-json';
 import type { Redactor } from '../secrets/redactor.js';
-import type { Exchange } from '../http/exchange.js';
+import type { Exchange } from '../core/exchange.js';
 import { FORMAT_FILES, type Format } from './formats.js';
 import { renderHar } from './har.js';
 import { renderHtml } from './html.js';

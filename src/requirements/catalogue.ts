@@ -1,9 +1,14 @@
-import type { CheckLevel } from '../check/types.js';
+/**
+ * How much a requirement, and a check of it, weighs: `must` for the spec's rules (they
+ * decide the verdict), `should` for HTTP standards and robustness the spec does not state,
+ * `info` for observations of what the spec leaves open.
+ */
+export type CheckLevel = 'must' | 'should' | 'info';
 
 /** One normative statement of the spec (or, for `should`, of an HTTP standard). */
 export interface Requirement {
   /** Stable id, e.g. `R-4.2-R2`. */
-  id: string;
+  id: RequirementId;
   /** Section and rule, as checks cite them: `4.2/R2`, `7`. */
   clause: string;
   level: CheckLevel;
@@ -23,7 +28,7 @@ export interface Requirement {
  * the shapes of section 2, the version segment of 9), and the HTTP rules the `should`
  * checks enforce. Checks name the ids they test; the report traces each to its outcome.
  */
-export const REQUIREMENTS: readonly Requirement[] = [
+export const REQUIREMENTS = [
   { id: 'R-2-NEWCATEGORY', clause: '2', level: 'must', quote: 'NewCategory (request body for creating a category): name | string | yes …; description | string | no' },
   { id: 'R-2-CATEGORY', clause: '2', level: 'must', quote: 'A Category has every field of NewCategory plus: id | integer | int64 | yes' },
   { id: 'R-2-ID-UNIQUE', clause: '2', level: 'must', quote: 'id … Unique identifier, assigned by the service on creation.' },
@@ -94,7 +99,14 @@ export const REQUIREMENTS: readonly Requirement[] = [
     level: 'info',
     quote: 'Rate limits, size limits, length limits for fields, and quotas: not shown.',
   },
-];
+] as const satisfies ReadonlyArray<Omit<Requirement, 'id'> & { id: string }>;
+
+/** The id of a requirement of the catalogue: a check citing any other fails to compile. */
+export type RequirementId = (typeof REQUIREMENTS)[number]['id'];
+
+/** The catalogue, each entry in the shape of a {@link Requirement}. */
+export const CATALOGUE: readonly Requirement[] = REQUIREMENTS;
+
 
 /** What the spec marks "not shown": out of scope, listed so silence is not taken for coverage. */
 export const OUT_OF_SCOPE: readonly { clause: string; what: string }[] = [
@@ -107,10 +119,3 @@ export const OUT_OF_SCOPE: readonly { clause: string; what: string }[] = [
   { clause: '7', what: 'The set of possible `code` values and any other status codes.' },
   { clause: '8', what: 'Rate limits, size limits, length limits for fields, and quotas.' },
 ];
-
-/** The requirement with this id. @throws Error for an unknown id (a typo in a check). */
-export function requirement(id: string): Requirement {
-  const found = REQUIREMENTS.find((candidate) => candidate.id === id);
-  if (!found) throw new Error(`unknown requirement ${id}`);
-  return found;
-}

@@ -1,8 +1,8 @@
 import type { Reporter, SerializedError, TestCase, TestModule, TestRunEndReason } from 'vitest/node';
 import type { CheckMeta, CreatedCategory } from '../check/types.js';
-import type { Exchange } from '../http/exchange.js';
+import type { Exchange } from '../core/exchange.js';
 import type { CheckResult } from '../report/model.js';
-import { NOT_SELECTED } from '../report/console.js';
+import { NOT_SELECTED } from '../check/reasons.js';
 
 /**
  * A vitest reporter that turns each finished test into a {@link CheckResult} (from the

@@ -10,7 +10,7 @@ import {
   type RunSettings,
 } from '../config/settings.js';
 import type { Credential } from '../http/credential.js';
-import type { Exchange } from '../http/exchange.js';
+import type { Exchange } from '../core/exchange.js';
 import { toolVersion } from '../package-info.js';
 import type { ReferenceServer } from '../reference/server.js';
 import { buildReport } from '../report/build.js';
@@ -19,11 +19,11 @@ import type { Report } from '../report/model.js';
 import { exitCodeFor } from '../report/verdict.js';
 import { ALL_FORMATS, type Format } from '../report/formats.js';
 import { linkLatest } from '../report/report-dir.js';
-import { defaultProfile, type Profile } from '../http/safety.js';
+import { defaultProfile, type Profile } from '../config/settings.js';
 import { DEFAULT_PATIENCE_MS } from '../http/adaptive-pace.js';
 import { UNREACHABLE } from '../report/build.js';
 import { KEY_PLACEHOLDER, Redactor } from '../secrets/redactor.js';
-import { UsageError } from '../config/usage-error.js';
+import { UsageError } from '../core/errors.js';
 import { CheckCollector } from './collector.js';
 import { startSuite } from './suite.js';
 

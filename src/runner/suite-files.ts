@@ -1,5 +1,5 @@
 import { readdirSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { packageRoot } from '../package-info.js';
 
 /** Where the suite's files are, and how vitest must load them. */
@@ -17,7 +17,7 @@ export interface SuiteFiles {
 }
 
 /**
- * The suite files a run loads: the compiled ones when the package is built and current,
+ * The suite files a run loads: the compiled bundle when the package is built and current,
  * else the TypeScript sources through vitest's transform. The CLI runs from `dist/`, so
  * it always gets the compiled files; the project's own tests (which import `src/`) get
  * them too after `npm run build`, so they prove the path users run, yet never a stale
@@ -26,21 +26,17 @@ export interface SuiteFiles {
  * @param root the package root (a parameter for tests).
  */
 export function suiteFiles(fromCompiledCode: boolean = import.meta.url.includes('/dist/src/'), root = packageRoot): SuiteFiles {
-  const compiled: SuiteFiles = { dir: join(root, 'dist/suites'), include: 'conformance.test.js', native: true };
+  // The build bundles the compiled suite into one module (scripts/bundle-worker.ts).
+  const compiled: SuiteFiles = { dir: join(root, 'dist/worker'), include: 'conformance.test.js', native: true };
   if (fromCompiledCode || compiledIsCurrent(root)) return compiled;
   return { dir: join(root, 'suites'), include: 'conformance.test.ts', native: false };
 }
 
-/** True when every .ts file under suites/ and src/ has a compiled .js at least as new. */
+/** True when the worker bundle is at least as new as every .ts file under suites/ and src/. */
 function compiledIsCurrent(root: string): boolean {
-  for (const folder of ['suites', 'src']) {
-    for (const source of typescriptFiles(join(root, folder))) {
-      const compiled = join(root, 'dist', relative(root, source)).replace(/\.ts$/, '.js');
-      const compiledTime = statSync(compiled, { throwIfNoEntry: false })?.mtimeMs;
-      if (compiledTime === undefined || compiledTime < statSync(source).mtimeMs) return false;
-    }
-  }
-  return true;
+  const bundleTime = statSync(join(root, 'dist/worker/conformance.test.js'), { throwIfNoEntry: false })?.mtimeMs;
+  if (bundleTime === undefined) return false;
+  return ['suites', 'src'].every((folder) => typescriptFiles(join(root, folder)).every((source) => statSync(source).mtimeMs <= bundleTime));
 }
 
 function typescriptFiles(dir: string): string[] {

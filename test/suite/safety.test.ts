@@ -5,9 +5,9 @@
 import { readFile } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
 import { describe, expect, test } from 'vitest';
-import { UNTESTED_READ_ONLY } from '../../src/check/define.js';
+import { UNTESTED_READ_ONLY } from '../../src/check/reasons.js';
 import { UNPARSEABLE_BODIES } from '../../src/http/safety.js';
-import type { Exchange } from '../../src/http/exchange.js';
+import type { Exchange } from '../../src/core/exchange.js';
 import type { Reply, Variation } from '../../src/reference/behaviour.js';
 import { startReferenceServer } from '../../src/reference/server.js';
 import { runConformance, type RunOptions } from '../../src/runner/run.js';

@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { AdaptivePace, DECREASE, MIN_RATE, refusalWaitMs, retryAfterMs, type PaceClock } from '../../src/http/adaptive-pace.js';
-import type { RecordedResponse } from '../../src/http/exchange.js';
+import type { RecordedResponse } from '../../src/core/exchange.js';
 
 /**
  * A clock that moves only when its timers fire: `sleep` queues a timer, and `drain`

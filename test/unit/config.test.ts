@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { normalizeBaseUrl } from '../../src/config/base-url.js';
-import { UsageError } from '../../src/config/usage-error.js';
+import { UsageError } from '../../src/core/errors.js';
 import { isJsonMediaType } from '../../src/http/media-type.js';
 
 describe('normalizeBaseUrl', () => {

@@ -1,7 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { describe, expect, test } from 'vitest';
 import { collectAfterLargeBodies, LARGE_BODY_BYTES } from '../../src/check/memory.js';
-import { RECORDED_BODY_CAP, withBodyCapped, type Exchange } from '../../src/http/exchange.js';
+import { RECORDED_BODY_CAP, withBodyCapped, type Exchange } from '../../src/core/exchange.js';
 
 const MB = 2 ** 20;
 /** A string of `bytes` characters decoded as the client decodes a body (on the V8 heap). */

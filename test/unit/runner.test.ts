@@ -21,14 +21,13 @@ describe('the suite\'s one test file', () => {
 });
 
 describe('which suite files a run loads', () => {
-  /** A package with one suite and one module, compiled at `builtAt` (s since the epoch), edited at `editedAt`. */
+  /** A package with one suite and one module, bundled at `builtAt` (s since the epoch), edited at `editedAt`. */
   async function pkg(editedAt: number, builtAt: number | undefined): Promise<string> {
     const root = await mkdtemp(join(tmpdir(), 'pcs-suites-'));
     const files: Array<[string, number | undefined]> = [
       ['suites/conformance.test.ts', editedAt],
       ['src/x.ts', editedAt],
-      ['dist/suites/conformance.test.js', builtAt],
-      ['dist/src/x.js', builtAt],
+      ['dist/worker/conformance.test.js', builtAt],
     ];
     for (const [path, time] of files) {
       if (time === undefined) continue;
@@ -39,9 +38,9 @@ describe('which suite files a run loads', () => {
     return root;
   }
 
-  test('the compiled files, imported natively, when the build is current', async () => {
+  test('the compiled bundle, imported natively, when the build is current', async () => {
     const root = await pkg(1_000, 2_000);
-    expect(suiteFiles(false, root)).toEqual({ dir: join(root, 'dist/suites'), include: 'conformance.test.js', native: true });
+    expect(suiteFiles(false, root)).toEqual({ dir: join(root, 'dist/worker'), include: 'conformance.test.js', native: true });
   });
 
   test('the sources, through vitest\'s transform, when a source is newer than its build or was never built', async () => {

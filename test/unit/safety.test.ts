@@ -1,7 +1,10 @@
 import { describe, expect, test } from 'vitest';
 import type { RequestSpec } from '../../src/http/request.js';
-import type { Exchange } from '../../src/http/exchange.js';
-import { defaultProfile, isLoopback, ProfileViolation, RequestGuard, RunStopped, TargetHealth, UNPARSEABLE_BODIES } from '../../src/http/safety.js';
+import type { Exchange } from '../../src/core/exchange.js';
+import { ProfileViolation, RunStopped } from '../../src/core/errors.js';
+import { isLoopback } from '../../src/config/base-url.js';
+import { defaultProfile } from '../../src/config/settings.js';
+import { RequestGuard, TargetHealth, UNPARSEABLE_BODIES } from '../../src/http/safety.js';
 
 const none = { method: 'POST', path: '/categories', credential: { name: 'valid', description: '' } };
 const post = (body?: RequestSpec['body']): RequestSpec => ({ ...none, body });

@@ -1,0 +1,20 @@
+import type { CheckResult } from './model.js';
+
+/** The failing exchange as plain text: message, request, response, reproduction. */
+export function failureText(check: CheckResult): string {
+  const failure = check.failure!;
+  const { request, response, error } = failure;
+  const lines = [failure.message, '', `${request.method} ${request.url}`];
+  for (const [name, value] of Object.entries(request.headers)) lines.push(`${name}: ${value}`);
+  if (request.body !== undefined) lines.push('', request.body);
+  lines.push('');
+  if (response) {
+    lines.push(`HTTP ${response.status}`);
+    for (const [name, value] of Object.entries(response.headers)) lines.push(`${name}: ${value}`);
+    lines.push('', response.body);
+  } else if (error) {
+    lines.push(`no response: ${error.code}: ${error.message}`);
+  }
+  if (failure.curl) lines.push('', `Reproduce: ${failure.curl}`);
+  return lines.join('\n');
+}
