@@ -25,6 +25,8 @@ export interface Exchange {
    * with the server's idle close, a reset on a fresh one cannot.
    */
   connection: 'fresh' | 'reused';
+  /** Which connection carried it: `<slot>.<connection of that slot>`, e.g. `3.2` (HAR's `connection`). */
+  connectionId?: string;
   /**
    * Set when this attempt is not the answer to the request, and why: the request was sent
    * again (a 429 waited out, a stale connection). Judgements skip superseded attempts.

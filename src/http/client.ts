@@ -186,6 +186,7 @@ export class HttpClient {
 
     const connection = !fresh && slot.open ? 'reused' : 'fresh';
     const dispatcher = slot.dispatcher(fresh);
+    const connectionId = slot.connectionId;
     const connectsBefore = slot.connects;
     const abandon = new AbortController();
     const untrack = this.#hung.track(spec, (reason) => abandon.abort(reason));
@@ -201,6 +202,7 @@ export class HttpClient {
       startedAt: startedAt.toISOString(),
       durationMs: Math.round((performance.now() - started) * 10) / 10,
       connection,
+      connectionId,
     });
 
     let phase: TransportError['phase'] = 'headers';

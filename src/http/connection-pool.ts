@@ -17,7 +17,16 @@ export class ConnectionSlot {
   #open = false;
   #connects = 0;
 
-  constructor(private readonly make: () => WatchedDispatcher) {}
+  constructor(
+    /** The slot's number in its pool, from 1. */
+    readonly index: number,
+    private readonly make: () => WatchedDispatcher,
+  ) {}
+
+  /** `<slot>.<connection>` of the connection open now, or of the next one. */
+  get connectionId(): string {
+    return `${this.index}.${this.#open ? this.#connects : this.#connects + 1}`;
+  }
 
   /** Whether a connection is open now (kept alive, or established by the request under way). */
   get open(): boolean {
@@ -77,7 +86,7 @@ export class ConnectionPool {
 
   /** @param make builds a slot's single-connection dispatcher (connections: 1). */
   constructor(size: number, make: () => WatchedDispatcher) {
-    this.#slots = Array.from({ length: size }, () => new ConnectionSlot(make));
+    this.#slots = Array.from({ length: size }, (_, i) => new ConnectionSlot(i + 1, make));
     this.#idle = [...this.#slots].reverse();
     this.#limit = pLimit(size);
   }

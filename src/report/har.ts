@@ -46,10 +46,11 @@ export function renderHar(report: Report, exchanges: readonly Exchange[]): strin
       },
       cache: {},
       timings: { send: 0, wait: exchange.durationMs, receive: 0 },
-      // HAR 1.2 `connection`: whether the request went out on a new connection or a kept-alive one.
-      connection: exchange.connection,
+      // HAR 1.2 `connection`: which connection carried the request.
+      ...(exchange.connectionId ? { connection: exchange.connectionId } : {}),
       comment: [
         error ? `${exchange.checkId}: no response: ${error.code}: ${error.message}` : exchange.checkId,
+        `${exchange.connection} connection`,
         ...(exchange.superseded ? [`superseded: ${exchange.superseded}`] : []),
       ].join('; '),
     };

@@ -177,6 +177,7 @@ function onLists(misbehave: (res: ServerResponse, reply: Reply) => void): Variat
 }
 
 describe('hostile or broken servers: findings, never crashes or hangs', () => {
+  /** For servers that stall on purpose: the deadline is what is tested (issue: control time instead). */
   const fast = { timeoutMs: 400, deadlineMs: 60_000 };
 
   test('headers then a stall on every list: list checks fail with TIMEOUT, the rest is judged', async () => {
@@ -213,7 +214,7 @@ describe('hostile or broken servers: findings, never crashes or hangs', () => {
       pump();
     });
     const rssBefore = process.memoryUsage().rss;
-    const outcome = await runAgainst([huge], fast);
+    const outcome = await runAgainst([huge]);
     expect(outcome.report.checks.find((c) => c.id === 'list-answers-200-array')?.failure?.message).toMatch(/RESPONSE_TOO_LARGE/);
     expect(outcome.exitCode).toBe(1);
     expect(process.memoryUsage().rss - rssBefore).toBeLessThan(300 * 1024 * 1024);
@@ -222,7 +223,7 @@ describe('hostile or broken servers: findings, never crashes or hangs', () => {
   test('invalid UTF-8 and HTML instead of JSON: readable failures', async () => {
     const html = onLists((res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>Categories</body></html>'));
     const garbled = onLists((res) => res.writeHead(200, { 'content-type': 'application/json' }).end(Buffer.from([0x5b, 0xc3, 0x28, 0x5d])));
-    const [a, b] = await Promise.all([runAgainst([html], fast), runAgainst([garbled], fast)]);
+    const [a, b] = await Promise.all([runAgainst([html]), runAgainst([garbled])]);
     expect(a.report.checks.find((c) => c.id === 'list-answers-200-array')?.failure?.message).toMatch(/not JSON/);
     expect(b.report.checks.find((c) => c.id === 'list-answers-200-array')?.failure?.message).toBe('Expected a UTF-8 JSON body, received invalid UTF-8');
   });
@@ -230,7 +231,8 @@ describe('hostile or broken servers: findings, never crashes or hangs', () => {
   test('5xx to everything: the run stops after a burst, exit 3, without hammering', async () => {
     const server = await startRawServer((_req, res) => res.writeHead(503, { 'content-type': 'text/html' }).end('<h1>Unavailable</h1>'));
     try {
-      const outcome = await runConformance({ baseUrl: server.baseUrl, apiKey: 'k'.repeat(20), reportDir: null, out: null, ...fast });
+      // Answered at once: no short client deadline, which a loaded machine could miss.
+      const outcome = await runConformance({ baseUrl: server.baseUrl, apiKey: 'k'.repeat(20), reportDir: null, out: null });
       expect(outcome.exitCode).toBe(3);
       expect(outcome.report.verdictReason).toMatch(/50 requests in a row with 5xx/);
       expect(server.received.length).toBeLessThan(80);
