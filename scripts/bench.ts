@@ -15,7 +15,9 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DEFAULT_CONNECTIONS } from '../src/config/settings.js';
+import { SETTINGS } from '../src/config/settings.js';
+
+const DEFAULT_CONNECTIONS = SETTINGS.connections.default;
 import { startReferenceServer } from '../src/reference/server.js';
 import type { Report } from '../src/report/model.js';
 import { delayedBy } from '../test/support/targets.js';

@@ -39,7 +39,7 @@ export function check(
   const register = !chosen ? test.skip : options.sequential ? test.sequential : test.concurrent;
   // Every request is bounded by the client's deadline, and by the run's patience while the
   // target refuses it: this only catches a stuck check.
-  const timeout = (options.timeLimitMs ?? 0) + (settings.timeoutMs + settings.patienceMs) * ((options.serialRequests ?? 3) + 1) + 5_000;
+  const timeout = (options.timeLimitMs ?? 0) + (settings.timeoutMs + settings.patienceSeconds * 1000) * ((options.serialRequests ?? 3) + 1) + 5_000;
   // The definition travels from registration on, so checks a filter skips are still reported.
   const declared: CheckMeta = { ...definition, exchanges: [], created: [] };
   if (!chosen) declared.outcome = { status: 'skipped', reason: NOT_SELECTED };
@@ -79,8 +79,8 @@ export function check(
 
 /** Whether `--checks` selects the check with this id (a check not selected is reported skipped). */
 function selected(id: string): boolean {
-  const filter = inject('checkFilter');
-  return filter === null || new RegExp(filter).test(id);
+  const filter = inject('run').checkFilter;
+  return filter === undefined || new RegExp(filter).test(id);
 }
 
 function failureRecord({ message, exchange }: CheckFailure, checkId: string): FailureRecord {

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { DEFAULT_SHRINK_BUDGET } from '../config/settings.js';
+import { SETTINGS } from '../config/settings.js';
 import type { CheckContext } from './context.js';
 import { CheckError, CheckFailure } from '../core/errors.js';
 import { deriveSeed } from './seed.js';
@@ -147,7 +147,7 @@ function replayCommand(t: CheckContext): string {
   const { settings } = t.run;
   const target = settings.targetKind === 'external' ? ` --base-url ${settings.baseUrl}` : '';
   const runs = settings.numRuns ? ` --num-runs ${settings.numRuns}` : '';
-  const budget = settings.shrinkBudget !== DEFAULT_SHRINK_BUDGET ? ` --shrink-budget ${settings.shrinkBudget}` : '';
+  const budget = settings.shrinkBudget !== SETTINGS.shrinkBudget.default ? ` --shrink-budget ${settings.shrinkBudget}` : '';
   return `petstore-conformance run${target} --seed ${settings.seed}${runs}${budget} --checks '^${t.checkId}$'`;
 }
 

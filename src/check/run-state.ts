@@ -38,16 +38,9 @@ export class RunState {
     this.valid = validCredential(settings.apiKey);
     this.invalid = invalidCredentials(settings.apiKey, this.redactor, settings.seed);
     this.client = new HttpClient({
-      baseUrl: settings.baseUrl,
-      timeoutMs: settings.timeoutMs,
-      maxResponseBytes: settings.maxResponseBytes,
-      connections: settings.connections,
+      ...settings,
       redactor: this.redactor,
-      userAgent: settings.userAgent,
       guard: this.guard,
-      rateLimit: settings.rateLimit,
-      patienceMs: settings.patienceMs,
-      caPem: settings.caPem,
       wasApplied: (spec, send) => wasCreateApplied(spec, send, this.valid, new Set(this.created.map((category) => category.id))),
       onExchange: (exchange) => {
         // The invariants parse error bodies only: a success body (a 10 MB list) is kept capped.

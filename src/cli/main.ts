@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { DEFAULT_CONFIG_FILE } from '../config/config-path.js';
-import { DEFAULT_CONCURRENCY, DEFAULT_CONNECTIONS, DEFAULT_PARALLEL_CREATES, DEFAULT_SHRINK_BUDGET, DEFAULT_TIMEOUT_MS } from '../config/settings.js';
+import { parseArgument } from '../config/setting-values.js';
+import { SETTING_LIST, type Setting, type SettingName } from '../config/settings.js';
 import { UsageError } from '../core/errors.js';
 import { toolVersion } from '../package-info.js';
 import { EXIT } from '../report/verdict.js';
-import { ALL_FORMATS, type Format } from '../report/formats.js';
 import { defaultReportDir } from '../report/report-dir.js';
 import { resolveRunOptions, type RunFlags } from './run-options.js';
 import { KEY_VARIABLE } from '../secrets/redactor.js';
@@ -44,38 +44,18 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
       outputError: (text, write) => write(`petstore-conformance: ${text.trim().replace(/^error: /, 'error: ')} (see --help)\n`),
     });
 
-  program
-    .command('run', { isDefault: true })
-    .description('run the suite against a target (default: an embedded reference server)')
-    .option('--base-url <url>', 'target base URL, ending with /v1; absent: an embedded reference server')
-    .option('--api-key-env <name>', 'environment variable holding the API key', KEY_VARIABLE)
-    .option('--api-key-file <file>', 'file holding the API key (instead of the environment)')
+  const run = program.command('run', { isDefault: true }).description('run the suite against a target (default: an embedded reference server)');
+  // Every setting's flag comes from the table; its attribute is commander's name for the flag.
+  const flagged = SETTING_LIST.filter(([, setting]) => setting.flag).map(([name, setting]) => ({ name, option: optionFor(setting) }));
+  for (const { option } of flagged) run.addOption(option);
+  run
     .option('--config <file>', `YAML file of named targets (default: ./${DEFAULT_CONFIG_FILE} when present)`)
     .option('--target <name>', 'the configured target to run against; flags override its settings')
-    .addOption(new Option('--profile <profile>', 'full, or read-only: nothing that could create a category (default: full on loopback, read-only elsewhere)').choices(['full', 'read-only']))
-    .option('--rate-limit <per-second>', 'requests per second at most, shared by every check', positiveNumber)
-    .option('--max-requests <n>', 'requests the run may send at most', positiveInteger)
-    .option('--max-writes <n>', 'requests that could write the run may send at most', nonNegativeInteger)
-    .option('--deadline <seconds>', 'wall time the whole run may take', positiveNumber)
-    .option('--timeout <ms>', 'deadline of one request, in ms', positiveInteger, DEFAULT_TIMEOUT_MS)
-    .option('--connections <n>', 'keep-alive connections to the target, and so requests in flight, at most', positiveInteger, DEFAULT_CONNECTIONS)
-    .option('--allow-insecure-http', 'allow plain http to a host that is not this machine')
-    .option('--ca-file <file>', 'PEM file of extra trusted CA certificates (NODE_EXTRA_CA_CERTS works too)')
-    .option('--report-dir <dir>', 'directory for the report files (default: reports/<timestamp>, linked as reports/latest)')
-    .addOption(
-      new Option('--format <formats>', `report files to write, comma-separated: ${ALL_FORMATS.join(', ')}`)
-        .argParser(formatList)
-        .default(ALL_FORMATS, 'all'),
-    )
-    .option('--checks <regex>', 'run only the checks whose id matches; the others are reported skipped', regex)
-    .option('--seed <n>', 'seed of every generated input; the same seed replays the same requests', seedValue)
-    .option('--num-runs <n>', 'runs of every property-based check (default: each its own)', positiveInteger)
-    .option('--parallel-creates <n>', 'creates the concurrency check sends at once', positiveInteger, DEFAULT_PARALLEL_CREATES)
-    .option('--concurrency <n>', 'independent checks, and a property\'s generated inputs, in flight at once', positiveInteger, DEFAULT_CONCURRENCY)
-    .option('--shrink-budget <requests>', 'requests a failing property may spend shrinking its counterexample', positiveInteger, DEFAULT_SHRINK_BUDGET)
-    .addOption(new Option('--no-color', 'plain console output'))
-    .action(async (flags: RunFlags, command: Command) => {
-      code = await run(flags, (flag) => command.getOptionValueSource(flag) === 'cli', io);
+    .action(async (parsed: Record<string, unknown>, command: Command) => {
+      const flags: RunFlags = { config: parsed.config as string | undefined, target: parsed.target as string | undefined };
+      for (const { name, option } of flagged) (flags as Record<string, unknown>)[name] = parsed[option.attributeName()];
+      const attribute = new Map(flagged.map(({ name, option }) => [name, option.attributeName()]));
+      code = await runCommand(flags, (name) => command.getOptionValueSource(attribute.get(name) ?? name) === 'cli', io);
     });
 
   program
@@ -107,7 +87,7 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
   }
 }
 
-async function run(flags: RunFlags, explicit: (flag: keyof RunFlags) => boolean, io: CliIo): Promise<number> {
+async function runCommand(flags: RunFlags, explicit: (name: SettingName) => boolean, io: CliIo): Promise<number> {
   const options = await resolveRunOptions(flags, explicit, io.env, io.cwd);
   const reportDir = await usableReportDir(flags.reportDir, io);
 
@@ -125,10 +105,9 @@ async function run(flags: RunFlags, explicit: (flag: keyof RunFlags) => boolean,
     const outcome = await runConformance({
       ...options,
       reportDir,
-      formats: flags.format,
       linkLatest: !flags.reportDir && reportDir.startsWith(resolve(io.cwd, 'reports')),
       out: io.stdout,
-      color: flags.color && !io.env.NO_COLOR && Boolean(io.stdout.isTTY || io.env.FORCE_COLOR),
+      color: flags.color !== false && !io.env.NO_COLOR && Boolean(io.stdout.isTTY || io.env.FORCE_COLOR),
       signal: abort.signal,
     });
     return outcome.exitCode;
@@ -191,13 +170,20 @@ async function serve(flags: ServeFlags, io: CliIo): Promise<number> {
   return 0;
 }
 
-function formatList(text: string): Format[] {
-  const formats = text.split(',').map((format) => format.trim());
-  const unknown = formats.filter((format) => !(ALL_FORMATS as string[]).includes(format));
-  if (unknown.length > 0 || formats.length === 0) {
-    throw new InvalidArgumentError(`expected some of ${ALL_FORMATS.join(', ')}; unknown: ${unknown.join(', ')}.`);
-  }
-  return formats as Format[];
+/** A commander option for a setting: its flag, help with bounds and default, and a parser that applies them. */
+function optionFor(setting: Setting): Option {
+  const facts = [setting.type === 'integer' || setting.type === 'number' ? `${setting.min} to ${setting.max} ${setting.unit}` : undefined];
+  if (setting.default !== undefined && setting.type !== 'boolean') facts.push(`default ${Array.isArray(setting.default) ? setting.default.join(',') : setting.default}`);
+  const shown = facts.filter((fact) => fact !== undefined);
+  const option = new Option(setting.flag!, `${setting.help}${shown.length > 0 ? ` (${shown.join('; ')})` : ''}`);
+  if (setting.type === 'boolean') return option;
+  return option.argParser((text: string) => {
+    try {
+      return parseArgument(setting, text);
+    } catch (error) {
+      throw new InvalidArgumentError((error as Error).message);
+    }
+  });
 }
 
 /** A commander argument parser for numbers `accept` admits; otherwise "expected <what>." */
@@ -209,17 +195,4 @@ function numberArgument(accept: (value: number) => boolean, what: string): (text
   };
 }
 
-const positiveNumber = numberArgument((v) => Number.isFinite(v) && v > 0, 'a positive number');
-const positiveInteger = numberArgument((v) => Number.isSafeInteger(v) && v > 0, 'a positive integer');
-const nonNegativeInteger = numberArgument((v) => Number.isSafeInteger(v) && v >= 0, 'a whole number, 0 or more');
 const port = numberArgument((v) => Number.isSafeInteger(v) && v >= 0 && v <= 65535, 'a port, 0 to 65535');
-const seedValue = numberArgument((v) => Number.isSafeInteger(v) && v >= 0 && v < 2 ** 31, 'an integer from 0 to 2147483647');
-
-function regex(text: string): string {
-  try {
-    new RegExp(text);
-  } catch {
-    throw new InvalidArgumentError('expected a regular expression.');
-  }
-  return text;
-}

@@ -3,98 +3,46 @@ import { resolve } from 'node:path';
 import { assertSecureTransport, normalizeBaseUrl } from '../config/base-url.js';
 import { configPath } from '../config/config-path.js';
 import type { TargetConfig } from '../config/file.js';
+import { CONFIGURABLE } from '../config/setting-values.js';
+import { SETTING_LIST, SETTINGS, type SettingName, type SettingValues } from '../config/settings.js';
 import { UsageError } from '../core/errors.js';
-import type { Profile } from '../config/settings.js';
-import type { Format } from '../report/formats.js';
 import type { RunOptions } from '../runner/run.js';
-import { KEY_VARIABLE } from '../secrets/redactor.js';
 
-/** The `run` command's flags as commander parsed them (defaults filled in). */
-export interface RunFlags {
-  baseUrl?: string;
-  apiKeyEnv: string;
-  apiKeyFile?: string;
+/** The `run` command's values as parsed from the command line: settings, and the flags that choose a configured target. */
+export interface RunFlags extends SettingValues {
   config?: string;
   target?: string;
-  profile?: Profile;
-  rateLimit?: number;
-  maxRequests?: number;
-  maxWrites?: number;
-  deadline?: number;
-  allowInsecureHttp?: boolean;
-  caFile?: string;
-  reportDir?: string;
-  format: Format[];
-  timeout: number;
-  connections: number;
-  checks?: string;
-  seed?: number;
-  numRuns?: number;
-  parallelCreates: number;
-  shrinkBudget: number;
-  concurrency: number;
-  color: boolean;
 }
 
-/** Settings a configured target may give, by the flag that overrides each. */
-const FROM_TARGET = {
-  baseUrl: 'baseUrl',
-  apiKeyEnv: 'apiKeyEnv',
-  apiKeyFile: 'apiKeyFile',
-  profile: 'profile',
-  rateLimit: 'rateLimit',
-  maxRequests: 'maxRequests',
-  maxWrites: 'maxWrites',
-  deadline: 'deadlineSeconds',
-  timeout: 'timeoutMs',
-  connections: 'connections',
-  allowInsecureHttp: 'allowInsecureHttp',
-  caFile: 'caFile',
-} as const satisfies Partial<Record<keyof RunFlags, keyof TargetConfig>>;
-
 /**
- * Turns the `run` command's flags, the environment and the selected configured target
- * into run options. A flag given on the command line wins over the target's setting,
- * which wins over the flag's default.
- * @param explicit whether a flag was given on the command line (not defaulted).
+ * Turns the `run` command's values, the environment and the selected configured target
+ * into run options. A setting given on the command line wins over the target's, which
+ * wins over the table's default (applied by the run).
+ * @param explicit whether a setting was given on the command line.
  * @throws UsageError for every problem of the input: unknown target, bad URL, plain http
  *   to a remote host, missing or unreadable key, unreadable CA file.
  */
 export async function resolveRunOptions(
   flags: RunFlags,
-  explicit: (flag: keyof RunFlags) => boolean,
+  explicit: (name: SettingName) => boolean,
   env: NodeJS.ProcessEnv,
   cwd: string,
 ): Promise<Omit<RunOptions, 'reportDir' | 'out' | 'signal'>> {
   const target = await selectedTarget(flags, cwd);
-  const pick = <K extends keyof typeof FROM_TARGET>(flag: K): RunFlags[K] =>
-    explicit(flag) || target?.[FROM_TARGET[flag]] === undefined ? flags[flag] : (target[FROM_TARGET[flag]] as unknown as RunFlags[K]);
-
-  const options: Omit<RunOptions, 'reportDir' | 'out' | 'signal'> = {
-    timeoutMs: pick('timeout'),
-    connections: pick('connections'),
-    checkFilter: flags.checks,
-    seed: flags.seed,
-    numRuns: flags.numRuns,
-    parallelCreates: flags.parallelCreates,
-    shrinkBudget: flags.shrinkBudget,
-    concurrency: flags.concurrency,
-    profile: pick('profile'),
-    rateLimit: pick('rateLimit'),
-    maxRequests: pick('maxRequests'),
-    maxWrites: pick('maxWrites'),
-    deadlineMs: pick('deadline') === undefined ? undefined : pick('deadline')! * 1000,
-  };
-  const baseUrlText = pick('baseUrl');
-  if (baseUrlText === undefined) return options; // the embedded reference server
-  const baseUrl = normalizeBaseUrl(baseUrlText);
-  assertSecureTransport(baseUrl, pick('allowInsecureHttp') ?? false);
-  const caFile = pick('caFile');
+  const options: SettingValues = {};
+  for (const [name] of SETTING_LIST) {
+    const configured = CONFIGURABLE.includes(name) ? target?.[name] : undefined;
+    const value = explicit(name) || configured === undefined ? flags[name] : configured;
+    if (value !== undefined) (options as Record<string, unknown>)[name] = value;
+  }
+  if (options.baseUrl === undefined) return options; // the embedded reference server
+  const baseUrl = normalizeBaseUrl(options.baseUrl);
+  assertSecureTransport(baseUrl, options.allowInsecureHttp ?? false);
   return {
     ...options,
     baseUrl,
-    ...(await apiKey(pick('apiKeyFile'), pick('apiKeyEnv') ?? KEY_VARIABLE, env, cwd)),
-    ...(caFile ? { caPem: await readInput(resolve(cwd, caFile), 'the CA file') } : {}),
+    ...(await apiKey(options.apiKeyFile, options.apiKeyEnv ?? SETTINGS.apiKeyEnv.default, env, cwd)),
+    ...(options.caFile ? { caPem: await readInput(resolve(cwd, options.caFile), 'the CA file') } : {}),
   };
 }
 

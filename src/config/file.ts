@@ -1,27 +1,15 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
-import type { Profile } from './settings.js';
+import { SETTING_LIST, type SettingValues } from './settings.js';
 import { violationDetails } from '../schema/validators.js';
 import { UsageError } from '../core/errors.js';
 
-/** One named target of the configuration file (see schemas/config.schema.json). */
-export interface TargetConfig {
-  baseUrl: string;
-  apiKeyEnv?: string;
-  /** Absolute path (resolved against the configuration file's folder). */
-  apiKeyFile?: string;
-  profile?: Profile;
-  rateLimit?: number;
-  maxRequests?: number;
-  maxWrites?: number;
-  timeoutMs?: number;
-  deadlineSeconds?: number;
-  connections?: number;
-  allowInsecureHttp?: boolean;
-  /** Absolute path (resolved against the configuration file's folder). */
-  caFile?: string;
-}
+/**
+ * One named target of the configuration file: the settings declared `config` in the table
+ * (schemas/config.schema.json is generated from it), paths resolved against the file's folder.
+ */
+export type TargetConfig = SettingValues & { baseUrl: string };
 
 /**
  * Reads one named target from a YAML configuration file, validated against its JSON
@@ -53,8 +41,11 @@ export async function loadTarget(path: string, name: string): Promise<TargetConf
   if (!target) {
     throw new UsageError(`${path} has no target "${name}"; it has: ${Object.keys(value.targets!).join(', ')}`);
   }
-  const relative = (file: string | undefined) => (file === undefined ? undefined : resolve(dirname(path), file));
-  return { ...target, apiKeyFile: relative(target.apiKeyFile), caFile: relative(target.caFile) };
+  const resolved: Record<string, unknown> = { ...target };
+  for (const [name, setting] of SETTING_LIST) {
+    if (setting.type === 'path' && typeof resolved[name] === 'string') resolved[name] = resolve(dirname(path), resolved[name] as string);
+  }
+  return resolved as TargetConfig;
 }
 
 /**

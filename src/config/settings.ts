@@ -1,55 +1,4 @@
-/**
- * Everything a run needs to know about its target and limits. The runner builds it and
- * hands it to the suite's worker through vitest's `provide`; checks read it with
- * `inject('run')`.
- */
-export interface RunSettings {
-  /** The target's base URL, ending with `/v1`, no trailing slash (spec 9/R2). */
-  baseUrl: string;
-  /** The API key (secret: shown only as a placeholder). */
-  apiKey: string;
-  /** `embedded` when the runner started its own reference server for this run. */
-  targetKind: 'embedded' | 'external';
-  /** Deadline of one exchange, in ms. */
-  timeoutMs: number;
-  /** Largest response body accepted, in bytes. */
-  maxResponseBytes: number;
-  /** Keep-alive connections to the target at most. */
-  connections: number;
-  /** The run's seed: every generated input and random choice derives from it (`--seed`). */
-  seed: number;
-  /** Short tag derived from the seed, put in the names of created categories to find them. */
-  runId: string;
-  /** Runs of every property, overriding each property's own default (`--num-runs`). */
-  numRuns?: number;
-  /** Creates sent at once by the concurrency check (`--parallel-creates`). */
-  parallelCreates: number;
-  /** Requests a failing property may spend shrinking its counterexample (`--shrink-budget`). */
-  shrinkBudget: number;
-  /**
-   * Independent work in flight at once (`--concurrency`): checks that run concurrently,
-   * and the generated inputs of one property. Requests in flight stay bounded by
-   * `connections`; dependent requests (create, then list) stay in order.
-   */
-  concurrency: number;
-  /** Sent as User-Agent: `petstore-conformance/<version>`. */
-  userAgent: string;
-  /** What the run may do to the target; `read-only` sends nothing that could create a category. */
-  profile: Profile;
-  /** Whether the profile was chosen explicitly (flag or configuration) or by default. */
-  profileSource: 'explicit' | 'default';
-  /** Requests per second at most, shared by every check. */
-  rateLimit?: number;
-  /** How long the run waits on a target that refuses every request (429, 503 with Retry-After), in ms. */
-  patienceMs: number;
-  /** Requests the run may send at most. */
-  maxRequests?: number;
-  /** Requests that could write the run may send at most. */
-  maxWrites?: number;
-  /** Extra trusted CA certificates (PEM) for the target's TLS. */
-  caPem?: string;
-}
-
+import { KEY_VARIABLE } from '../secrets/redactor.js';
 import { isLoopback } from './base-url.js';
 
 /**
@@ -57,6 +6,206 @@ import { isLoopback } from './base-url.js';
  * category, even on a server that ignores authentication and validation.
  */
 export type Profile = 'full' | 'read-only';
+
+/** The report files a run can write. */
+export const ALL_FORMATS = ['json', 'junit', 'html', 'md', 'har'] as const;
+export type Format = (typeof ALL_FORMATS)[number];
+
+/** What every declaration says, whatever its type. */
+interface Declared {
+  /** What the setting means: the flag's help text and the configuration schema's description. */
+  help: string;
+  /** The command-line flag, e.g. `--rate-limit <per-second>`; absent: not on the command line. */
+  flag?: string;
+  /** Whether a configured target may set it, under the setting's own name. */
+  config?: true;
+  /** Whether report.json records it under `settings`. */
+  reported?: true;
+}
+
+/** A number within bounds, in a unit. */
+export interface NumberSetting extends Declared {
+  type: 'integer' | 'number';
+  /** The unit of the value, as the flag, the configuration and the code all take it. */
+  unit: 'ms' | 's' | 'bytes' | 'requests' | 'requests/s' | 'inputs' | 'runs' | 'checks';
+  /** Smallest value accepted. */
+  min: number;
+  /** Largest value accepted: every number has an upper bound (bad input is exit 2, never a hang). */
+  max: number;
+  default?: number;
+}
+
+/** Text, optionally constrained by a pattern. */
+export interface TextSetting extends Declared {
+  type: 'string' | 'url' | 'path' | 'regex';
+  /** For `string`: the pattern the text must match. */
+  pattern?: string;
+  default?: string;
+}
+
+/** One of a few words. */
+export interface ChoiceSetting extends Declared {
+  type: 'choice';
+  choices: readonly string[];
+  default?: string;
+}
+
+/** Some of a few words, comma-separated on the command line. */
+export interface ListSetting extends Declared {
+  type: 'list';
+  choices: readonly string[];
+  default: readonly string[];
+}
+
+/** On or off: a flag without an argument (`--no-…` for a default of true). */
+export interface SwitchSetting extends Declared {
+  type: 'boolean';
+  default?: boolean;
+}
+
+/** The declaration of one setting. */
+export type Setting = NumberSetting | TextSetting | ChoiceSetting | ListSetting | SwitchSetting;
+
+/**
+ * Every setting of a run, declared once. The name is the option of the programmatic API,
+ * the key of a configured target and the key under `settings` in report.json. The
+ * command line (flags, help, bounds), the configuration schema, the run's resolved
+ * settings and the report derive from this table: a new setting is one entry here and
+ * its use.
+ */
+export const SETTINGS = {
+  baseUrl: { type: 'url', flag: '--base-url <url>', config: true, help: 'the target base URL, ending with /v1; absent: an embedded reference server' },
+  apiKeyEnv: {
+    type: 'string',
+    pattern: '^[A-Za-z_][A-Za-z0-9_]*$',
+    default: KEY_VARIABLE,
+    flag: '--api-key-env <name>',
+    config: true,
+    help: 'environment variable holding the API key',
+  },
+  apiKeyFile: { type: 'path', flag: '--api-key-file <file>', config: true, help: 'file holding the API key, instead of the environment' },
+  profile: {
+    type: 'choice',
+    choices: ['full', 'read-only'],
+    flag: '--profile <profile>',
+    config: true,
+    reported: true,
+    help: 'full, or read-only: nothing that could create a category (default: full on loopback, read-only elsewhere)',
+  },
+  rateLimit: { type: 'number', unit: 'requests/s', min: 0.01, max: 10_000, flag: '--rate-limit <per-second>', config: true, reported: true, help: 'requests per second at most, shared by every check' },
+  maxRequests: { type: 'integer', unit: 'requests', min: 1, max: 1_000_000, flag: '--max-requests <n>', config: true, reported: true, help: 'requests the run may send at most' },
+  maxWrites: { type: 'integer', unit: 'requests', min: 0, max: 1_000_000, flag: '--max-writes <n>', config: true, reported: true, help: 'requests that could write the run may send at most' },
+  deadlineSeconds: { type: 'number', unit: 's', min: 1, max: 86_400, flag: '--deadline <seconds>', config: true, reported: true, help: 'wall time the whole run may take' },
+  timeoutMs: { type: 'integer', unit: 'ms', min: 10, max: 600_000, default: 10_000, flag: '--timeout <ms>', config: true, reported: true, help: 'deadline of one request: connect, headers and body' },
+  patienceSeconds: {
+    type: 'number',
+    unit: 's',
+    min: 1,
+    max: 3_600,
+    default: 30,
+    flag: '--patience <seconds>',
+    config: true,
+    reported: true,
+    help: 'how long the run waits on a target that refuses every request (429, or 503 with Retry-After) before it stops',
+  },
+  connections: { type: 'integer', unit: 'requests', min: 1, max: 256, default: 16, flag: '--connections <n>', config: true, reported: true, help: 'keep-alive connections to the target, and so requests in flight, at most' },
+  maxResponseBytes: {
+    type: 'integer',
+    unit: 'bytes',
+    min: 1024,
+    max: 256 * 1024 * 1024,
+    default: 16 * 1024 * 1024,
+    flag: '--max-response-bytes <bytes>',
+    config: true,
+    reported: true,
+    help: 'largest response body read; a larger one is a finding',
+  },
+  allowInsecureHttp: { type: 'boolean', flag: '--allow-insecure-http', config: true, help: 'allow plain http to a host that is not this machine' },
+  caFile: { type: 'path', flag: '--ca-file <file>', config: true, help: 'PEM file of extra trusted CA certificates (NODE_EXTRA_CA_CERTS works too)' },
+  checkFilter: { type: 'regex', flag: '--checks <regex>', reported: true, help: 'run only the checks whose id matches; the others are reported skipped' },
+  seed: { type: 'integer', unit: 'inputs', min: 0, max: 2 ** 31 - 1, flag: '--seed <n>', reported: true, help: 'seed of every generated input; the same seed replays the same requests (default: a fresh one)' },
+  numRuns: { type: 'integer', unit: 'runs', min: 1, max: 100_000, flag: '--num-runs <n>', reported: true, help: 'runs of every property-based check (default: each its own)' },
+  parallelCreates: { type: 'integer', unit: 'requests', min: 1, max: 1_000, default: 16, flag: '--parallel-creates <n>', reported: true, help: 'creates the concurrency check sends at once' },
+  concurrency: {
+    type: 'integer',
+    unit: 'checks',
+    min: 1,
+    max: 256,
+    default: 16,
+    flag: '--concurrency <n>',
+    reported: true,
+    help: "independent checks, and a property's generated inputs, in flight at once",
+  },
+  shrinkBudget: { type: 'integer', unit: 'requests', min: 0, max: 1_000_000, default: 500, flag: '--shrink-budget <requests>', reported: true, help: 'requests a failing property may spend shrinking its counterexample' },
+  reportDir: { type: 'path', flag: '--report-dir <dir>', help: 'directory for the report files (default: reports/<timestamp>, linked as reports/latest)' },
+  formats: { type: 'list', choices: ALL_FORMATS, default: ALL_FORMATS, flag: '--format <formats>', help: `report files to write, comma-separated: ${ALL_FORMATS.join(', ')}` },
+  color: { type: 'boolean', flag: '--no-color', help: 'plain console output (also NO_COLOR=1); default: colour on a terminal' },
+} as const satisfies Record<string, Setting>;
+
+export type SettingName = keyof typeof SETTINGS;
+
+/** The value type a declaration describes. */
+type ValueOf<S> = S extends { type: 'integer' | 'number' }
+  ? number
+  : S extends { type: 'boolean' }
+    ? boolean
+    : S extends { type: 'list'; choices: readonly (infer C)[] }
+      ? C[]
+      : S extends { type: 'choice'; choices: readonly (infer C)[] }
+        ? C
+        : string;
+
+/** Every setting's value, each optional: what a caller of the run may give. */
+export type SettingValues = { -readonly [K in SettingName]?: ValueOf<(typeof SETTINGS)[K]> };
+
+/** The settings that have a default. */
+type Defaulted = { [K in SettingName]: (typeof SETTINGS)[K] extends { default: unknown } ? K : never }[SettingName];
+
+/** Every setting's value with the defaults applied: what a run works with. */
+export type ResolvedSettings = SettingValues & { -readonly [K in Defaulted]: ValueOf<(typeof SETTINGS)[K]> };
+
+/** The declarations as a plain record, for code that walks the table. */
+export const SETTING_LIST = Object.entries(SETTINGS) as Array<[SettingName, Setting]>;
+
+/** The values with every default applied. */
+export function withDefaults(values: SettingValues): ResolvedSettings {
+  const resolved: Record<string, unknown> = {};
+  for (const [name, setting] of SETTING_LIST) {
+    const value = values[name] ?? setting.default;
+    if (value !== undefined) resolved[name] = Array.isArray(value) ? [...value] : value;
+  }
+  return resolved as ResolvedSettings;
+}
+
+/** The values report.json records: the settings declared `reported`, when they have one. */
+export function reportedValues(values: SettingValues): Partial<SettingValues> {
+  return Object.fromEntries(SETTING_LIST.filter(([name, setting]) => setting.reported && values[name] !== undefined).map(([name]) => [name, values[name]]));
+}
+
+/**
+ * Everything a run needs to know about its target and limits: the resolved settings and
+ * what the runner derives. The runner builds it and hands it to the suite's worker through
+ * vitest's `provide`; checks read it with `inject('run')`.
+ */
+export interface RunSettings extends ResolvedSettings {
+  /** The target's base URL, ending with `/v1`, no trailing slash (spec 9/R2). */
+  baseUrl: string;
+  /** The API key (secret: shown only as a placeholder). */
+  apiKey: string;
+  /** `embedded` when the runner started its own reference server for this run. */
+  targetKind: 'embedded' | 'external';
+  /** The run's seed: every generated input and random choice derives from it. */
+  seed: number;
+  /** Short tag derived from the seed, put in the names of created categories to find them. */
+  runId: string;
+  /** Sent as User-Agent: `petstore-conformance/<version>`. */
+  userAgent: string;
+  profile: Profile;
+  /** Whether the profile was chosen explicitly (flag or configuration) or by default. */
+  profileSource: 'explicit' | 'default';
+  /** Extra trusted CA certificates (PEM) for the target's TLS, read from `caFile`. */
+  caPem?: string;
+}
 
 /**
  * The profile of a run that chose none: `full` for the embedded server (`undefined`) and
@@ -67,26 +216,8 @@ export function defaultProfile(baseUrl: string | undefined): Profile {
   return baseUrl === undefined || isLoopback(baseUrl) ? 'full' : 'read-only';
 }
 
-/** Default deadline of one exchange, in ms. */
-export const DEFAULT_TIMEOUT_MS = 10_000;
-/** Default cap on a response body: 16 MiB, far above any sane category list. */
-export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
-/** Default keep-alive connections to the target. */
-export const DEFAULT_CONNECTIONS = 16;
-/**
- * Default concurrency: as many as the default connections, so that on a remote target
- * independent requests share round trips instead of queueing behind each other.
- */
-export const DEFAULT_CONCURRENCY = 16;
-/** Default requests a failing property may spend on shrinking. */
-export const DEFAULT_SHRINK_BUDGET = 500;
-/** Default number of creates the concurrency check sends at once. */
-export const DEFAULT_PARALLEL_CREATES = 16;
-
 declare module 'vitest' {
   export interface ProvidedContext {
     run: RunSettings;
-    /** Only checks whose id matches this regular expression run (`--checks`); null: all. */
-    checkFilter: string | null;
   }
 }

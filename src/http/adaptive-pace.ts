@@ -7,8 +7,6 @@ export const MIN_RATE = 1;
 export const DECREASE = 0.9;
 /** Wait after a refusal without Retry-After, in ms. */
 export const DEFAULT_REFUSAL_WAIT_MS = 1_000;
-/** Default of how long the run waits on a target that accepts nothing, in ms. */
-export const DEFAULT_PATIENCE_MS = 30_000;
 
 /**
  * Whether a response refuses the request for now rather than answering it: 429 Too Many

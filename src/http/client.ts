@@ -2,7 +2,8 @@ import { rootCertificates } from 'node:tls';
 import { isUtf8 } from 'node:buffer';
 import pThrottle from 'p-throttle';
 import type { Redactor } from '../secrets/redactor.js';
-import { AdaptivePace, DEFAULT_PATIENCE_MS, isTooMany, refusalWaitMs } from './adaptive-pace.js';
+import type { RunSettings } from '../config/settings.js';
+import { AdaptivePace, isTooMany, refusalWaitMs } from './adaptive-pace.js';
 import { ConnectionPool, type ConnectionSlot, type WatchedDispatcher } from './connection-pool.js';
 import { recordedRequest, type Exchange, type RecordedResponse, type TransportError } from '../core/exchange.js';
 import { HungRoutes } from './hung-routes.js';
@@ -12,30 +13,18 @@ import { RouteHung, RunStopped, TargetRefused } from '../core/errors.js';
 import { toTransportError } from './transport-error.js';
 import { Agent, request, type Dispatcher } from 'undici';
 
-/** Settings of the HTTP client. */
-export interface ClientOptions {
-  /** The target's base URL, ending with `/v1` and without a trailing slash (spec 9/R2). */
-  baseUrl: string;
-  /** Deadline for a whole exchange (connect, headers and body), in ms. */
-  timeoutMs: number;
-  /** Largest response body accepted, in bytes; a larger one is a RESPONSE_TOO_LARGE finding. */
-  maxResponseBytes: number;
-  /** Keep-alive connections to the target at most. */
-  connections: number;
+/**
+ * Settings of the HTTP client: the run's settings it uses (each declared, with its unit, in
+ * config/settings.ts), and its collaborators.
+ */
+export interface ClientOptions
+  extends Pick<RunSettings, 'baseUrl' | 'timeoutMs' | 'maxResponseBytes' | 'connections' | 'rateLimit' | 'patienceSeconds' | 'userAgent' | 'caPem'> {
   /** Applied to every response before anyone sees it: a server echoing the key leaks nothing. */
   redactor: Redactor;
-  /** Sent as User-Agent. */
-  userAgent: string;
   /** Called with every attempt of every request, superseded ones included, in completion order. */
   onExchange?: (exchange: Exchange) => void;
   /** Admits or refuses each request (profile, budgets, stop); none: everything is sent. */
   guard?: RequestGuard;
-  /** Requests per second at most, shared by every caller of this client; none: unpaced. */
-  rateLimit?: number;
-  /** How long the run waits on a target that refuses every request (429, 503), in ms (default 30 s). */
-  patienceMs?: number;
-  /** Extra trusted CA certificates (PEM), for targets behind a private CA. */
-  caPem?: string;
   /**
    * Whether a request that is not idempotent, reset before any response, was applied all
    * the same: `false` when known not applied (it may then be sent again, RFC 9112
@@ -79,7 +68,7 @@ export class HttpClient {
 
   constructor(options: ClientOptions) {
     this.#options = options;
-    this.#patienceMs = options.patienceMs ?? DEFAULT_PATIENCE_MS;
+    this.#patienceMs = options.patienceSeconds * 1000;
     this.#health = options.guard ? new TargetHealth(options.guard) : undefined;
     this.#pace = new AdaptivePace(this.#patienceMs, options.guard?.signal);
     // The user's ceiling: p-throttle's strict mode spaces calls evenly, one per 1000/rate ms.

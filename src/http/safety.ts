@@ -1,7 +1,7 @@
 import type { RequestSpec } from './request.js';
 import type { Exchange } from '../core/exchange.js';
 import { ProfileViolation, RunStopped } from '../core/errors.js';
-import type { Profile } from '../config/settings.js';
+import type { RunSettings } from '../config/settings.js';
 
 
 /**
@@ -16,14 +16,8 @@ export function mayWrite(spec: Pick<RequestSpec, 'method'>): boolean {
   return !['GET', 'HEAD', 'OPTIONS'].includes(spec.method.toUpperCase());
 }
 
-/** Limits of a run, each optional (absent: no limit). */
-export interface Budgets {
-  profile: Profile;
-  /** Requests the run may send at most. */
-  maxRequests?: number;
-  /** Requests that could write (see {@link mayWrite}) the run may send at most. */
-  maxWrites?: number;
-}
+/** Limits of a run (settings of config/settings.ts), each optional but the profile (absent: no limit). */
+export type Budgets = Pick<RunSettings, 'profile' | 'maxRequests' | 'maxWrites'>;
 
 /**
  * Decides before each request whether it may be sent: the profile (read-only sends no

@@ -1,8 +1,8 @@
 import type { CheckLevel, CheckStatus, CreatedCategory } from '../check/types.js';
-import type { RunSettings } from '../config/settings.js';
+import { reportedValues, type RunSettings } from '../config/settings.js';
 import type { Exchange, TransportErrorCode } from '../core/exchange.js';
 import { specVersion, toolVersion } from '../package-info.js';
-import { REPORT_VERSION, type CheckResult, type Report, type ReportedSettings, type RunTiming, type StatusCounts } from './model.js';
+import { REPORT_VERSION, type CheckResult, type Report, type RunTiming, type StatusCounts } from './model.js';
 import { curlCommand } from './curl.js';
 import { OUT_OF_SCOPE, traceRequirements } from './traceability.js';
 import { decideVerdict } from './verdict.js';
@@ -12,9 +12,6 @@ export interface RunRecord {
   settings: RunSettings;
   startedAt: Date;
   durationMs: number;
-  checkFilter?: string;
-  /** The whole-run deadline, in ms, when one was set. */
-  deadlineMs?: number;
   checks: CheckResult[];
   exchanges: Exchange[];
   created: CreatedCategory[];
@@ -44,11 +41,7 @@ export function buildReport(record: RunRecord): Report {
     startedAt: record.startedAt.toISOString(),
     durationMs: Math.round(record.durationMs),
     ...timing(record),
-    settings: {
-      ...reportedSettings(settings),
-      ...(record.deadlineMs ? { deadlineMs: record.deadlineMs } : {}),
-      ...(record.checkFilter ? { checkFilter: record.checkFilter } : {}),
-    },
+    settings: { ...reportedValues(settings), seed: settings.seed, runId: settings.runId, profile: settings.profile, profileSource: settings.profileSource },
     summary: {
       byLevel: countByLevel(record.checks),
       requests: record.exchanges.length + probes,
@@ -119,10 +112,6 @@ function setupProblem(record: RunRecord): string | undefined {
   return undefined;
 }
 
-function reportedSettings(settings: RunSettings): ReportedSettings {
-  const { baseUrl: _target, apiKey: _secret, targetKind: _kind, userAgent: _agent, caPem: _ca, ...reported } = settings;
-  return reported;
-}
 
 function countByLevel(checks: readonly CheckResult[]): Record<CheckLevel, StatusCounts> {
   const empty = (): StatusCounts => ({ passed: 0, failed: 0, skipped: 0, error: 0 });

@@ -1,5 +1,5 @@
 import type { RecordedRequest, RecordedResponse, TransportError } from '../core/exchange.js';
-import type { RunSettings } from '../config/settings.js';
+import type { RunSettings, SettingValues } from '../config/settings.js';
 import type { Requirement } from '../requirements/catalogue.js';
 import type { CheckLevel, CheckStatus, CreatedCategory, FailureRecord, PropertyRecord } from '../check/types.js';
 
@@ -35,8 +35,11 @@ export interface CheckResult {
   observations?: string[];
 }
 
-/** Settings the report records: all but the target (reported apart) and what is secret or bulky. */
-export type ReportedSettings = Omit<RunSettings, 'baseUrl' | 'apiKey' | 'targetKind' | 'userAgent' | 'caPem'>;
+/**
+ * Settings the report records: those the table declares `reported` (config/settings.ts),
+ * and what the run derived from them (the seed, its run id, the profile and where it came from).
+ */
+export type ReportedSettings = Partial<SettingValues> & Pick<RunSettings, 'seed' | 'runId' | 'profile' | 'profileSource'>;
 
 /** Counts of checks by status. */
 export type StatusCounts = Record<CheckStatus, number>;
@@ -65,7 +68,7 @@ export interface Report {
   /** Where the run's time went, in ms from its start (absent when no check sent a request). */
   timing?: RunTiming;
   /** The run's settings (the seed replays it), without the target and its secrets. */
-  settings: ReportedSettings & { deadlineMs?: number; checkFilter?: string };
+  settings: ReportedSettings;
   /** Counts of checks by level and status; requests include the preflight probe. */
   summary: { byLevel: Record<CheckLevel, StatusCounts>; requests: number; requestsAnswered: number };
   checks: CheckResult[];

@@ -1,14 +1,7 @@
 import { invalidCredentials } from '../check/credentials.js';
 import { derivedHex, freshSeed } from '../check/seed.js';
-import {
-  DEFAULT_CONCURRENCY,
-  DEFAULT_CONNECTIONS,
-  DEFAULT_MAX_RESPONSE_BYTES,
-  DEFAULT_PARALLEL_CREATES,
-  DEFAULT_SHRINK_BUDGET,
-  DEFAULT_TIMEOUT_MS,
-  type RunSettings,
-} from '../config/settings.js';
+import { checkValues } from '../config/setting-values.js';
+import { defaultProfile, SETTING_LIST, withDefaults, type RunSettings, type SettingValues } from '../config/settings.js';
 import type { Credential } from '../http/credential.js';
 import type { Exchange } from '../core/exchange.js';
 import { toolVersion } from '../package-info.js';
@@ -17,69 +10,31 @@ import { buildReport } from '../report/build.js';
 import { ConsoleFormat } from '../report/console.js';
 import type { Report } from '../report/model.js';
 import { exitCodeFor } from '../report/verdict.js';
-import { ALL_FORMATS, type Format } from '../report/formats.js';
 import { linkLatest } from '../report/report-dir.js';
-import { defaultProfile, type Profile } from '../config/settings.js';
-import { DEFAULT_PATIENCE_MS } from '../http/adaptive-pace.js';
 import { UNREACHABLE } from '../report/build.js';
 import { KEY_PLACEHOLDER, Redactor } from '../secrets/redactor.js';
 import { UsageError } from '../core/errors.js';
 import { CheckCollector } from './collector.js';
 import { startSuite } from './suite.js';
 
-/** What to run against, and how. */
-export interface RunOptions {
-  /** The target, already normalized (see normalizeBaseUrl); absent: an embedded reference server. */
-  baseUrl?: string;
+/**
+ * What to run against, and how: any setting of the table (config/settings.ts, each with its
+ * bounds and default; `baseUrl` already normalized, absent: an embedded reference server),
+ * and what only code can give.
+ */
+export interface RunOptions extends Omit<SettingValues, 'reportDir'> {
   /** The key for `baseUrl`; ignored for the embedded server, which makes its own. */
   apiKey?: string;
   /** Where the key came from, named in messages about a refused key (e.g. `the environment variable PETSTORE_API_KEY`). */
   keySource?: string;
-  /** Deadline of one exchange, in ms (default 10 000). */
-  timeoutMs?: number;
-  /** Largest response body accepted, in bytes (default 16 MiB). */
-  maxResponseBytes?: number;
-  /** Keep-alive connections to the target, and so requests in flight, at most (default 16). */
-  connections?: number;
-  /** The run's seed (default: a fresh one, recorded in the report); the same seed replays the same requests. */
-  seed?: number;
-  /** Runs of every property, overriding each property's own default. */
-  numRuns?: number;
-  /** Creates the concurrency check sends at once (default 16). */
-  parallelCreates?: number;
-  /** Requests a failing property may spend on shrinking (default 500). */
-  shrinkBudget?: number;
-  /** Independent checks, and a property's generated inputs, in flight at once (default 16). */
-  concurrency?: number;
-  /**
-   * What the run may do to the target. Default: `full` for the embedded server and
-   * loopback targets, `read-only` for any other (no surprise writes).
-   */
-  profile?: Profile;
-  /** Requests per second at most, shared by every check. */
-  rateLimit?: number;
-  /** How long the run waits on a target that refuses every request (429, 503 with Retry-After), in ms (default 30 s). */
-  patienceMs?: number;
-  /** Requests the run may send at most. */
-  maxRequests?: number;
-  /** Requests that could write the run may send at most. */
-  maxWrites?: number;
-  /** Wall time the whole run may take, in ms; past it the run is aborted (exit 3). */
-  deadlineMs?: number;
-  /** Extra trusted CA certificates (PEM) for the target's TLS. */
+  /** Extra trusted CA certificates (PEM) for the target's TLS (the CLI reads them from `caFile`). */
   caPem?: string;
-  /** Only checks whose id matches this regular expression run; the others are reported skipped. */
-  checkFilter?: string;
   /** Where the report files go; `null` writes nothing. */
   reportDir: string | null;
-  /** Which report files to write (default: every format). */
-  formats?: Format[];
   /** Whether to point `<reportDir>/../latest` at this run (for the default directory). */
   linkLatest?: boolean;
   /** Console output; `null` prints nothing. */
   out?: NodeJS.WritableStream | null;
-  /** Colour console output (default: when `out` is a TTY). */
-  color?: boolean;
   /** Aborts the run (e.g. on SIGINT); the report then has verdict `error`. */
   signal?: AbortSignal;
 }
@@ -108,6 +63,8 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
   const startedAt = new Date();
   const started = performance.now();
   if (options.baseUrl && !options.apiKey) throw new UsageError('an API key is required with a base URL');
+  // reportDir is the one option that may also be null (write nothing).
+  checkValues(Object.fromEntries(SETTING_LIST.filter(([name]) => name !== 'reportDir').map(([name]) => [name, (options as SettingValues)[name]])), 'runConformance');
 
   let embedded: ReferenceServer | undefined;
   if (!options.baseUrl) embedded = await (await import('../reference/server.js')).startReferenceServer();
@@ -127,7 +84,7 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
     // takes longest to start, and an unreachable target cancels the run before any check.
     const unreachable = new AbortController();
     const signals = [withDeadline(options), unreachable.signal].filter((signal) => signal !== undefined);
-    const suite = await startSuite(settings, collector, { checkFilter: options.checkFilter, signal: AbortSignal.any(signals) });
+    const suite = await startSuite(settings, collector, { signal: AbortSignal.any(signals) });
     if (options.reportDir !== null) void reportWriters(); // loads while the worker starts, when this thread is idle
     const preflight = await probe(settings, redactor);
     reached = !preflight.error || !UNREACHABLE.includes(preflight.error.code);
@@ -139,8 +96,6 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
       settings,
       startedAt,
       durationMs: performance.now() - started,
-      checkFilter: options.checkFilter,
-      deadlineMs: options.deadlineMs,
       checks: judged.results,
       exchanges: judged.exchanges,
       created: collector.created,
@@ -150,8 +105,7 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
       ...(options.keySource && !embedded ? { keySource: options.keySource } : {}),
     });
     const exchanges = [preflight, ...judged.exchanges];
-    const formats = options.formats ?? ALL_FORMATS;
-    const written = options.reportDir === null ? [] : await (await reportWriters()).writeReports(report, exchanges, options.reportDir, formats, redactor);
+    const written = options.reportDir === null ? [] : await (await reportWriters()).writeReports(report, exchanges, options.reportDir, settings.formats, redactor);
     if (options.reportDir !== null && options.linkLatest) await linkLatest(options.reportDir);
     print(format.summary(report, written));
     return { report: redactor.value(report), exitCode: exitCodeFor(report.verdict), written, exchanges: judged.exchanges };
@@ -163,26 +117,17 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
 /** The run's settings: the options, their defaults, and the embedded server when there is one. */
 function settingsFor(options: RunOptions, embedded: ReferenceServer | undefined): RunSettings {
   const seed = options.seed ?? freshSeed();
+  const { reportDir: _reportDir, ...values } = options;
   return {
+    ...withDefaults(values),
     baseUrl: embedded?.baseUrl ?? options.baseUrl!,
     apiKey: embedded?.apiKey ?? options.apiKey ?? '',
     targetKind: embedded ? 'embedded' : 'external',
-    timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-    maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
-    connections: options.connections ?? DEFAULT_CONNECTIONS,
     seed,
     runId: derivedHex(seed, 'run-id', 6),
-    ...(options.numRuns ? { numRuns: options.numRuns } : {}),
-    parallelCreates: options.parallelCreates ?? DEFAULT_PARALLEL_CREATES,
-    shrinkBudget: options.shrinkBudget ?? DEFAULT_SHRINK_BUDGET,
-    concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
     userAgent: `petstore-conformance/${toolVersion}`,
     profile: options.profile ?? defaultProfile(embedded ? undefined : options.baseUrl),
     profileSource: options.profile ? 'explicit' : 'default',
-    ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
-    patienceMs: options.patienceMs ?? DEFAULT_PATIENCE_MS,
-    ...(options.maxRequests ? { maxRequests: options.maxRequests } : {}),
-    ...(options.maxWrites !== undefined ? { maxWrites: options.maxWrites } : {}),
     ...(options.caPem ? { caPem: options.caPem } : {}),
   };
 }
@@ -191,9 +136,9 @@ const NO_CREDENTIAL: Credential = { name: 'missing', description: 'no Authorizat
 
 /** The caller's abort signal, combined with the run's deadline when one is set. */
 function withDeadline(options: RunOptions): AbortSignal | undefined {
-  if (!options.deadlineMs) return options.signal;
-  const deadline = AbortSignal.timeout(options.deadlineMs);
-  const reason = `the run's deadline of ${options.deadlineMs / 1000} s was reached`;
+  if (!options.deadlineSeconds) return options.signal;
+  const deadline = AbortSignal.timeout(options.deadlineSeconds * 1000);
+  const reason = `the run's deadline of ${options.deadlineSeconds} s was reached`;
   const timed = new AbortController();
   deadline.addEventListener('abort', () => timed.abort(reason), { once: true });
   return options.signal ? AbortSignal.any([options.signal, timed.signal]) : timed.signal;

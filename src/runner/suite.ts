@@ -13,8 +13,6 @@ export interface SuiteRun {
 
 /** How a suite run is steered. */
 export interface SuiteOptions {
-  /** Only checks whose id matches this regular expression run. */
-  checkFilter?: string;
   /** Cancels the run: checks under way finish their request, the others do not start. */
   signal?: AbortSignal;
   /** The suite files to load (default: {@link suiteFiles}); the benchmark loads an empty one. */
@@ -51,9 +49,9 @@ export async function startSuite(settings: RunSettings, collector: CheckCollecto
       fileParallelism: false,
       isolate: false,
       maxConcurrency: settings.concurrency,
-      // The filter is applied by check() on the id alone: vitest's own pattern would match
-      // "<class> <id>", so `^list-` would select nothing.
-      provide: { run: settings, checkFilter: options.checkFilter ?? null },
+      // The `checkFilter` setting is applied by check() on the id alone: vitest's own pattern
+      // would match "<class> <id>", so `^list-` would select nothing.
+      provide: { run: settings },
     },
     { logLevel: 'silent' },
     { stdout: vitestOutput, stderr: vitestOutput },

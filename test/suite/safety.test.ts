@@ -95,7 +95,7 @@ describe('budgets and pacing', () => {
   });
 
   test('the whole-run deadline aborts a slow run: exit 3 within it', async () => {
-    const outcome = await runAgainst([delayedBy(150)], { deadlineMs: 1_000 });
+    const outcome = await runAgainst([delayedBy(150)], { deadlineSeconds: 1 });
     expect(outcome.exitCode).toBe(3);
     expect(outcome.report.verdictReason).toBe("the run was aborted: the run's deadline of 1 s was reached");
     expect(outcome.wallMs).toBeLessThan(4_000);
@@ -127,7 +127,7 @@ describe('budgets and pacing', () => {
       };
     };
     // A short patience: the run waits that long on a target that accepts nothing, then stops.
-    const outcome = await runAgainst([overloaded], { patienceMs: 2_000 });
+    const outcome = await runAgainst([overloaded], { patienceSeconds: 2 });
     expect(outcome.exitCode).toBe(3);
     expect(outcome.report.verdictReason).toMatch(/refused every request \(429 or 503\) for .* past the run's patience of 2 s/);
     // Paced down to the floor of the adaptive rate, not hammered.
@@ -178,7 +178,7 @@ function onLists(misbehave: (res: ServerResponse, reply: Reply) => void): Variat
 
 describe('hostile or broken servers: findings, never crashes or hangs', () => {
   /** For servers that stall on purpose: the deadline is what is tested (issue: control time instead). */
-  const fast = { timeoutMs: 400, deadlineMs: 60_000 };
+  const fast = { timeoutMs: 400, deadlineSeconds: 60 };
 
   test('headers then a stall on every list: list checks fail with TIMEOUT, the rest is judged', async () => {
     const stall = onLists((res) => res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' }).write('['));

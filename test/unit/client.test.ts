@@ -20,6 +20,7 @@ function clientFor(baseUrl: string, overrides: { timeoutMs?: number; maxResponse
     timeoutMs: overrides.timeoutMs ?? 2_000,
     maxResponseBytes: overrides.maxResponseBytes ?? 1024 * 1024,
     connections: 2,
+    patienceSeconds: 30,
     redactor: new Redactor().add(KEY, KEY_PLACEHOLDER),
     userAgent: 'test',
   });
