@@ -1,41 +1,49 @@
 /**
  * Conformance class createCategory (spec 4.2/R1 and section 2): valid bodies are created,
  * returned exactly, given fresh int64 ids by the service, and then listed (4.1/R1).
+ * Judgements: src/judgements/create.ts.
  */
 import { newCategory } from '../src/arbitraries/new-category.js';
 import { check } from '../src/check/define.js';
-import { ListedItems, expectCreated, expectResponse, expectSameFields, expectThat, type CategoryView } from '../src/check/expect.js';
+import { expectCreated, type SentFields } from '../src/check/expect.js';
+import type { Exchange } from '../src/core/exchange.js';
 import { assertProperty, PROPERTY_TIME_LIMIT_MS } from '../src/check/property.js';
 import { CheckError } from '../src/core/errors.js';
 import type { CheckContext } from '../src/check/context.js';
 import type { LengthObservation } from '../src/check/length-limit.js';
 import { allowedRefusal, isRefusal, judgeLengthLimits } from '../src/check/refusal.js';
-import type { Exchange } from '../src/core/exchange.js';
 import { settleAll } from '../src/check/settle.js';
+import {
+  allListed,
+  clientIdNotAdopted,
+  concurrentCreatesDistinct,
+  createdExactly,
+  createdListed,
+  idsFresh,
+  sameNameTwice,
+  type SentCategory,
+} from '../src/judgements/create.js';
 
-/** Categories created by this file's checks, with the fields that were sent. */
-const sent: Array<{ checkId: string; fields: { name: string; description?: string }; created: CategoryView }> = [];
+/** Categories created by this file's example checks, with the fields that were sent. */
+const sent: SentCategory[] = [];
 
-/** Creates `fields`, asserts 201 with those exact fields (4.2/R1), and remembers the result. */
-async function createExactly(t: CheckContext, fields: { name: string; description?: string }): Promise<void> {
-  const exchange = await t.create({ json: fields });
-  const created = expectCreated(exchange);
-  expectSameFields(exchange, created, fields, 'the created category');
-  sent.push({ checkId: t.checkId, fields, created });
+/** Creates `fields`, judges the answer (4.2/R1), and remembers the result. */
+async function createExactly(t: CheckContext, fields: SentFields): Promise<void> {
+  sent.push({ checkId: t.checkId, fields, created: createdExactly(await t.create({ json: fields }), fields) });
 }
 
 check(
-  { id: 'create-name-only', title: 'a body with only name answers 201 with the Category', clause: '4.2/R1', level: 'must', requirements: ['R-4.2-R1', 'R-2-CATEGORY'], writes: true },
+  { id: 'create-name-only', title: 'a body with only name answers 201 with the Category', clause: '4.2/R1', level: 'must', requirements: ['R-4.2-R1', 'R-2-CATEGORY'], needs: ['create'], writes: true },
   async (t) => createExactly(t, { name: t.name() }),
 );
 
 check(
-  { id: 'create-with-description', title: 'a body with name and description answers 201 with both returned', clause: '4.2/R1', level: 'must', requirements: ['R-4.2-R1', 'R-2-CATEGORY'], writes: true },
+  { id: 'create-with-description', title: 'a body with name and description answers 201 with both returned', clause: '4.2/R1', level: 'must', requirements: ['R-4.2-R1', 'R-2-CATEGORY'], needs: ['create'], writes: true },
   async (t) => createExactly(t, { name: t.name(), description: 'Domesticated felines, short and long hair.' }),
 );
 
 check(
-  { id: 'create-unicode', title: 'non-ASCII and emoji text is stored and returned exactly', clause: '4.2/R1', level: 'must', requirements: ['R-4.2-R1', 'R-2-CATEGORY'], writes: true },
+  { id: 'create-unicode', title: 'non-ASCII and emoji text is stored and returned exactly', clause: '4.2/R1', level: 'must', requirements: ['R-4.2-R1', 'R-2-CATEGORY'], needs: ['create'], writes: true },
   async (t) =>
     createExactly(t, {
       // Latin-1 range, CJK, right-to-left, a combining mark, astral plane and a ZWJ sequence.
@@ -45,50 +53,33 @@ check(
 );
 
 check(
-  { id: 'create-ids-unique', title: 'each create is given an id no other category of the run has', clause: '2', level: 'must', requirements: ['R-2-ID-UNIQUE'], writes: true },
+  { id: 'create-ids-unique', title: 'each create is given an id no other category of the run has', clause: '2', level: 'must', requirements: ['R-2-ID-UNIQUE'], needs: ['create'], writes: true },
   async (t) => {
     const mine: Array<{ id: bigint; exchange: Exchange }> = [];
     for (const label of ['a', 'b', 'c']) {
       const exchange = await t.create({ json: { name: t.name(label) } });
       mine.push({ id: expectCreated(exchange).id, exchange });
     }
-    for (const { id, exchange } of mine) {
-      const holders = t.run.created.filter((category) => category.id === id.toString());
-      expectThat(
-        holders.length === 1,
-        `Expected a fresh id, found id ${id} given to ${holders.length} categories (checks: ${holders.map((h) => h.checkId).join(', ')})`,
-        exchange,
-      );
-    }
+    idsFresh(mine, t.run.created);
   },
   { serialRequests: 3 },
 );
 
 check(
-  { id: 'create-ignores-client-id', title: 'an id supplied by the client is not adopted', clause: '2', level: 'must', requirements: ['R-2-ID-ASSIGNED'], writes: true },
+  { id: 'create-ignores-client-id', title: 'an id supplied by the client is not adopted', clause: '2', level: 'must', requirements: ['R-2-ID-ASSIGNED'], needs: ['create'], writes: true },
   async (t) => {
     // "assigned by the service on creation. The client never supplies it": rejecting the
     // body (400) or ignoring the field are both conformant; adopting it is not.
     const supplied = 7_000_000_000_000 + (t.derived('id') % 1_000_000);
-    const exchange = await t.create({ json: { id: supplied, name: t.name() } });
-    const { status } = expectResponse(exchange);
-    if (status === 400) return;
-    const created = expectCreated(exchange);
-    expectThat(created.id !== BigInt(supplied), `Expected a service-assigned id, found the client-supplied id ${supplied}`, exchange);
+    clientIdNotAdopted(await t.create({ json: { id: supplied, name: t.name() } }), BigInt(supplied));
   },
 );
 
 check(
-  { id: 'create-listed', title: 'created categories appear in the list with the same fields', clause: '4.1/R1', level: 'must', requirements: ['R-4.1-R1'], writes: true },
+  { id: 'create-listed', title: 'created categories appear in the list with the same fields', clause: '4.1/R1', level: 'must', requirements: ['R-4.1-R1'], needs: ['create', 'list'], writes: true },
   async (t) => {
     if (sent.length === 0) throw new CheckError('no create succeeded, so there is nothing to look for in the list');
-    const exchange = await t.list();
-    const listed = new ListedItems(exchange);
-    for (const { checkId, fields, created } of sent) {
-      const item = listed.get(created.id);
-      expectThat(item !== undefined, `Expected id ${created.id} (created by ${checkId}) in the list of ${listed.size} items, not found`, exchange);
-      expectSameFields(exchange, item, fields, `listed id ${created.id}`);
-    }
+    createdListed(await t.list(), sent);
   },
   { sequential: true },
 );
@@ -98,7 +89,7 @@ check(
     id: 'create-valid-bodies',
     title: 'every generated valid NewCategory answers 201 with its exact fields and a fresh int64 id',
     clause: '4.2/R1',
-    level: 'must', requirements: ['R-4.2-R1', 'R-2-NEWCATEGORY', 'R-2-CATEGORY', 'R-2-ID-UNIQUE'],
+    level: 'must', requirements: ['R-4.2-R1', 'R-2-NEWCATEGORY', 'R-2-CATEGORY', 'R-2-ID-UNIQUE'], needs: ['create'],
     writes: true,
   },
   async (t) => {
@@ -112,11 +103,9 @@ check(
         const allowed = isRefusal(exchange) ? allowedRefusal(fields) : undefined;
         if (allowed === 'control') return t.observe(`values holding control characters are refused (${exchange.response!.status})`);
         if (allowed === 'length') return void lengths.push({ fields, accepted: false, exchange });
-        const created = expectCreated(exchange);
-        expectSameFields(exchange, created, fields, 'the created category');
+        const created = createdExactly(exchange, fields);
         lengths.push({ fields, accepted: true, exchange });
-        const holders = t.run.created.filter((category) => category.id === created.id.toString());
-        expectThat(holders.length === 1, `Expected a fresh id, found id ${created.id} given ${holders.length} times in this run`, exchange);
+        idsFresh([{ exchange, id: created.id }], t.run.created);
       },
       { numRuns: 30 },
     );
@@ -130,52 +119,28 @@ check(
     id: 'create-same-name-twice',
     title: 'the same name created twice with different descriptions gives two categories, each as sent',
     clause: '4.2/R1',
-    level: 'must', requirements: ['R-4.2-R1', 'R-2-ID-UNIQUE'],
+    level: 'must', requirements: ['R-4.2-R1', 'R-2-ID-UNIQUE'], needs: ['create', 'list'],
     writes: true,
   },
   async (t) => {
     // Names are not unique in section 2: an upsert on name, or a unique index answering 400 or 409, breaks 4.2/R1.
     const name = t.name();
-    const bodies = [{ name, description: 'first of two with this name' }, { name, description: 'second of two with this name' }];
-    const created: CategoryView[] = [];
-    for (const body of bodies) {
-      const exchange = await t.create({ json: body });
-      created.push(expectCreated(exchange));
-      expectSameFields(exchange, created.at(-1)!, body, 'the created category');
-    }
-    const [first, second] = created as [CategoryView, CategoryView];
-    expectThat(first.id !== second.id, `Expected two ids for two creates, found id ${first.id} for both`, t.exchanges.at(-1)!);
-    const list = await t.list();
-    const listed = new ListedItems(list);
-    created.forEach((category, i) => {
-      const item = listed.get(category.id);
-      expectThat(item !== undefined, `Expected id ${category.id} (create ${i + 1} of 2) in the list, not found`, list);
-      expectSameFields(list, item, bodies[i]!, `listed id ${category.id}`);
-    });
+    const bodies = [{ name, description: 'first of two with this name' }, { name, description: 'second of two with this name' }] as const;
+    // One after the other: the second meets whatever the first left (an upsert, a unique index).
+    const first = await t.create({ json: bodies[0] });
+    const second = await t.create({ json: bodies[1] });
+    sameNameTwice([first, second], bodies, await t.list());
   },
   { serialRequests: 3 },
 );
 
 check(
-  { id: 'create-concurrent-ids-unique', title: 'parallel creates all answer 201 with distinct ids, then all are listed', clause: '2', level: 'must', requirements: ['R-2-ID-UNIQUE', 'R-4.1-R1'], writes: true },
+  { id: 'create-concurrent-ids-unique', title: 'parallel creates all answer 201 with distinct ids, then all are listed', clause: '2', level: 'must', requirements: ['R-2-ID-UNIQUE', 'R-4.1-R1'], needs: ['create', 'list'], writes: true },
   async (t) => {
     const count = t.run.settings.parallelCreates;
     const bodies = Array.from({ length: count }, (_, i) => ({ name: t.name(`${i + 1} of ${count}`) }));
-    const exchanges = await settleAll(bodies.map((body) => t.create({ json: body })));
-    const ids = new Map<bigint, number>();
-    exchanges.forEach((exchange, i) => {
-      const created = expectCreated(exchange);
-      const first = ids.get(created.id);
-      expectThat(first === undefined, `Expected ${count} distinct ids, found id ${created.id} for creates ${first! + 1} and ${i + 1}`, exchange);
-      ids.set(created.id, i);
-    });
-    const list = await t.list();
-    const listed = new ListedItems(list);
-    for (const [id, i] of ids) {
-      const item = listed.get(id);
-      expectThat(item !== undefined, `Expected id ${id} (parallel create ${i + 1}) in the list, not found`, list);
-      expectSameFields(list, item, bodies[i]!, `listed id ${id}`);
-    }
+    const creates = await settleAll(bodies.map((body) => t.create({ json: body })));
+    concurrentCreatesDistinct(creates, bodies, await t.list());
   },
   { sequential: true },
 );
@@ -188,7 +153,7 @@ check(
     id: 'list-not-paginated',
     title: `one list holds every category the run created, once it created over ${PAGINATION_PROBE - 1}`,
     clause: '4.1/R2',
-    level: 'must', requirements: ['R-4.1-R2'],
+    level: 'must', requirements: ['R-4.1-R2'], needs: ['list'],
     writes: true,
   },
   async (t) => {
@@ -197,15 +162,9 @@ check(
     const have = t.run.created.filter((c) => integerId.test(c.id)).length;
     const labels = Array.from({ length: Math.max(0, PAGINATION_PROBE - have) }, (_, i) => `${have + i + 1}`);
     (await settleAll(labels.map((label) => t.create({ json: { name: t.name(label) } })))).forEach(expectCreated);
-    const created = t.run.created.filter((c) => integerId.test(c.id));
-    const exchange = await t.list();
-    const listed = new ListedItems(exchange);
-    const missing = created.filter((category) => !listed.has(BigInt(category.id)));
-    expectThat(
-      missing.length === 0,
-      `Expected all ${created.length} categories of this run in one list of ${listed.size} items; ${missing.length} missing, first id ${missing[0]?.id} (by ${missing[0]?.checkId})`,
-      exchange,
-    );
+    // What the run created before the list was asked for: other checks go on creating meanwhile.
+    const created = [...t.run.created];
+    allListed(await t.list(), created);
   },
   // Creates wait for connections: two rounds of them at most, then the list.
   { sequential: true, serialRequests: 3 },

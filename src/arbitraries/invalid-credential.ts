@@ -1,70 +1,171 @@
 import fc from 'fast-check';
 import type { Credential } from '../http/credential.js';
-import { KEY_PLACEHOLDER, KEY_VARIABLE, type Redactor } from '../secrets/redactor.js';
+import { KEY_PLACEHOLDER, KEY_VARIABLE } from '../secrets/redactor.js';
 
 /** Characters a bearer token may hold (token68, RFC 9110 §11.2). */
 const TOKEN68 = [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~+/'];
 
 /**
- * Credentials that must be refused with 401 (spec 5/R2), generated from the valid key:
- * a character added, removed or changed; a letter's case changed; a proper prefix or
- * suffix; other schemes; the key without a scheme; an empty token; no header. Every one
- * is invalid on the wire: no whitespace is added (HTTP strips it around field values,
- * RFC 9110 §5.5) and no mutation gives back the key itself.
- *
- * The tokens are secrets (most of the key): each is registered with `redactor`, and a
- * credential prints (in counterexamples too) only as its description.
+ * A credential that must be refused with 401 (spec 5/R2), with the key material it holds:
+ * the caller registers `secrets` with its redactor before sending, so that nothing the
+ * credential carries is ever printed. `unavailable` says why this key admits no such
+ * credential (then there is no header either).
  */
-export function invalidCredential(apiKey: string, redactor: Redactor): fc.Arbitrary<Credential> {
-  const length = apiKey.length;
-  // Shown as bash expansions of the key variable, so a reproduction replays it exactly.
-  const bearer = (name: string, token: string, what: string, shown: string): Credential => {
-    redactor.add(token, shown);
-    return described({ name, description: `the key ${what}`, header: `Bearer ${token}`, shown: `Bearer ${shown}` });
-  };
-  const K = KEY_VARIABLE;
-  const position = (max: number) => fc.integer({ min: 0, max });
-  const letters = [...apiKey].flatMap((c, i) => (c.toLowerCase() !== c.toUpperCase() ? [i] : []));
-
-  const mutations: Array<fc.Arbitrary<Credential>> = [
-    fc.tuple(position(length), fc.constantFrom(...TOKEN68)).map(([i, c]) =>
-      bearer('char-added', apiKey.slice(0, i) + c + apiKey.slice(i), `with ${JSON.stringify(c)} inserted at ${i}`, `\${${K}:0:${i}}${c}\${${K}:${i}}`),
-    ),
-    fc.constant(described({ name: 'missing', description: 'no Authorization header' })),
-    fc.constant(described({ name: 'empty-token', description: 'an empty bearer token', header: 'Bearer ', shown: 'Bearer ' })),
-    fc.constantFrom('Basic', 'Token', 'Digest', 'ApiKey', 'Key').map((scheme) => {
-      return described({ name: 'other-scheme', description: `the key under ${scheme}`, header: `${scheme} ${apiKey}`, shown: `${scheme} ${KEY_PLACEHOLDER}` });
-    }),
-    fc.constant(described({ name: 'no-scheme', description: 'the key without a scheme', header: apiKey, shown: KEY_PLACEHOLDER })),
-  ];
-  if (length > 0) {
-    mutations.push(
-      position(length - 1).map((i) =>
-        bearer('char-removed', apiKey.slice(0, i) + apiKey.slice(i + 1), `without character ${i}`, `\${${K}:0:${i}}\${${K}:${i + 1}}`),
-      ),
-      fc.tuple(position(length - 1), fc.constantFrom(...TOKEN68)).filter(([i, c]) => apiKey[i] !== c).map(([i, c]) =>
-        bearer('char-changed', apiKey.slice(0, i) + c + apiKey.slice(i + 1), `with character ${i} changed to ${JSON.stringify(c)}`, `\${${K}:0:${i}}${c}\${${K}:${i + 1}}`),
-      ),
-      position(length - 1).map((n) => bearer('prefix', apiKey.slice(0, n), `cut to its first ${n} characters`, `\${${K}:0:${n}}`)),
-      fc.integer({ min: 1, max: length - 1 }).map((n) => bearer('suffix', apiKey.slice(length - n), `cut to its last ${n} characters`, `\${${K}: -${n}}`)),
-    );
-  }
-  if (letters.length > 0) {
-    mutations.push(
-      fc.constantFrom(...letters).map((i) => {
-        const c = apiKey[i]!;
-        const swapped = c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase();
-        const flipped = `$(printf %s "\${${K}:${i}:1}" | tr a-zA-Z A-Za-z)`;
-        return bearer('case-changed', apiKey.slice(0, i) + swapped + apiKey.slice(i + 1), `with the case of character ${i} changed`, `\${${K}:0:${i}}${flipped}\${${K}:${i + 1}}`);
-      }),
-    );
-  }
-  // Valid means the bearer scheme (in any case, RFC 9110 §11.1) followed by the key.
-  const isValid = (header: string | undefined) => header !== undefined && /^bearer +/i.test(header) && header.replace(/^bearer +/i, '') === apiKey;
-  return fc.oneof(...mutations).filter((credential) => !isValid(credential.header));
+export interface InvalidCredential extends Credential {
+  /** Tokens derived from the key, each with the form it is shown in (a bash expansion of the key variable). */
+  secrets?: ReadonlyArray<{ value: string; shown: string }>;
+  unavailable?: string;
 }
 
-/** The credential, printing as its description and shown header (never the raw header). */
-function described(credential: Credential): Credential {
+/** One way to make a credential invalid, declared once for the example checks and the generated ones. */
+interface Mutation<P> {
+  /** The name of the credentials it generates. */
+  kind: string;
+  /** The parameters it varies over for this key; undefined when the key admits none. */
+  parameters(key: string): fc.Arbitrary<P> | undefined;
+  /** The representative the example checks send (`create-401-<name>`, titled with `description`), or generated only. */
+  example?: { name: string; description: string; parameters(key: string, seed: string): P | { unavailable: string } };
+  make(key: string, parameters: P): InvalidCredential;
+}
+
+const K = KEY_VARIABLE;
+/** A bash expansion of the key variable: `${PETSTORE_API_KEY:0:3}`. */
+const slice = (from: number, to?: number) => (to === undefined ? `\${${K}:${from}}` : `\${${K}:${from}:${to - from}}`);
+
+/** A bearer credential whose token is derived from the key. */
+function derived(kind: string, description: string, token: string, shownToken: string): InvalidCredential {
+  return { name: kind, description, header: `Bearer ${token}`, shown: `Bearer ${shownToken}`, secrets: [{ value: token, shown: shownToken }] };
+}
+
+const declare = <P>(mutation: Mutation<P>) => mutation as Mutation<unknown>;
+const letterPositions = (key: string) => [...key].flatMap((c, i) => (c.toLowerCase() !== c.toUpperCase() ? [i] : []));
+
+/**
+ * Every kind of invalid credential, from the valid key: no header, an unknown key, an
+ * empty token, another scheme, no scheme, a character added, removed or changed, letters'
+ * case changed, the key followed by more, a proper prefix or suffix. None differs from the valid header only by
+ * whitespace, which HTTP strips around field values (RFC 9110 §5.5).
+ */
+export const CREDENTIAL_MUTATIONS: ReadonlyArray<Mutation<unknown>> = [
+  declare<null>({
+    kind: 'missing',
+    parameters: () => fc.constant(null),
+    example: { name: 'missing', description: 'no Authorization header', parameters: () => null },
+    make: () => ({ name: 'missing', description: 'no Authorization header' }),
+  }),
+  declare<string>({
+    kind: 'unknown-key',
+    parameters: () => fc.stringMatching(/^[0-9a-f]{24}$/),
+    example: { name: 'unknown-key', description: 'an unknown key as a bearer token', parameters: (_key, seed) => seed },
+    make: (key, hex) => {
+      const token = `pcs-invalid-${hex}${`pcs-invalid-${hex}` === key ? '0' : ''}`;
+      return { name: 'unknown-key', description: 'an unknown key as a bearer token', header: `Bearer ${token}`, shown: `Bearer ${token}` };
+    },
+  }),
+  declare<null>({
+    kind: 'empty-token',
+    parameters: () => fc.constant(null),
+    example: { name: 'empty-token', description: 'the bearer scheme with an empty token', parameters: () => null },
+    make: () => ({ name: 'empty-token', description: 'the bearer scheme with an empty token', header: 'Bearer ', shown: 'Bearer ' }),
+  }),
+  declare<string>({
+    kind: 'other-scheme',
+    parameters: () => fc.constantFrom('Basic', 'Token', 'Digest', 'ApiKey', 'Key'),
+    example: { name: 'basic-scheme', description: 'the valid key under the Basic scheme', parameters: () => 'Basic' },
+    make: (key, scheme) => ({ name: 'other-scheme', description: `the valid key under the ${scheme} scheme`, header: `${scheme} ${key}`, shown: `${scheme} ${KEY_PLACEHOLDER}` }),
+  }),
+  declare<null>({
+    kind: 'no-scheme',
+    parameters: () => fc.constant(null),
+    example: { name: 'no-scheme', description: 'the valid key without a scheme', parameters: () => null },
+    make: (key) => ({ name: 'no-scheme', description: 'the valid key without a scheme', header: key, shown: KEY_PLACEHOLDER }),
+  }),
+  declare<[number, string]>({
+    kind: 'key-char-added',
+    parameters: (key) => fc.tuple(fc.integer({ min: 0, max: key.length }), fc.constantFrom(...TOKEN68)),
+    example: { name: 'key-char-added', description: 'the valid key with one character appended', parameters: (key) => [key.length, 'x'] },
+    make: (key, [i, c]) =>
+      derived('key-char-added', `the valid key with ${JSON.stringify(c)} inserted at ${i}`, key.slice(0, i) + c + key.slice(i), i === key.length ? `${KEY_PLACEHOLDER}${c}` : `${slice(0, i)}${c}${slice(i)}`),
+  }),
+  declare<number>({
+    kind: 'key-char-removed',
+    parameters: (key) => (key.length > 1 ? fc.integer({ min: 0, max: key.length - 1 }) : undefined),
+    example: { name: 'key-char-removed', description: 'the valid key without its last character', parameters: (key) => (key.length > 1 ? key.length - 1 : { unavailable: 'the key has one character' }) },
+    make: (key, i) => derived('key-char-removed', `the valid key without character ${i}`, key.slice(0, i) + key.slice(i + 1), i === key.length - 1 ? `\${${K}%?}` : `${slice(0, i)}${slice(i + 1)}`),
+  }),
+  declare<[number, string]>({
+    kind: 'key-char-changed',
+    parameters: (key) => (key.length > 1 ? fc.tuple(fc.integer({ min: 0, max: key.length - 1 }), fc.constantFrom(...TOKEN68)).filter(([i, c]) => key[i]!.toLowerCase() !== c.toLowerCase()) : undefined),
+    // Differs from the last character in any case, so it does not also test case-insensitive comparison.
+    example: { name: 'key-char-changed', description: 'the valid key with its last character changed', parameters: (key) => (key.length > 1 ? [key.length - 1, ['x', 'y', '7'].find((c) => c !== key.at(-1)!.toLowerCase())!] : { unavailable: 'the key has one character' }) },
+    make: (key, [i, c]) =>
+      derived('key-char-changed', `the valid key with character ${i} changed to ${JSON.stringify(c)}`, key.slice(0, i) + c + key.slice(i + 1), i === key.length - 1 ? `\${${K}%?}${c}` : `${slice(0, i)}${c}${slice(i + 1)}`),
+  }),
+  declare<number[]>({
+    kind: 'key-case-swapped',
+    parameters: (key) => (letterPositions(key).length > 0 ? fc.subarray(letterPositions(key), { minLength: 1 }) : undefined),
+    example: { name: 'key-case-swapped', description: 'the valid key with letter case swapped', parameters: (key) => (letterPositions(key).length > 0 ? letterPositions(key) : { unavailable: 'the key has no letters' }) },
+    make: (key, positions) => {
+      const swap = (c: string) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase());
+      const token = [...key].map((c, i) => (positions.includes(i) ? swap(c) : c)).join('');
+      const all = positions.length === letterPositions(key).length;
+      // Every letter swapped is bash's ~~; some of them, a printf … | tr per letter.
+      const flipped = (i: number) => `$(printf %s "\${${K}:${i}:1}" | tr a-zA-Z A-Za-z)`;
+      const shown = all ? `\${${K}~~}` : [...key].map((_, i) => (positions.includes(i) ? flipped(i) : slice(i, i + 1))).join('');
+      return derived('key-case-swapped', all ? 'the valid key with letter case swapped' : `the valid key with the case of ${positions.length} letter(s) changed`, token, shown);
+    },
+  }),
+  declare<string>({
+    // A comparison that stops at the key's length (startsWith, a fixed-size buffer) accepts these.
+    kind: 'key-extended',
+    parameters: () => fc.array(fc.constantFrom(...TOKEN68), { minLength: 1, maxLength: 8 }).map((chars) => chars.join('')),
+    make: (key, tail) => derived('key-extended', `the valid key followed by ${tail.length} more character(s)`, key + tail, `${KEY_PLACEHOLDER}${tail}`),
+  }),
+  declare<number>({
+    kind: 'prefix',
+    parameters: (key) => (key.length > 1 ? fc.integer({ min: 1, max: key.length - 1 }) : undefined),
+    make: (key, n) => derived('prefix', `the valid key cut to its first ${n} characters`, key.slice(0, n), slice(0, n)),
+  }),
+  declare<number>({
+    kind: 'suffix',
+    parameters: (key) => (key.length > 1 ? fc.integer({ min: 1, max: key.length - 1 }) : undefined),
+    make: (key, n) => derived('suffix', `the valid key cut to its last ${n} characters`, key.slice(key.length - n), `\${${K}: -${n}}`),
+  }),
+];
+
+/** Valid means the bearer scheme (in any case, RFC 9110 §11.1), one or more spaces, and the key. */
+const isValid = (header: string | undefined, key: string) => header !== undefined && /^bearer +/i.test(header) && header.replace(/^bearer +/i, '') === key;
+
+/** The credential, printing as its description and shown header (never the raw header) in counterexamples. */
+function printable(credential: InvalidCredential): InvalidCredential {
   return Object.assign(credential, { [fc.toStringMethod]: () => `${credential.description} (${credential.shown ?? 'no header'})` });
+}
+
+/**
+ * Generated invalid credentials (spec 5/R2): every kind of {@link CREDENTIAL_MUTATIONS}
+ * that the key admits, over all its parameters. Pure: the key material each holds is in
+ * `secrets`, for the caller to register.
+ */
+export function invalidCredential(apiKey: string): fc.Arbitrary<InvalidCredential> {
+  const kinds = CREDENTIAL_MUTATIONS.flatMap((mutation) => {
+    const parameters = mutation.parameters(apiKey);
+    return parameters ? [parameters.map((p) => printable(mutation.make(apiKey, p)))] : [];
+  });
+  return fc.oneof(...kinds).filter((credential) => !isValid(credential.header, apiKey));
+}
+
+/**
+ * The invalid credentials of the example checks (`create-401-<name>`, `list-401-<name>`):
+ * one representative of each kind that has one. `seed` (hex) picks the unknown key.
+ */
+export function exampleCredentials(apiKey: string, seed: string): InvalidCredential[] {
+  return CREDENTIAL_MUTATIONS.flatMap((mutation) => {
+    if (!mutation.example) return [];
+    const { name, description } = mutation.example;
+    const parameters = mutation.example.parameters(apiKey, seed);
+    if (parameters !== null && typeof parameters === 'object' && 'unavailable' in parameters) {
+      return [{ name, description, unavailable: parameters.unavailable as string }];
+    }
+    return [{ ...mutation.make(apiKey, parameters), name, description }];
+  });
 }

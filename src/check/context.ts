@@ -1,4 +1,5 @@
 import type { RequestBody } from '../http/request.js';
+import type { InvalidCredential } from '../arbitraries/invalid-credential.js';
 import type { Credential } from '../http/credential.js';
 import type { Exchange } from '../core/exchange.js';
 import type { RunState } from './run-state.js';
@@ -23,8 +24,12 @@ export class CheckContext {
     readonly run: RunState,
   ) {}
 
-  /** Sends one request through the run's client. */
-  async send(method: string, path: string, credential: Credential, body?: RequestBody): Promise<Exchange> {
+  /**
+   * Sends one request through the run's client. The key material a credential holds is
+   * registered with the run's redactor first, so no record of the exchange can show it.
+   */
+  async send(method: string, path: string, credential: Credential & { secrets?: InvalidCredential['secrets'] }, body?: RequestBody): Promise<Exchange> {
+    this.run.redactor.addAll(credential.secrets ?? []);
     return this.run.client.send({ method, path, credential, body }, this.checkId, (exchange) => this.exchanges.push(exchange));
   }
 

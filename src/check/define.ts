@@ -61,7 +61,8 @@ export function check(
       if (error instanceof CheckFailure) meta.failure = failureRecord(error, definition.id);
       else if (error instanceof RouteHung && error.identical) {
         // The very request this check needed got no response when another check sent it.
-        meta.failure = failureRecord(new CheckFailure(`Expected a response, received none: ${error.message}`, error.evidence), definition.id);
+        const deviation = { expected: 'a response', found: `no response (${error.evidence.error?.code})` };
+        meta.failure = failureRecord(new CheckFailure(`Expected a response, received none: ${error.message}`, error.evidence, deviation), definition.id);
       } else if (meta.outcome?.status !== 'skipped') {
         if (error instanceof RunStopped) meta.stopped = run.guard.stopped;
         meta.outcome = { status: 'error', reason: error instanceof CheckError ? error.message : String(error) };
@@ -83,8 +84,8 @@ function selected(id: string): boolean {
   return filter === undefined || new RegExp(filter).test(id);
 }
 
-function failureRecord({ message, exchange }: CheckFailure, checkId: string): FailureRecord {
-  const record: FailureRecord = { message, request: exchange.request };
+function failureRecord({ message, exchange, deviation }: CheckFailure, checkId: string): FailureRecord {
+  const record: FailureRecord = { message, ...deviation, request: exchange.request };
   if (exchange.checkId !== checkId) record.checkId = exchange.checkId;
   if (exchange.response) record.response = withBodyCapped(exchange).response;
   if (exchange.error) record.error = exchange.error;

@@ -3,7 +3,7 @@ import { outcomeLine } from '../core/exchange.js';
 import { isInt64 } from '../json/int64.js';
 import { exactInteger, lexemeOf, parseJson, type ParsedJson } from '../json/lossless.js';
 import { violations } from '../schema/validators.js';
-import { CheckFailure } from '../core/errors.js';
+import { CheckFailure, type Deviation } from '../core/errors.js';
 
 /**
  * Assertions on exchanges. Each throws a {@link CheckFailure} carrying the exchange, with
@@ -13,7 +13,7 @@ import { CheckFailure } from '../core/errors.js';
 /** The response of an exchange; fails when none arrived (timeout, reset, refused ...). */
 export function expectResponse(exchange: Exchange): RecordedResponse {
   if (!exchange.response) {
-    throw new CheckFailure(`Expected a response, received ${outcomeLine(exchange)}`, exchange);
+    throw new CheckFailure(`Expected a response, received ${outcomeLine(exchange)}`, exchange, { expected: 'a response', found: outcomeLine(exchange) });
   }
   return exchange.response;
 }
@@ -22,7 +22,7 @@ export function expectResponse(exchange: Exchange): RecordedResponse {
 export function expectStatus(exchange: Exchange, expected: number): RecordedResponse {
   const response = expectResponse(exchange);
   if (response.status !== expected) {
-    throw new CheckFailure(`Expected status ${expected}, received ${response.status}`, exchange);
+    throw new CheckFailure(`Expected status ${expected}, received ${response.status}`, exchange, { expected: `status ${expected}`, found: `status ${response.status}` });
   }
   return response;
 }
@@ -30,9 +30,11 @@ export function expectStatus(exchange: Exchange, expected: number): RecordedResp
 /** The response body parsed losslessly; fails when it is not UTF-8 JSON (RFC 8259 §8.1). */
 export function expectJsonBody(exchange: Exchange): ParsedJson {
   const response = expectResponse(exchange);
-  if (!response.utf8Valid) throw new CheckFailure('Expected a UTF-8 JSON body, received invalid UTF-8', exchange);
+  if (!response.utf8Valid) throw new CheckFailure('Expected a UTF-8 JSON body, received invalid UTF-8', exchange, { expected: 'a UTF-8 JSON body', found: 'invalid UTF-8' });
   const parsed = parseJson(response.body);
-  if (!parsed.ok) throw new CheckFailure(`Expected a JSON body, received text that is not JSON: ${parsed.reason}`, exchange);
+  if (!parsed.ok) {
+    throw new CheckFailure(`Expected a JSON body, received text that is not JSON: ${parsed.reason}`, exchange, { expected: 'a JSON body', found: `not JSON (${parsed.reason})` });
+  }
   return parsed.json;
 }
 
@@ -53,15 +55,15 @@ export interface CategoryView {
 export function expectCategory(exchange: Exchange, tree: unknown, value: unknown, where: () => string = () => ''): CategoryView {
   const problems = violations('Category', value);
   if (problems.length > 0) {
-    throw new CheckFailure(`${where()}Expected a Category, found: ${problems.join('; ')}`, exchange);
+    throw new CheckFailure(`${where()}Expected a Category, found: ${problems.join('; ')}`, exchange, { expected: 'a Category', found: problems.join('; ') });
   }
   const idNode = (tree as { id: unknown }).id;
   const id = exactInteger(idNode);
   if (id === undefined) {
-    throw new CheckFailure(`${where()}Expected an integer id, found ${lexemeOf(idNode)}`, exchange);
+    throw new CheckFailure(`${where()}Expected an integer id, found ${lexemeOf(idNode)}`, exchange, { expected: 'an integer id', found: `id ${lexemeOf(idNode)}` });
   }
   if (!isInt64(id)) {
-    throw new CheckFailure(`${where()}Expected an int64 id, found ${lexemeOf(idNode)}, outside [-2^63, 2^63-1]`, exchange);
+    throw new CheckFailure(`${where()}Expected an int64 id, found ${lexemeOf(idNode)}, outside [-2^63, 2^63-1]`, exchange, { expected: 'an int64 id', found: `id ${lexemeOf(idNode)}` });
   }
   const { name, description } = value as { name: string; description?: string };
   return description === undefined ? { id, name } : { id, name, description };
@@ -90,7 +92,7 @@ export function expectListArray(exchange: Exchange): ParsedJson & { value: unkno
   expectStatus(exchange, 200);
   const json = expectJsonBody(exchange);
   if (!Array.isArray(json.value)) {
-    throw new CheckFailure(`Expected a JSON array, found ${kindOf(json.value)}`, exchange);
+    throw new CheckFailure(`Expected a JSON array, found ${kindOf(json.value)}`, exchange, { expected: 'a JSON array', found: kindOf(json.value) });
   }
   return json as ParsedJson & { value: unknown[] };
 }
@@ -146,9 +148,9 @@ export class ListedItems {
   }
 }
 
-/** Fails with `message` and the exchange unless `condition` holds. */
-export function expectThat(condition: boolean, message: string, exchange: Exchange): asserts condition {
-  if (!condition) throw new CheckFailure(message, exchange);
+/** Fails with `message`, the exchange and what was expected and found, unless `condition` holds. */
+export function expectThat(condition: boolean, message: string, exchange: Exchange, deviation?: Deviation): asserts condition {
+  if (!condition) throw new CheckFailure(message, exchange, deviation);
 }
 
 /** JSON kind of a plain value, for messages. */
@@ -180,7 +182,7 @@ export async function expectEachCase<T>(
   const first = failures[0]!;
   if (!(first.reason instanceof CheckFailure)) throw first.reason;
   const tally = cases.length > 1 ? ` (${failures.length} of ${cases.length} cases failed)` : '';
-  throw new CheckFailure(`${label(first.c)}: ${first.reason.message}${tally}`, first.reason.exchange);
+  throw new CheckFailure(`${label(first.c)}: ${first.reason.message}${tally}`, first.reason.exchange, first.reason.deviation);
 }
 
 /**
@@ -191,9 +193,10 @@ export function expectErrorStatus(exchange: Exchange, expected: number): Recorde
   const response = expectStatus(exchange, expected);
   const json = expectJsonBody(exchange);
   const problems = violations('Error', json.value);
-  if (problems.length > 0) throw new CheckFailure(`Expected an Error body, found: ${problems.join('; ')}`, exchange);
+  if (problems.length > 0) throw new CheckFailure(`Expected an Error body, found: ${problems.join('; ')}`, exchange, { expected: 'an Error body', found: problems.join('; ') });
+  const field = lexemeOf((json.tree as { status: unknown }).status);
   const status = exactInteger((json.tree as { status: unknown }).status);
-  expectThat(status === BigInt(expected), `Expected the Error status field ${expected}, found ${lexemeOf((json.tree as { status: unknown }).status)}`, exchange);
+  expectThat(status === BigInt(expected), `Expected the Error status field ${expected}, found ${field}`, exchange, { expected: `status field ${expected}`, found: `status field ${field}` });
   return response;
 }
 
@@ -209,12 +212,16 @@ export interface SentFields {
  * @param what names the category in messages, e.g. `listed id 5`.
  */
 export function expectSameFields(exchange: Exchange, found: CategoryView, fields: SentFields, what: string): void {
-  expectThat(found.name === fields.name, `Expected ${what} to have name ${quote(fields.name)}, found ${quote(found.name)}`, exchange);
+  expectThat(found.name === fields.name, `Expected ${what} to have name ${quote(fields.name)}, found ${quote(found.name)}`, exchange, {
+    expected: 'the name sent',
+    found: 'another name',
+  });
   if (fields.description !== undefined) {
     expectThat(
       found.description === fields.description,
       `Expected ${what} to have description ${quote(fields.description)}, found ${quote(found.description)}`,
       exchange,
+      { expected: 'the description sent', found: found.description === undefined ? 'no description' : 'another description' },
     );
   }
 }

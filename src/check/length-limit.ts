@@ -58,8 +58,9 @@ export function mayExceedLimit(fields: FieldValues): boolean {
  * has every field within its limit, each refused one has a field beyond it. In order:
  * characters, UTF-16 units, bytes.
  * @param limits the longest accepted length of each limited field (absent: no limit).
- * @returns the measures, or `{ unexplained }`: the first observation no measure explains,
- *   judged in characters.
+ * @returns the measures, or `{ unexplained }`: the refusal to report, the first that no
+ *   limit explains in characters (or the first refusal, when an acceptance is what breaks
+ *   every limit).
  */
 export function explainingMeasures(
   observations: readonly LengthObservation[],
@@ -71,7 +72,9 @@ export function explainingMeasures(
   };
   const measures = MEASURES.filter(([, length]) => observations.every(explains(length))).map(([measure]) => measure);
   if (measures.length > 0) return { measures };
-  return { unexplained: observations.find((observation) => !explains(MEASURES[0]![1])(observation)) ?? observations[0]! };
+  // The finding is a refusal: the first refusal no limit explains, else the first refusal.
+  const refused = observations.filter((observation) => !observation.accepted);
+  return { unexplained: refused.find((observation) => !explains(MEASURES[0]![1])(observation)) ?? refused[0] ?? observations[0]! };
 }
 
 /**

@@ -93,6 +93,7 @@ export async function assertProperty<T>(
         `(with ${settings.concurrency} inputs at a time; sent one at a time, every input passed: a race; run seed ${settings.seed}, check seed ${seed})\n` +
         `Replay: ${record.replay}`,
       concurrent.error.exchange,
+      concurrent.error.deviation,
     );
   }
   record.path = details.counterexamplePath ?? undefined;
@@ -107,6 +108,7 @@ export async function assertProperty<T>(
       `run seed ${settings.seed}, check seed ${seed}, path ${record.path})\n` +
       `Replay: ${record.replay}`,
     error.exchange,
+    error.deviation,
   );
 }
 

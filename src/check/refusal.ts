@@ -63,6 +63,7 @@ export async function judgeLengthLimits(t: CheckContext, observations: readonly 
       throw new CheckFailure(
         `Expected a ${field} of ${EVERYDAY_LENGTH} characters to be created, found it refused: a limit below ${EVERYDAY_LENGTH} characters refuses everyday values`,
         t.exchanges.at(-1)!,
+        { expected: `status 201 for a ${field} of ${EVERYDAY_LENGTH} characters`, found: `status ${t.exchanges.at(-1)!.response?.status}` },
       );
     }
     if (found !== undefined) limits[field] = found;
@@ -75,6 +76,7 @@ export async function judgeLengthLimits(t: CheckContext, observations: readonly 
     throw new CheckFailure(
       `Expected 201 for a valid body (${sizes.join(', ')}), received ${exchange.response?.status}: no length limit explains the refusals (longest accepted by probes: ${bounds})`,
       exchange,
+      { expected: 'status 201 for a valid body', found: `status ${exchange.response?.status}` },
     );
   }
   for (const field of FIELDS) {

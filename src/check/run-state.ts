@@ -7,7 +7,8 @@ import { RequestGuard } from '../http/safety.js';
 import { KEY_PLACEHOLDER, Redactor } from '../secrets/redactor.js';
 import { exactInteger, lexemeOf, parseJson } from '../json/lossless.js';
 import { wasCreateApplied } from './applied.js';
-import { invalidCredentials, type InvalidCredential } from './credentials.js';
+import { exampleCredentials, type InvalidCredential } from '../arbitraries/invalid-credential.js';
+import { derivedHex } from './seed.js';
 import type { CheckLevel, CreatedCategory } from './types.js';
 
 /**
@@ -36,7 +37,8 @@ export class RunState {
     this.guard = new RequestGuard(settings);
     this.redactor = new Redactor().add(settings.apiKey, KEY_PLACEHOLDER);
     this.valid = validCredential(settings.apiKey);
-    this.invalid = invalidCredentials(settings.apiKey, this.redactor, settings.seed);
+    this.invalid = exampleCredentials(settings.apiKey, derivedHex(settings.seed, 'unknown-key', 24));
+    for (const credential of this.invalid) this.redactor.addAll(credential.secrets ?? []);
     this.client = new HttpClient({
       ...settings,
       redactor: this.redactor,

@@ -7,6 +7,13 @@ import type { CheckLevel, RequirementId } from '../requirements/catalogue.js';
 /** Outcome of one check. `error`: the check could not be evaluated (not a verdict on the rule). */
 export type CheckStatus = 'passed' | 'failed' | 'skipped' | 'error';
 
+/**
+ * What a check relies on the target to do, beyond what it judges: `create`, that a valid
+ * everyday create is answered 201 with its Category; `list`, that an authorized list is
+ * answered 200 with a JSON array. A target that breaks one fails every check that needs it.
+ */
+export type Capability = 'create' | 'list';
+
 /** What a check declares about itself; every field reaches the report. */
 export interface CheckDefinition {
   /** Stable kebab-case id, unique in the suite (e.g. `create-rejects-missing-name`). */
@@ -25,11 +32,17 @@ export interface CheckDefinition {
    * it untested. Checks without it must keep to what the read-only profile lets through.
    */
   writes?: boolean;
+  /** What it relies on the target to do (see {@link Capability}). */
+  needs?: Capability[];
 }
 
 /** The exchange a failure is about, in the report's shape (secrets already redacted). */
 export interface FailureRecord {
   message: string;
+  /** What the judgement expected, in a few words (`status 201`), when it can say. */
+  expected?: string;
+  /** What it found instead (`status 200`). */
+  found?: string;
   /** The check that made the exchange, when it is not the failing check itself (invariants). */
   checkId?: string;
   request: RecordedRequest;

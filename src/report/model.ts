@@ -1,7 +1,7 @@
 import type { RecordedRequest, RecordedResponse, TransportError } from '../core/exchange.js';
 import type { RunSettings, SettingValues } from '../config/settings.js';
 import type { Requirement } from '../requirements/catalogue.js';
-import type { CheckLevel, CheckStatus, CreatedCategory, FailureRecord, PropertyRecord } from '../check/types.js';
+import type { Capability, CheckLevel, CheckStatus, CreatedCategory, FailureRecord, PropertyRecord } from '../check/types.js';
 
 /** Version of the report.json layout; bumped on incompatible change. */
 export const REPORT_VERSION = '1.0';
@@ -20,6 +20,8 @@ export interface CheckResult {
   reference?: string;
   /** Ids of the requirements the check tests (see `requirements` in the report). */
   requirements: string[];
+  /** What it relies on the target to do: `create` (a valid create answered 201 with its Category), `list` (an authorized list answered 200 with an array). */
+  needs?: Capability[];
   status: CheckStatus;
   /** Wall time of the check, in ms. */
   durationMs: number;

@@ -87,6 +87,7 @@ function toCheckResult(meta: CheckMeta, testCase: TestCase, unrun: string): Chec
     requirements: meta.requirements,
   };
   if (meta.reference) result.reference = meta.reference;
+  if (meta.needs) result.needs = meta.needs;
   if (meta.property) result.property = meta.property;
   if (meta.observations) result.observations = meta.observations;
   if (outcome.state === 'skipped' || outcome.state === 'pending') {

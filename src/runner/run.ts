@@ -1,4 +1,4 @@
-import { invalidCredentials } from '../check/credentials.js';
+import { exampleCredentials } from '../arbitraries/invalid-credential.js';
 import { derivedHex, freshSeed } from '../check/seed.js';
 import { checkValues } from '../config/setting-values.js';
 import { defaultProfile, SETTING_LIST, withDefaults, type RunSettings, type SettingValues } from '../config/settings.js';
@@ -72,7 +72,7 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
   const { seed } = settings;
   // The same secrets the worker redacts: the key and every credential derived from it.
   const redactor = new Redactor().add(settings.apiKey, KEY_PLACEHOLDER);
-  invalidCredentials(settings.apiKey, redactor, seed);
+  for (const credential of exampleCredentials(settings.apiKey, derivedHex(seed, 'unknown-key', 24))) redactor.addAll(credential.secrets ?? []);
   const format = new ConsoleFormat(options.color ?? Boolean((options.out as { isTTY?: boolean } | null)?.isTTY));
   const print = (text: string | undefined) => text !== undefined && options.out?.write(`${redactor.text(text)}\n`);
   let reached: boolean | undefined;

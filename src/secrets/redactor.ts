@@ -26,6 +26,12 @@ export class Redactor {
   /** Other pieces of earlier secrets, offered as anchors to later ones. */
   readonly #spare: string[] = [];
 
+  /** Adds every secret of a list, each with the form it is shown in (credentials derived from the key). */
+  addAll(secrets: Iterable<{ value: string; shown: string }>): this {
+    for (const { value, shown } of secrets) this.add(value, shown);
+    return this;
+  }
+
   /**
    * @param secret the value to hide; values shorter than 4 characters are ignored,
    *   since replacing them would shred ordinary text and they protect nothing.

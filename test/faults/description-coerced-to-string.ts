@@ -12,10 +12,6 @@ export default {
     },
   }),
   expected: {
-    failed: [
-      'create-rejects-invalid-bodies',
-      'create-rejects-wrong-type-description',
-      'model-based-sequences',
-    ],
+    failed: ['create-rejects-invalid-bodies', 'create-rejects-wrong-type-description'],
   },
 } satisfies Fault;

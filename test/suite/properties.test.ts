@@ -3,23 +3,16 @@
  * reports, and shrinking to a minimal counterexample.
  */
 import { describe, expect, test } from 'vitest';
-import { startReferenceServer } from '../../src/reference/server.js';
-import { runConformance, type RunOptions } from '../../src/runner/run.js';
+import type { RunOptions } from '../../src/runner/run.js';
+import { runAgainst } from '../support/targets.js';
 import longNamesTruncated from '../faults/long-names-truncated.js';
 import quoteInNameCrashes from '../faults/quote-in-name-crashes.js';
 import type { Variation } from '../../src/reference/behaviour.js';
 
 const KEY = 'Property-Key_0123456789abcdefXYZ';
 
-/** Runs the suite against a fresh reference server with `variations`. */
-async function runFresh(variations: Variation[], options: Partial<RunOptions>) {
-  const server = await startReferenceServer({ apiKey: KEY, variations });
-  try {
-    return await runConformance({ baseUrl: server.baseUrl, apiKey: KEY, reportDir: null, out: null, ...options });
-  } finally {
-    await server.close();
-  }
-}
+/** Runs the suite against a fresh reference server with `variations` and this file's key. */
+const runFresh = (variations: Variation[], options: Partial<RunOptions>) => runAgainst({ variations, apiKey: KEY }, options);
 
 describe('the seed', () => {
   test('two runs with the same seed against fresh servers send identical requests', async () => {

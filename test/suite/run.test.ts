@@ -9,7 +9,7 @@ import { startReferenceServer } from '../../src/reference/server.js';
 import type { Report } from '../../src/report/model.js';
 import { defaultReportDir } from '../../src/report/report-dir.js';
 import { runConformance } from '../../src/runner/run.js';
-import { delayedBy } from '../support/targets.js';
+import { delayedBy, runAgainst } from '../support/targets.js';
 
 /** Collects console output. */
 function sink(): PassThrough & { text(): string } {
@@ -75,18 +75,6 @@ describe('a run against the embedded reference server', async () => {
   });
 });
 
-/** Runs the suite against a reference server changed by `variations`. */
-async function runVaried(variations: Variation[], apiKey?: string) {
-  const server = await startReferenceServer({ variations, apiKey });
-  const out = sink();
-  try {
-    const outcome = await runConformance({ baseUrl: server.baseUrl, apiKey: server.apiKey, reportDir: null, out });
-    return { ...outcome, console: out.text(), apiKey: server.apiKey };
-  } finally {
-    await server.close();
-  }
-}
-
 describe('the API key', () => {
   test('never appears in the report or console, even when the server echoes it', async () => {
     // Conformant behaviour (messages are free text), and every credential sent comes back.
@@ -102,7 +90,7 @@ describe('the API key', () => {
       },
     });
     const key = 'EchoedSecretKey0123456789abcdef';
-    const { report, console: text } = await runVaried([echo], key);
+    const { report, console: text } = await runAgainst({ variations: [echo], apiKey: key });
     expect(report.verdict).toBe('nonconformant');
     const written = JSON.stringify(report) + text;
     for (const fragment of [key, key.slice(0, -1), key.slice(0, 12), key.toLowerCase(), key.toUpperCase()]) {
@@ -124,7 +112,7 @@ describe('a check never passes on an exchange it did not make', () => {
         else base.write(res, reply);
       },
     });
-    const { report, exchanges } = await runVaried([resetPosts]);
+    const { report, exchanges } = await runAgainst({ variations: [resetPosts] });
     const posting = new Set(exchanges.filter((e) => e.request.method === 'POST').map((e) => e.checkId));
     expect(posting.size).toBeGreaterThan(20);
     for (const check of report.checks.filter((c) => posting.has(c.id))) {

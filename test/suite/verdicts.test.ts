@@ -49,14 +49,14 @@ describe('a refused key or a wrong base path is not assessable (exit 3), not non
 
   test('a server that refuses only some requests with the key is judged: nonconformant', async () => {
     // The same 401 everywhere is a setup problem; a 401 on creates alone is the server's.
-    const outcome = await runAgainst([(base) => ({ createCategory: async (req) => base.unauthorized(req) })]);
+    const outcome = await runAgainst({ variations: [(base) => ({ createCategory: async (req) => base.unauthorized(req) })] });
     expect(outcome.exitCode).toBe(1);
   });
 });
 
 describe('a stale keep-alive connection is the client\'s race, not a finding', () => {
   test('a reset on a reused connection is sent again on a fresh one, and both attempts are recorded', async () => {
-    const outcome = await runAgainst([idleConnectionsClosed.variation], undefined, idleConnectionsClosed.server);
+    const outcome = await runAgainst({ variations: [idleConnectionsClosed.variation], server: idleConnectionsClosed.server });
     expect(outcome.report.verdict).toBe('conformant');
     const stale = outcome.exchanges.filter((e) => e.superseded?.startsWith('reset on a reused connection'));
     expect(stale.length).toBeGreaterThan(0);
@@ -113,7 +113,7 @@ describe('a stale keep-alive connection is the client\'s race, not a finding', (
 describe('a refusal (429, 503 with Retry-After) is waited out, never judged', () => {
   test('behind a rate limiter: conformant, every 429 superseded by the answer sent again', async () => {
     // The matrix runs the 40 requests/s variant; a faster limiter shows the same here sooner.
-    const outcome = await runAgainst([rateLimiter(150)]);
+    const outcome = await runAgainst({ variations: [rateLimiter(150)] });
     expect(outcome.report.verdict).toBe('conformant');
     const refusals = outcome.exchanges.filter((e) => e.response?.status === 429);
     expect(refusals.length).toBeGreaterThan(0);

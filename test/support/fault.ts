@@ -1,4 +1,5 @@
 import type { Server } from 'node:http';
+import type { Capability } from '../../src/check/types.js';
 import type { Variation } from '../../src/reference/behaviour.js';
 
 /**
@@ -11,8 +12,14 @@ export interface Fault {
   variation: Variation;
   /** Changes below the HTTP exchange (connections), when the defect lives there. */
   server?: (server: Server) => void;
-  /** Every check that must not pass, by status; all others must pass. */
+  /**
+   * Every check that must not pass, by status; all others must pass. The checks that need
+   * a capability the fault breaks (`broken`) are derived, not listed: they fail too,
+   * unless listed under `error`.
+   */
   expected: {
+    /** What the defect breaks for every request: every check that needs it fails (CheckDefinition.needs). */
+    broken?: Capability[];
     failed: string[];
     error?: string[];
     skipped?: string[];
@@ -45,4 +52,15 @@ export interface CorrectVariant {
   expectedNonMust?: string[];
   /** Observations the run must report about this variant (e.g. the length limit it has), each matched by one pattern. */
   observes?: RegExp[];
+}
+
+/**
+ * The checks a fault must fail: those it lists, and those that need a capability it
+ * breaks (as the reference run reports each check's needs), but those listed as errors.
+ */
+export function expectedFailures(fault: Fault, checks: ReadonlyArray<{ id: string; needs?: Capability[] }>): string[] {
+  const broken = new Set(fault.expected.broken ?? []);
+  const derived = checks.filter((check) => check.needs?.some((need) => broken.has(need))).map((check) => check.id);
+  const errors = new Set(fault.expected.error ?? []);
+  return [...new Set([...fault.expected.failed, ...derived])].filter((id) => !errors.has(id)).sort();
 }

@@ -33,10 +33,10 @@ export async function runMatrix({ faults, variants }: Pick<Matrix, 'faults' | 'v
   const variantOutcomes = new Map<string, TargetOutcome>();
   let reference: TargetOutcome | undefined;
   const jobs: Array<() => Promise<void>> = [
-    async () => void (reference = await runAgainst([])),
-    ...[...faults].map(([name, fault]) => async () => void faultOutcomes.set(name, await runAgainst([fault.variation], undefined, fault.server))),
+    async () => void (reference = await runAgainst()),
+    ...[...faults].map(([name, fault]) => async () => void faultOutcomes.set(name, await runAgainst({ variations: [fault.variation], server: fault.server }))),
     ...[...variants].map(([name, variant]) => async () =>
-      void variantOutcomes.set(name, await runAgainst([variant.variation], variant.firstId, variant.server)),
+      void variantOutcomes.set(name, await runAgainst({ variations: [variant.variation], firstId: variant.firstId, server: variant.server })),
     ),
   ];
   await mapBounded(jobs, PARALLEL_TARGETS, (job) => job());

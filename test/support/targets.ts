@@ -1,32 +1,50 @@
 import { readdir } from 'node:fs/promises';
 import type { Server } from 'node:http';
+import { Writable } from 'node:stream';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Variation } from '../../src/reference/behaviour.js';
 import { startReferenceServer } from '../../src/reference/server.js';
 import type { Report } from '../../src/report/model.js';
-import { runConformance, type RunOutcome } from '../../src/runner/run.js';
+import { runConformance, type RunOptions, type RunOutcome } from '../../src/runner/run.js';
 
 /** A fixed key keeps the matrix deterministic; the key-dependent logic is property-tested in test/unit. */
 const MATRIX_KEY = 'Matrix-Key_0123456789abcdefGHIJKLmnopqrX';
 /** A fixed seed: the same generated inputs on every run of the matrix. */
 export const MATRIX_SEED = 20261121;
 
+/** A reference server, changed where a test needs it. */
+export interface TargetShape {
+  variations?: Variation[];
+  /** Changes below the HTTP exchange: how connections are kept or closed. */
+  server?: (server: Server) => void;
+  /** First id the store assigns. */
+  firstId?: bigint;
+  /** The key the server accepts (default: the matrix's). */
+  apiKey?: string;
+  /** Serve HTTPS with this PEM key and certificate. */
+  tls?: { key: string; cert: string };
+}
+
 /**
- * Starts a reference server with `variations`, runs the whole suite against it as an
- * external target (no report files, no console), and stops the server.
- * @returns the run's outcome and `created`: how many categories the server stored during the run.
+ * The one way the project's tests run the suite against a server: starts a reference
+ * server shaped as asked, runs the whole suite against it as an external target (no
+ * report files, the console captured), and stops the server. The matrix's fixed key and
+ * seed are the defaults, so a run is reproducible; `options` override any setting.
+ * @returns the run's outcome, its console text, the key, and `created`: how many categories
+ *   the server stored during the run.
  */
 export async function runAgainst(
-  variations: Variation[],
-  firstId?: bigint,
-  configure?: (server: Server) => void,
-): Promise<RunOutcome & { created: number }> {
-  const server = await startReferenceServer({ variations, firstId, apiKey: MATRIX_KEY, configure });
+  shape: TargetShape = {},
+  options: Partial<RunOptions> = {},
+): Promise<RunOutcome & { created: number; console: string; apiKey: string }> {
+  const server = await startReferenceServer({ variations: shape.variations, firstId: shape.firstId, apiKey: shape.apiKey ?? MATRIX_KEY, configure: shape.server, tls: shape.tls });
   const before = server.store.size;
+  let console = '';
+  const out = new Writable({ write: (chunk, _encoding, done) => void ((console += chunk), done()) });
   try {
-    const outcome = await runConformance({ baseUrl: server.baseUrl, apiKey: server.apiKey, seed: MATRIX_SEED, reportDir: null, out: null });
-    return { ...outcome, created: server.store.size - before };
+    const outcome = await runConformance({ baseUrl: server.baseUrl, apiKey: server.apiKey, seed: MATRIX_SEED, reportDir: null, out, ...options });
+    return { ...outcome, created: server.store.size - before, console, apiKey: server.apiKey };
   } finally {
     await server.close();
   }

@@ -18,6 +18,7 @@ const LAYERS = [
   ['http'],
   ['arbitraries', 'reference'],
   ['check'],
+  ['judgements'],
   ['report'],
   ['runner'],
   ['cli'],

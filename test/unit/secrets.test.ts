@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { invalidCredentials } from '../../src/check/credentials.js';
+import { exampleCredentials, type InvalidCredential } from '../../src/arbitraries/invalid-credential.js';
 import { KEY_PLACEHOLDER, Redactor } from '../../src/secrets/redactor.js';
 
 const KEY = 'Abc123SecretKeyValue_xyz';
@@ -72,7 +72,14 @@ describe('Redactor', () => {
   });
 });
 
-describe('invalidCredentials', () => {
+/** The example credentials for a key, their secrets registered as the run registers them. */
+function invalidCredentials(key: string, redactor: Redactor, _seed: number): InvalidCredential[] {
+  const credentials = exampleCredentials(key, '0123456789abcdef01234567');
+  for (const credential of credentials) redactor.addAll(credential.secrets ?? []);
+  return credentials;
+}
+
+describe('exampleCredentials', () => {
   test('are all different from the valid header and each other', () => {
     const variants = invalidCredentials(KEY, new Redactor(), 1);
     const headers = variants.map((v) => v.header);
@@ -90,7 +97,7 @@ describe('invalidCredentials', () => {
     }
   });
 
-  test('show no key material, and register derived tokens as secrets', () => {
+  test('show no key material, and carry every derived token as a secret to register', () => {
     const redactor = new Redactor().add(KEY, KEY_PLACEHOLDER);
     const variants = invalidCredentials(KEY, redactor, 1);
     for (const variant of variants) {
@@ -114,7 +121,7 @@ describe('invalidCredentials', () => {
   });
 });
 
-describe('invalidCredentials, for any key', () => {
+describe('exampleCredentials, for any key', () => {
   // token68 characters (RFC 9110 §11.2), the alphabet of bearer tokens.
   const key = fc.stringMatching(/^[A-Za-z0-9\-._~+/]{2,48}$/);
 

@@ -1,0 +1,115 @@
+/**
+ * Judgements of the createCategory class (spec 4.2/R1, section 2, and 4.1/R1 for what is
+ * listed after): pure functions of recorded exchanges, each throwing a CheckFailure with
+ * what it expected and found.
+ */
+import { ListedItems, expectCreated, expectResponse, expectSameFields, expectThat, type CategoryView, type SentFields } from '../check/expect.js';
+import type { CreatedCategory } from '../check/types.js';
+import type { Exchange } from '../core/exchange.js';
+
+/** create-name-only, create-with-description, create-unicode: 201 with the Category holding exactly the fields sent (4.2/R1). */
+export function createdExactly(create: Exchange, fields: SentFields): CategoryView {
+  const created = expectCreated(create);
+  expectSameFields(create, created, fields, 'the created category');
+  return created;
+}
+
+/**
+ * create-ids-unique, create-valid-bodies: the id of each create is held by no other
+ * category the run saw created (section 2: "Unique identifier").
+ * @param created every category the run saw created so far, these included.
+ */
+export function idsFresh(creates: ReadonlyArray<{ exchange: Exchange; id: bigint }>, created: readonly CreatedCategory[]): void {
+  for (const { id, exchange } of creates) {
+    const holders = created.filter((category) => category.id === id.toString());
+    expectThat(holders.length === 1, `Expected a fresh id, found id ${id} given to ${holders.length} categories (checks: ${holders.map((h) => h.checkId).join(', ')})`, exchange, {
+      expected: 'a fresh id',
+      found: 'an id given before',
+    });
+  }
+}
+
+/**
+ * create-ignores-client-id: an id the client supplied is not adopted (section 2: "assigned
+ * by the service on creation. The client never supplies it"). Refusing the body (400) and
+ * ignoring the field are both conformant.
+ */
+export function clientIdNotAdopted(create: Exchange, supplied: bigint): void {
+  if (expectResponse(create).status === 400) return;
+  const created = expectCreated(create);
+  expectThat(created.id !== supplied, `Expected a service-assigned id, found the client-supplied id ${supplied}`, create, {
+    expected: 'a service-assigned id',
+    found: 'the client-supplied id',
+  });
+}
+
+/** What a create sent and what came back, for judging a later list. */
+export interface SentCategory {
+  checkId: string;
+  fields: SentFields;
+  created: CategoryView;
+}
+
+/** create-listed: every category created earlier is in the list with the same fields (4.1/R1). */
+export function createdListed(list: Exchange, sent: readonly SentCategory[]): void {
+  const listed = new ListedItems(list);
+  for (const { checkId, fields, created } of sent) {
+    const item = listed.get(created.id);
+    expectThat(item !== undefined, `Expected id ${created.id} (created by ${checkId}) in the list of ${listed.size} items, not found`, list, {
+      expected: 'a created category listed',
+      found: 'it missing',
+    });
+    expectSameFields(list, item, fields, `listed id ${created.id}`);
+  }
+}
+
+/**
+ * create-same-name-twice: two creates of one name with different descriptions give two
+ * categories, each with its own id and the fields sent, both listed (4.2/R1; section 2 makes
+ * no name unique).
+ */
+export function sameNameTwice(creates: readonly [Exchange, Exchange], bodies: readonly [SentFields, SentFields], list: Exchange): void {
+  const [first, second] = creates.map((create, i) => createdExactly(create, bodies[i]!)) as [CategoryView, CategoryView];
+  expectThat(first.id !== second.id, `Expected two ids for two creates, found id ${first.id} for both`, creates[1], { expected: 'two ids', found: 'one id for both' });
+  createdListed(list, [first, second].map((created, i) => ({ checkId: `create ${i + 1} of 2`, fields: bodies[i]!, created })));
+}
+
+/**
+ * create-concurrent-ids-unique: creates sent at once all answer 201 with distinct ids, and
+ * all are then listed with their fields (section 2, 4.1/R1).
+ */
+export function concurrentCreatesDistinct(creates: readonly Exchange[], bodies: readonly SentFields[], list: Exchange): void {
+  const ids = new Map<bigint, number>();
+  creates.forEach((create, i) => {
+    const created = expectCreated(create);
+    const first = ids.get(created.id);
+    expectThat(first === undefined, `Expected ${creates.length} distinct ids, found id ${created.id} for creates ${first! + 1} and ${i + 1}`, create, {
+      expected: 'distinct ids',
+      found: 'a repeated id',
+    });
+    ids.set(created.id, i);
+  });
+  const listed = new ListedItems(list);
+  for (const [id, i] of ids) {
+    const item = listed.get(id);
+    expectThat(item !== undefined, `Expected id ${id} (parallel create ${i + 1}) in the list, not found`, list, { expected: 'a created category listed', found: 'it missing' });
+    expectSameFields(list, item, bodies[i]!, `listed id ${id}`);
+  }
+}
+
+/**
+ * list-not-paginated: one list holds every category the run saw created with an integer id
+ * (4.1/R2: "the response is the whole array").
+ */
+export function allListed(list: Exchange, created: readonly CreatedCategory[]): void {
+  const integerId = /^-?\d+$/;
+  const expected = created.filter((category) => integerId.test(category.id));
+  const listed = new ListedItems(list);
+  const missing = expected.filter((category) => !listed.has(BigInt(category.id)));
+  expectThat(
+    missing.length === 0,
+    `Expected all ${expected.length} categories of this run in one list of ${listed.size} items; ${missing.length} missing, first id ${missing[0]?.id} (by ${missing[0]?.checkId})`,
+    list,
+    { expected: 'every category of the run listed', found: `${missing.length} missing` },
+  );
+}

@@ -1,0 +1,119 @@
+/**
+ * The invariants judged over every exchange a run recorded (sections 4 and 7, RFC 9110 for
+ * every 401), as data and one pure judgement. A sample would miss the one handler that
+ * answers differently; the whole record does not.
+ */
+import { CheckFailure } from '../core/errors.js';
+import { requestLine, type Exchange, type RecordedResponse } from '../core/exchange.js';
+import { isJsonMediaType } from '../http/media-type.js';
+import { exactInteger, lexemeOf, parseJson } from '../json/lossless.js';
+import type { CheckLevel } from '../requirements/catalogue.js';
+import { violations } from '../schema/validators.js';
+
+/** One invariant: the responses it judges, and what is wrong with one. */
+export interface Invariant {
+  /** What it judges, in words for messages: `error response`. */
+  kind: string;
+  /** What holds when it passes, in a few words: the `expected` of its failures. */
+  rule: string;
+  /** Whether it judges the exchanges of checks at every level: info probes included. */
+  everyLevel?: boolean;
+  applies(response: RecordedResponse, exchange: Exchange): boolean;
+  /** Undefined when the response is fine, null when this invariant cannot judge it (another does), else what is wrong. */
+  problem(response: RecordedResponse): string | null | undefined;
+}
+
+const isError = (response: RecordedResponse) => response.status >= 400;
+
+/** The error body as an object, or null when it is not a JSON object (judged by error-body-is-error). */
+function errorObject(response: RecordedResponse): Record<string, unknown> | null {
+  const parsed = parseJson(response.body);
+  if (!parsed.ok || parsed.json.value === null || typeof parsed.json.value !== 'object' || Array.isArray(parsed.json.value)) return null;
+  return parsed.json.tree as Record<string, unknown>;
+}
+
+const contentType = (response: RecordedResponse) =>
+  isJsonMediaType(response.headers['content-type']) ? undefined : `Content-Type is ${response.headers['content-type'] ?? 'absent'}`;
+
+/** The invariants, by the id of the check that judges each. */
+export const INVARIANTS = {
+  'no-server-error': {
+    kind: 'response of listCategories or createCategory',
+    rule: 'no server error',
+    everyLevel: true,
+    // Only the two specified operations: the status codes of the others are not shown (4.3).
+    applies: (_response, exchange) => new URL(exchange.request.url).pathname.endsWith('/v1/categories'),
+    // A refusal of any value is a 4xx answer; a 5xx answers nothing the spec describes (R-4-ANSWERS).
+    problem: (response) => (response.status >= 500 ? `a server error (${response.status})` : undefined),
+  },
+  'error-body-is-error': {
+    kind: 'error response',
+    rule: 'an Error body',
+    applies: isError,
+    problem: (response) => {
+      if (!response.utf8Valid) return 'the body is not valid UTF-8';
+      const parsed = parseJson(response.body);
+      if (!parsed.ok) return `the body is not JSON (${parsed.reason})`;
+      const problems = violations('Error', parsed.json.value);
+      return problems.length > 0 ? `not an Error: ${problems.join('; ')}` : undefined;
+    },
+  },
+  'error-status-matches-http': {
+    kind: 'error response with a JSON object body',
+    rule: 'the status field equal to the HTTP status',
+    applies: isError,
+    problem: (response) => {
+      const body = errorObject(response);
+      if (!body || !('status' in body)) return null;
+      return exactInteger(body.status) === BigInt(response.status) ? undefined : `status field is ${lexemeOf(body.status)}`;
+    },
+  },
+  'error-content-type-json': { kind: 'error response', rule: 'application/json', applies: isError, problem: contentType },
+  'success-content-type-json': { kind: 'success response', rule: 'application/json', applies: (response) => response.status >= 200 && response.status < 300, problem: contentType },
+  'unauthorized-has-challenge': {
+    kind: '401 response',
+    rule: 'a Bearer challenge',
+    applies: (response) => response.status === 401,
+    problem: (response) => {
+      const challenge = response.headers['www-authenticate'];
+      if (challenge === undefined) return 'no WWW-Authenticate header';
+      // RFC 9110 §11.6.1: a list of challenges, the scheme case-insensitive.
+      return /(^|,)\s*bearer\b/i.test(challenge) ? undefined : `WWW-Authenticate is ${challenge}, without the Bearer scheme`;
+    },
+  },
+} as const satisfies Record<string, Invariant>;
+
+/** An invariant judges the exchanges of checks at its own level or a stricter one. */
+const STRICTNESS: Record<CheckLevel, number> = { info: 0, should: 1, must: 2 };
+
+/**
+ * Judges every exchange of a run by one invariant: skips attempts that were sent again
+ * (superseded) and, unless the invariant judges every level, exchanges of checks at a
+ * laxer level than `level` (an info probe must not weigh on a must rule).
+ * @param levelOf the level of the check that made an exchange.
+ * @returns how many exchanges it judged (0: nothing it can judge was recorded).
+ * @throws CheckFailure naming how many broke the rule and quoting the first.
+ */
+export function judgeInvariant(invariant: Invariant, level: CheckLevel, exchanges: readonly Exchange[], levelOf: (checkId: string) => CheckLevel): number {
+  let judged = 0;
+  const offenders: Array<{ exchange: Exchange; problem: string }> = [];
+  for (const exchange of exchanges) {
+    const response = exchange.response;
+    if (!response || exchange.superseded || !invariant.applies(response, exchange)) continue;
+    if (!invariant.everyLevel && STRICTNESS[levelOf(exchange.checkId)] < STRICTNESS[level]) continue;
+    const problem = invariant.problem(response);
+    if (problem === null) continue;
+    judged++;
+    if (problem !== undefined) offenders.push({ exchange, problem });
+  }
+  const first = offenders[0];
+  if (first) {
+    throw new CheckFailure(
+      `${offenders.length} of ${judged} ${invariant.kind}s broke the rule; first: ${requestLine(first.exchange)} ` +
+        `(check ${first.exchange.checkId}) answered ${first.exchange.response!.status}: ${first.problem}`,
+      first.exchange,
+      { expected: invariant.rule, found: first.problem },
+    );
+  }
+  return judged;
+}

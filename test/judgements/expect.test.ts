@@ -1,0 +1,63 @@
+/**
+ * The assertions every judgement is built from (src/check/expect.ts), one case per
+ * condition each distinguishes.
+ */
+import { describe, expect, test } from 'vitest';
+import { expectCreated, expectErrorStatus, expectSameFields, expectStatus } from '../../src/check/expect.js';
+import { answered, judged, unanswered } from '../support/exchanges.js';
+
+const category = { id: 7, name: 'Cats', description: 'Felines' };
+
+describe('expectStatus', () => {
+  test.each([
+    ['the expected status passes', answered(400), 'passed'],
+    ['another status fails', answered(422), { expected: 'status 400', found: 'status 422' }],
+    ['no response fails', unanswered('TIMEOUT'), { expected: 'a response', found: 'no response (TIMEOUT: timeout (a test))' }],
+  ])('%s', (_description, exchange, outcome) => {
+    expect(judged(() => expectStatus(exchange, 400))).toEqual(outcome);
+  });
+});
+
+describe('expectCreated', () => {
+  test.each([
+    ['201 with a Category passes', answered(201, category), 'passed'],
+    ['200 fails', answered(200, category), { expected: 'status 201', found: 'status 200' }],
+    ['an empty body fails', answered(201, ''), { expected: 'a JSON body', found: 'not JSON (the body is empty)' }],
+    ['invalid UTF-8 fails', answered(201, category, { utf8Valid: false }), { expected: 'a UTF-8 JSON body', found: 'invalid UTF-8' }],
+    ['an id as a string fails', answered(201, { ...category, id: '7' }), { expected: 'a Category', found: '/id must be integer (found string)' }],
+    ['an id as a float fails', answered(201, '{"id":7.5,"name":"Cats"}'), { expected: 'a Category', found: expect.stringContaining('/id must be integer') }],
+    ['an id past int64 fails, though a double would round it in', answered(201, '{"id":9223372036854775808,"name":"Cats"}'), { expected: 'an int64 id', found: 'id 9223372036854775808' }],
+    ['the largest int64 passes', answered(201, '{"id":9223372036854775807,"name":"Cats"}'), 'passed'],
+    ['a name that is not a string fails', answered(201, { id: 7, name: 123 }), { expected: 'a Category', found: expect.stringContaining('/name must be string') }],
+    ['no name fails', answered(201, { id: 7 }), { expected: 'a Category', found: expect.stringContaining("must have required property 'name'") }],
+  ])('%s', (_description, exchange, outcome) => {
+    expect(judged(() => expectCreated(exchange))).toEqual(outcome);
+  });
+});
+
+describe('expectSameFields', () => {
+  const exchange = answered(201, category);
+  test.each([
+    ['the same fields pass', { name: 'Cats', description: 'Felines' }, { name: 'Cats', description: 'Felines' }, 'passed'],
+    ['a description that was not sent is not judged', { name: 'Cats', description: 'Felines' }, { name: 'Cats' }, 'passed'],
+    ['a trimmed name fails', { name: 'Cats' }, { name: ' Cats' }, { expected: 'the name sent', found: 'another name' }],
+    ['a case-folded name fails', { name: 'cats' }, { name: 'Cats' }, { expected: 'the name sent', found: 'another name' }],
+    ['a dropped description fails', { name: 'Cats' }, { name: 'Cats', description: 'Felines' }, { expected: 'the description sent', found: 'no description' }],
+    ['an altered description fails', { name: 'Cats', description: 'felines' }, { name: 'Cats', description: 'Felines' }, { expected: 'the description sent', found: 'another description' }],
+  ])('%s', (_description, found, sent, outcome) => {
+    expect(judged(() => expectSameFields(exchange, { id: 7n, ...found }, sent, 'the created category'))).toEqual(outcome);
+  });
+});
+
+describe('expectErrorStatus', () => {
+  const error = (status: unknown) => ({ code: 'unauthorized', message: 'no key', status });
+  test.each([
+    ['401 with an Error whose status is 401 passes', answered(401, error(401)), 'passed'],
+    ['a status field of another value fails', answered(401, error(400)), { expected: 'status field 401', found: 'status field 400' }],
+    ['a status field as a string fails', answered(401, error('401')), { expected: 'an Error body', found: expect.stringContaining('/status must be integer') }],
+    ['a body that is not an Error fails', answered(401, { error: 'no key' }), { expected: 'an Error body', found: expect.stringContaining("required property 'code'") }],
+    ['another status fails first', answered(403, error(403)), { expected: 'status 401', found: 'status 403' }],
+  ])('%s', (_description, exchange, outcome) => {
+    expect(judged(() => expectErrorStatus(exchange, 401))).toEqual(outcome);
+  });
+});

@@ -1,0 +1,83 @@
+/**
+ * The invariants (src/judgements/invariants.ts) on small recorded exchanges: which
+ * responses each judges, and what it finds wrong.
+ */
+import { describe, expect, test } from 'vitest';
+import type { Exchange } from '../../src/core/exchange.js';
+import type { CheckLevel } from '../../src/requirements/catalogue.js';
+import { INVARIANTS, judgeInvariant } from '../../src/judgements/invariants.js';
+import { answered, judged } from '../support/exchanges.js';
+
+const error = (status: number) => ({ code: 'x', message: 'y', status });
+/** Judges one invariant, at its check's level, over exchanges made by checks of the given levels. */
+function judge(id: keyof typeof INVARIANTS, level: CheckLevel, exchanges: Exchange[], levels: Record<string, CheckLevel> = {}) {
+  let count = 0;
+  const outcome = judged(() => (count = judgeInvariant(INVARIANTS[id], level, exchanges, (checkId) => levels[checkId] ?? 'must')));
+  return { outcome, judged: count };
+}
+
+describe('no-server-error', () => {
+  test.each([
+    ['4xx and 2xx answers pass', [answered(400, error(400), { method: 'POST' }), answered(200, [])], 'passed'],
+    ['a 500 to a create fails', [answered(201, {}, { method: 'POST' }), answered(500, error(500), { method: 'POST' })], { expected: 'no server error', found: 'a server error (500)' }],
+    ['a 503 to a list fails', [answered(503, error(503))], { expected: 'no server error', found: 'a server error (503)' }],
+    ['a 501 from a route whose status codes are not shown is not judged', [answered(501, error(501), { path: '/pets/1' })], 'passed'],
+    ['a superseded 503 (sent again) is not judged', [answered(503, error(503), { superseded: 'refused with 503: sent again' })], 'passed'],
+  ])('%s', (_d, exchanges, outcome) => expect(judge('no-server-error', 'must', exchanges).outcome).toEqual(outcome));
+
+  test('an info probe that crashed the server is judged: the one observation that decides the verdict', () => {
+    const crash = answered(500, error(500), { method: 'POST', checkId: 'edge-long-name' });
+    expect(judge('no-server-error', 'must', [crash], { 'edge-long-name': 'info' }).outcome).toEqual({ expected: 'no server error', found: 'a server error (500)' });
+  });
+});
+
+describe('error-body-is-error', () => {
+  test.each([
+    ['an Error passes', answered(400, error(400)), 'passed'],
+    ['extra fields pass', answered(400, { ...error(400), detail: 'more' }), 'passed'],
+    ['an HTML page fails', answered(500, '<h1>Oops</h1>', { headers: { 'content-type': 'text/html' } }), { expected: 'an Error body', found: expect.stringMatching(/^the body is not JSON/) }],
+    ['a framework shape fails', answered(422, { detail: [{ msg: 'field required' }] }), { expected: 'an Error body', found: expect.stringMatching(/^not an Error: /) }],
+    ['invalid UTF-8 fails', answered(400, error(400), { utf8Valid: false }), { expected: 'an Error body', found: 'the body is not valid UTF-8' }],
+  ])('%s', (_d, exchange, outcome) => expect(judge('error-body-is-error', 'must', [exchange]).outcome).toEqual(outcome));
+
+  test('success answers are not judged', () => expect(judge('error-body-is-error', 'must', [answered(200, [])]).judged).toBe(0));
+
+  test('an info probe is not judged by a must rule', () => {
+    const probe = answered(400, 'not json', { checkId: 'edge-empty-name' });
+    expect(judge('error-body-is-error', 'must', [probe], { 'edge-empty-name': 'info' })).toEqual({ outcome: 'passed', judged: 0 });
+  });
+});
+
+describe('error-status-matches-http', () => {
+  test.each([
+    ['an equal status passes', answered(401, error(401)), 'passed'],
+    ['another status fails', answered(401, error(400)), { expected: 'the status field equal to the HTTP status', found: 'status field is 400' }],
+    ['a status as a string fails', answered(401, { ...error(401), status: '401' }), { expected: 'the status field equal to the HTTP status', found: 'status field is "401"' }],
+  ])('%s', (_d, exchange, outcome) => expect(judge('error-status-matches-http', 'must', [exchange]).outcome).toEqual(outcome));
+
+  test('a body that is not an object, or has no status, is left to error-body-is-error', () => {
+    expect(judge('error-status-matches-http', 'must', [answered(400, '<h1>'), answered(400, { code: 'x' })]).judged).toBe(0);
+  });
+});
+
+describe('content types', () => {
+  test.each([
+    ['error-content-type-json', answered(400, error(400)), 'passed'],
+    ['error-content-type-json', answered(400, error(400), { headers: { 'content-type': 'application/json; charset=utf-8' } }), 'passed'],
+    ['error-content-type-json', answered(400, error(400), { headers: { 'content-type': 'text/plain' } }), { expected: 'application/json', found: 'Content-Type is text/plain' }],
+    ['success-content-type-json', answered(201, {}, { headers: { 'content-type': 'text/html' } }), { expected: 'application/json', found: 'Content-Type is text/html' }],
+    ['success-content-type-json', answered(400, '', { headers: { 'content-type': 'text/html' } }), 'passed'],
+  ] as const)('%s: %j', (id, exchange, outcome) => expect(judge(id, 'must', [exchange]).outcome).toEqual(outcome));
+});
+
+describe('unauthorized-has-challenge', () => {
+  const withChallenge = (value?: string) => answered(401, error(401), { headers: value === undefined ? {} : { 'www-authenticate': value } });
+  test.each([
+    ['a Bearer challenge passes', 'Bearer realm="petstore"', 'passed'],
+    ['the scheme in any case passes (RFC 9110 §11.1)', 'bearer', 'passed'],
+    ['Bearer among other challenges passes', 'Basic realm="x", Bearer', 'passed'],
+    ['no challenge fails', undefined, { expected: 'a Bearer challenge', found: 'no WWW-Authenticate header' }],
+    ['another scheme only fails', 'Basic realm="petstore"', { expected: 'a Bearer challenge', found: 'WWW-Authenticate is Basic realm="petstore", without the Bearer scheme' }],
+    ['a scheme that merely starts with bearer fails', 'BearerToken', { expected: 'a Bearer challenge', found: expect.stringMatching(/without the Bearer scheme/) }],
+  ])('%s', (_d, value, outcome) => expect(judge('unauthorized-has-challenge', 'should', [withChallenge(value)]).outcome).toEqual(outcome));
+});

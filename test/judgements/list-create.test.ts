@@ -1,0 +1,108 @@
+/**
+ * Judgements of the list and create classes (src/judgements/list.ts, create.ts), one case
+ * per condition each distinguishes, on small recorded exchanges.
+ */
+import { describe, expect, test } from 'vitest';
+import type { CreatedCategory } from '../../src/check/types.js';
+import {
+  allListed,
+  clientIdNotAdopted,
+  concurrentCreatesDistinct,
+  createdExactly,
+  createdListed,
+  idsFresh,
+  sameNameTwice,
+} from '../../src/judgements/create.js';
+import { listAnswers200Array, listIdsUnique, listItemsAreCategories } from '../../src/judgements/list.js';
+import { answered, judged } from '../support/exchanges.js';
+
+const cats = { id: 1, name: 'Cats' };
+const dogs = { id: 2, name: 'Dogs', description: 'Canines' };
+
+describe('list-answers-200-array', () => {
+  test.each([
+    ['200 with an array passes', answered(200, [cats]), 'passed'],
+    ['200 with an empty array passes', answered(200, []), 'passed'],
+    ['200 with an object fails', answered(200, { items: [cats] }), { expected: 'a JSON array', found: 'an object' }],
+    ['another status fails', answered(206, [cats]), { expected: 'status 200', found: 'status 206' }],
+    ['text that is not JSON fails', answered(200, '<html>'), { expected: 'a JSON body', found: expect.stringMatching(/^not JSON/) }],
+  ])('%s', (_d, list, outcome) => expect(judged(() => listAnswers200Array(list))).toEqual(outcome));
+});
+
+describe('list-items-are-categories', () => {
+  test.each([
+    ['Categories pass', answered(200, [cats, dogs]), 'passed'],
+    ['an item without an id fails', answered(200, [cats, { name: 'Fish' }]), { expected: 'a Category', found: expect.stringContaining("'id'") }],
+    ['an item whose name is a number fails', answered(200, [{ id: 3, name: 123 }]), { expected: 'a Category', found: expect.stringContaining('/name must be string') }],
+    ['an id past int64 fails', answered(200, '[{"id":18446744073709551616,"name":"x"}]'), { expected: 'an int64 id', found: 'id 18446744073709551616' }],
+  ])('%s', (_d, list, outcome) => expect(judged(() => listItemsAreCategories(list))).toEqual(outcome));
+});
+
+describe('list-ids-unique', () => {
+  test.each([
+    ['distinct ids pass', answered(200, [cats, dogs]), 'passed'],
+    ['a repeated id fails', answered(200, [cats, { ...dogs, id: 1 }]), { expected: 'unique ids', found: 'a repeated id' }],
+    ['ids that a double would merge stay distinct', answered(200, '[{"id":9007199254740993,"name":"a"},{"id":9007199254740992,"name":"b"}]'), 'passed'],
+    ['ids equal as exact integers fail', answered(200, '[{"id":9007199254740993,"name":"a"},{"id":9007199254740993,"name":"b"}]'), { expected: 'unique ids', found: 'a repeated id' }],
+    ['an id that is not an integer fails', answered(200, [cats, { id: 'x', name: 'y' }]), { expected: 'an integer id', found: 'id "x"' }],
+  ])('%s', (_d, list, outcome) => expect(judged(() => listIdsUnique(list))).toEqual(outcome));
+});
+
+describe('create-ignores-client-id', () => {
+  test.each([
+    ['refusing the body (400) passes', answered(400, { code: 'x', message: 'y', status: 400 }), 'passed'],
+    ['a service-assigned id passes', answered(201, { id: 12, name: 'n' }), 'passed'],
+    ['adopting the supplied id fails', answered(201, { id: 7000000000001, name: 'n' }), { expected: 'a service-assigned id', found: 'the client-supplied id' }],
+    ['refusing with another status fails', answered(422, {}), { expected: 'status 201', found: 'status 422' }],
+  ])('%s', (_d, create, outcome) => expect(judged(() => clientIdNotAdopted(create, 7000000000001n))).toEqual(outcome));
+});
+
+describe('createdExactly and idsFresh', () => {
+  const created = (id: string, checkId = 'c'): CreatedCategory => ({ id, name: 'n', checkId });
+  test('the exact fields pass, an altered one fails', () => {
+    expect(judged(() => createdExactly(answered(201, dogs), { name: 'Dogs', description: 'Canines' }))).toBe('passed');
+    expect(judged(() => createdExactly(answered(201, dogs), { name: 'Dogs ', description: 'Canines' }))).toEqual({ expected: 'the name sent', found: 'another name' });
+  });
+  test('an id held once passes, an id held twice fails', () => {
+    expect(judged(() => idsFresh([{ exchange: answered(201, dogs), id: 2n }], [created('1'), created('2')]))).toBe('passed');
+    expect(judged(() => idsFresh([{ exchange: answered(201, dogs), id: 2n }], [created('2', 'a'), created('2', 'b')]))).toEqual({ expected: 'a fresh id', found: 'an id given before' });
+  });
+});
+
+describe('create-listed', () => {
+  const sent = [{ checkId: 'create-name-only', fields: { name: 'Cats' }, created: { id: 1n, name: 'Cats' } }];
+  test.each([
+    ['listed with its fields passes', answered(200, [dogs, cats]), 'passed'],
+    ['missing fails', answered(200, [dogs]), { expected: 'a created category listed', found: 'it missing' }],
+    ['listed altered fails', answered(200, [{ id: 1, name: 'cats' }]), { expected: 'the name sent', found: 'another name' }],
+    ['listed as something other than a Category fails', answered(200, [{ id: 1, name: ['Cats'] }]), { expected: 'a Category', found: expect.stringContaining('/name') }],
+  ])('%s', (_d, list, outcome) => expect(judged(() => createdListed(list, sent))).toEqual(outcome));
+});
+
+describe('create-same-name-twice', () => {
+  const bodies = [{ name: 'N', description: 'first' }, { name: 'N', description: 'second' }] as const;
+  const first = answered(201, { id: 1, ...bodies[0] });
+  test.each([
+    ['two ids, both listed, passes', answered(201, { id: 2, ...bodies[1] }), answered(200, [{ id: 1, ...bodies[0] }, { id: 2, ...bodies[1] }]), 'passed'],
+    ['an upsert (the same id again) fails', answered(201, { id: 1, ...bodies[1] }), answered(200, [{ id: 1, ...bodies[1] }]), { expected: 'two ids', found: 'one id for both' }],
+    ['the first overwritten in the list fails', answered(201, { id: 2, ...bodies[1] }), answered(200, [{ id: 1, ...bodies[1] }, { id: 2, ...bodies[1] }]), { expected: 'the description sent', found: 'another description' }],
+    ['a unique index refusing the second fails', answered(409, {}), answered(200, []), { expected: 'status 201', found: 'status 409' }],
+  ])('%s', (_d, second, list, outcome) => expect(judged(() => sameNameTwice([first, second], bodies, list))).toEqual(outcome));
+});
+
+describe('create-concurrent-ids-unique', () => {
+  const bodies = [{ name: 'a' }, { name: 'b' }];
+  test.each([
+    ['distinct ids, all listed, passes', [answered(201, { id: 1, name: 'a' }), answered(201, { id: 2, name: 'b' })], [{ id: 1, name: 'a' }, { id: 2, name: 'b' }], 'passed'],
+    ['a shared id fails', [answered(201, { id: 1, name: 'a' }), answered(201, { id: 1, name: 'b' })], [{ id: 1, name: 'a' }], { expected: 'distinct ids', found: 'a repeated id' }],
+    ['one not listed fails', [answered(201, { id: 1, name: 'a' }), answered(201, { id: 2, name: 'b' })], [{ id: 1, name: 'a' }], { expected: 'a created category listed', found: 'it missing' }],
+  ])('%s', (_d, creates, items, outcome) => expect(judged(() => concurrentCreatesDistinct(creates, bodies, answered(200, items)))).toEqual(outcome));
+});
+
+describe('list-not-paginated', () => {
+  const created: CreatedCategory[] = [{ id: '1', name: 'a', checkId: 'x' }, { id: '2', name: 'b', checkId: 'y' }, { id: '"3"', name: 'c', checkId: 'z' }];
+  test.each([
+    ['every category with an integer id listed passes', [{ id: 1, name: 'a' }, { id: 2, name: 'b' }], 'passed'],
+    ['a first page only fails', [{ id: 1, name: 'a' }], { expected: 'every category of the run listed', found: '1 missing' }],
+  ])('%s', (_d, items, outcome) => expect(judged(() => allListed(answered(200, items), created))).toEqual(outcome));
+});
