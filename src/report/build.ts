@@ -86,7 +86,8 @@ function assessability(record: RunRecord, answered: number): { assessable: boole
     return { assessable: false, unassessableReason: `the target is unreachable: ${probe.error.code}: ${probe.error.message}` };
   }
   if (record.exchanges.length > 0 && answered === 0) {
-    const first = record.exchanges[0]!.error;
+    // An abandoned request is a consequence (its route hung): cite the failure that caused it.
+    const first = (record.exchanges.find((exchange) => exchange.error?.code !== 'ABANDONED') ?? record.exchanges[0]!).error;
     return { assessable: false, unassessableReason: `every request failed, first with ${first?.code}: ${first?.message}` };
   }
   const setup = setupProblem(record);
