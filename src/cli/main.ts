@@ -1,4 +1,3 @@
-import { mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
@@ -8,7 +7,7 @@ import { SETTING_LIST, type Setting, type SettingName } from '../config/settings
 import { UsageError } from '../core/errors.js';
 import { toolVersion } from '../package-info.js';
 import { EXIT } from '../report/verdict.js';
-import { defaultReportDir } from '../report/report-dir.js';
+import { createReportDir, defaultReportDir } from '../report/report-dir.js';
 import { resolveRunOptions, type RunFlags } from './run-options.js';
 import { KEY_VARIABLE } from '../secrets/redactor.js';
 
@@ -128,7 +127,7 @@ async function usableReportDir(asked: string | undefined, io: CliIo): Promise<st
   const candidates = asked ? [resolve(io.cwd, asked)] : [defaultReportDir(io.cwd, now), defaultReportDir(join(tmpdir(), 'petstore-conformance'), now)];
   for (const [i, dir] of candidates.entries()) {
     try {
-      await mkdir(dir, { recursive: true });
+      await createReportDir(dir);
       if (i > 0) io.stderr.write(`petstore-conformance: ${io.cwd} is not writable; the reports go to ${dir}\n`);
       return dir;
     } catch (error) {

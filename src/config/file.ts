@@ -1,6 +1,6 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
+import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, visit, type Document, type Node } from 'yaml';
 import { SETTING_LIST, type SettingValues } from './settings.js';
 import { violationDetails } from '../schema/validators.js';
 import { UsageError } from '../core/errors.js';
@@ -20,18 +20,29 @@ export type TargetConfig = SettingValues & { baseUrl: string };
 export async function loadTarget(path: string, name: string): Promise<TargetConfig> {
   let text: string;
   try {
+    // Refused before it is read: a configuration is a few lines, and a huge file would parse for minutes.
+    const { size } = await stat(path);
+    if (size > MAX_CONFIG_BYTES) throw new UsageError(`${path} is ${size} bytes; a configuration file may be ${MAX_CONFIG_BYTES} at most`);
     text = await readFile(path, 'utf8');
   } catch (error) {
+    if (error instanceof UsageError) throw error;
     throw new UsageError(`cannot read the configuration file ${path}: ${(error as NodeJS.ErrnoException).code ?? error}`);
   }
   const lines = new LineCounter();
   const document = parseDocument(text, { lineCounter: lines, prettyErrors: false });
   const syntax = document.errors[0];
-  if (syntax) {
-    const { line, col } = lines.linePos(syntax.pos[0]);
-    throw new UsageError(`${path}:${line}:${col}: ${syntax.message.split('\n')[0]}`);
+  const at = (offset: number) => {
+    const { line, col } = lines.linePos(offset);
+    return `${path}:${line}:${col}`;
+  };
+  if (syntax) throw new UsageError(`${at(syntax.pos[0])}: ${syntax.message.split('\n')[0]}`);
+  let value: { targets?: Record<string, TargetConfig> };
+  try {
+    // Aliases that expand into each other (a billion laughs) are refused, not expanded.
+    value = document.toJS({ maxAliasCount: MAX_ALIASES }) as typeof value;
+  } catch (error) {
+    throw new UsageError(`${at(firstAlias(document) ?? 0)}: ${(error as Error).message.split('\n')[0]}`);
   }
-  const value = document.toJS() as { targets?: Record<string, TargetConfig> };
   const problem = violationDetails('Config', value)[0];
   if (problem) {
     const { line, col } = lines.linePos(offsetOf(document.contents, problem.pointer, problem.atKey));
@@ -46,6 +57,23 @@ export async function loadTarget(path: string, name: string): Promise<TargetConf
     if (setting.type === 'path' && typeof resolved[name] === 'string') resolved[name] = resolve(dirname(path), resolved[name] as string);
   }
   return resolved as TargetConfig;
+}
+
+/** Largest configuration file read, in bytes (1 MiB). */
+export const MAX_CONFIG_BYTES = 1024 * 1024;
+/** Aliases a configuration may expand at most, counted as yaml counts them (a guard against alias bombs). */
+const MAX_ALIASES = 100;
+
+/** Source offset of the document's first alias (`*name`), if it has one. */
+function firstAlias(document: Document): number | undefined {
+  let offset: number | undefined;
+  visit(document, {
+    Alias(_key, node) {
+      offset = node.range?.[0];
+      return visit.BREAK;
+    },
+  });
+  return offset;
 }
 
 /**

@@ -4,12 +4,6 @@ import { ProfileViolation, RunStopped } from '../core/errors.js';
 import type { RunSettings } from '../config/settings.js';
 
 
-/**
- * The only POST bodies a read-only run may send: text no JSON parser (strict or lenient)
- * can complete into an object, so no server can turn it into a category.
- */
-export const UNPARSEABLE_BODIES: readonly string[] = ['{"name": '];
-
 
 /** Whether a request could write: any method but GET, HEAD and OPTIONS. */
 export function mayWrite(spec: Pick<RequestSpec, 'method'>): boolean {
@@ -21,7 +15,7 @@ export type Budgets = Pick<RunSettings, 'profile' | 'maxRequests' | 'maxWrites'>
 
 /**
  * Decides before each request whether it may be sent: the profile (read-only sends no
- * write but the registered unparseable probes), the request and write budgets, and
+ * request that could write, whatever its body), the request and write budgets, and
  * whether the run has been stopped. Counts what it lets through.
  */
 export class RequestGuard {
@@ -60,12 +54,8 @@ export class RequestGuard {
    */
   admit(spec: RequestSpec): void {
     const write = mayWrite(spec);
-    if (write && this.budgets.profile === 'read-only') {
-      const text = spec.body && 'text' in spec.body ? spec.body.text : undefined;
-      if (spec.method.toUpperCase() !== 'POST' || text === undefined || !UNPARSEABLE_BODIES.includes(text)) {
-        throw new ProfileViolation(`the read-only profile forbids ${spec.method} ${spec.path} with this body`);
-      }
-    }
+    // No body is safe to send: a server may store first and parse later, or count requests.
+    if (write && this.budgets.profile === 'read-only') throw new ProfileViolation(`the read-only profile forbids ${spec.method} ${spec.path}`);
     if (this.#stopped) throw new RunStopped(`not sent: ${this.#stopped}`);
     const { maxRequests, maxWrites } = this.budgets;
     if (maxRequests !== undefined && this.#requests >= maxRequests) {

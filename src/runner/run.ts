@@ -1,5 +1,6 @@
 import { exampleCredentials } from '../arbitraries/invalid-credential.js';
 import { derivedHex, freshSeed } from '../check/seed.js';
+import { assertSendableKey } from '../config/api-key.js';
 import { checkValues } from '../config/setting-values.js';
 import { defaultProfile, SETTING_LIST, withDefaults, type RunSettings, type SettingValues } from '../config/settings.js';
 import type { Credential } from '../http/credential.js';
@@ -63,6 +64,7 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
   const startedAt = new Date();
   const started = performance.now();
   if (options.baseUrl && !options.apiKey) throw new UsageError('an API key is required with a base URL');
+  if (options.baseUrl) assertSendableKey(options.apiKey!, options.keySource ?? 'the caller');
   // reportDir is the one option that may also be null (write nothing).
   checkValues(Object.fromEntries(SETTING_LIST.filter(([name]) => name !== 'reportDir').map(([name]) => [name, (options as SettingValues)[name]])), 'runConformance');
 

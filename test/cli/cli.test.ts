@@ -209,6 +209,52 @@ describe('usage errors: exit 2, one line, no stack trace', () => {
     expect(stderr.trim().split('\n')).toHaveLength(1);
   });
 
+  test.each([
+    ['a newline', 'Key-Part-One\nKey-Part-Two', /holds a character that cannot be sent in an HTTP header: a control character \(U\+000A\) at position 13/],
+    ['a control character', 'Key\u0007WithBell0123', /a control character \(U\+0007\) at position 4/],
+    ['a character outside ASCII', 'Kéy-0123456789', /a character outside ASCII \(U\+00E9\) at position 2/],
+  ])('a key holding %s: exit 2, one line that does not print it', async (_what, key, message) => {
+    const { code, stdout, stderr } = await cli(['run', '--base-url', 'http://127.0.0.1:9/v1'], { PETSTORE_API_KEY: key });
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/^petstore-conformance: error: the API key \(from the environment variable PETSTORE_API_KEY\) /);
+    expect(stderr).toMatch(message);
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+    for (const part of key.split(/[^A-Za-z0-9]+/).filter((p) => p.length >= 3)) expect(stderr + stdout).not.toContain(part);
+  });
+
+  test.each([
+    ['an alias bomb (billion laughs)', `a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\ne: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]\nf: &f [*e, *e, *e, *e, *e, *e, *e, *e, *e, *e]\ntargets: {staging: {baseUrl: https://x.example/v1}}\n`, /petstore-conformance\.yaml:\d+:\d+: .*alias/i],
+    ['targets that are not a map', 'targets: 5\n', /:1:10: \/targets must be object \(found integer\)$/],
+    ['a document that is a list', '- targets\n', /:1:1: \(root\) must be object \(found array\)$/],
+    ['a rate limit past its bound', 'targets:\n  staging:\n    baseUrl: https://x.example/v1\n    rateLimit: 1e12\n', /:4:16: \/targets\/staging\/rateLimit must be <= 10000/],
+  ])('a configuration file with %s: exit 2, file and line', async (_what, yaml, message) => {
+    const dir = await tempDir();
+    await writeFile(join(dir, 'petstore-conformance.yaml'), yaml);
+    const { code, stderr } = await cli(['run', '--config', join(dir, 'petstore-conformance.yaml'), '--target', 'staging']);
+    expect(code).toBe(2);
+    expect(stderr.trim()).toMatch(message);
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  test('a configuration file over 1 MiB is refused before it is parsed', async () => {
+    const dir = await tempDir();
+    await writeFile(join(dir, 'big.yaml'), `targets:\n  staging:\n    baseUrl: https://x.example/v1\n# ${'x'.repeat(2 * 1024 * 1024)}\n`);
+    const { code, stderr } = await cli(['run', '--config', join(dir, 'big.yaml'), '--target', 'staging']);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/big\.yaml is \d+ bytes; a configuration file may be 1048576 at most/);
+  });
+
+  test.each([
+    ['under /proc', '/proc/1/nope'],
+    ['below a file', 'FILE/reports'],
+  ])('a report directory %s: exit 2', async (_what, path) => {
+    const file = join(await tempDir(), 'a-file');
+    await writeFile(file, '');
+    const { code, stderr } = await cli(['run', '--report-dir', path.replace('FILE', file)]);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/^petstore-conformance: error: cannot (create|write in) the report directory/);
+  });
+
   test('an unwritable report directory', async () => {
     const file = join(await tempDir(), 'a-file');
     await writeFile(file, '');

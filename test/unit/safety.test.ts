@@ -4,7 +4,7 @@ import type { Exchange } from '../../src/core/exchange.js';
 import { ProfileViolation, RunStopped } from '../../src/core/errors.js';
 import { isLoopback } from '../../src/config/base-url.js';
 import { defaultProfile } from '../../src/config/settings.js';
-import { RequestGuard, TargetHealth, UNPARSEABLE_BODIES } from '../../src/http/safety.js';
+import { RequestGuard, TargetHealth } from '../../src/http/safety.js';
 
 const none = { method: 'POST', path: '/categories', credential: { name: 'valid', description: '' } };
 const post = (body?: RequestSpec['body']): RequestSpec => ({ ...none, body });
@@ -18,21 +18,18 @@ describe('RequestGuard, read-only', () => {
     ['any other JSON', post({ json: 42 })],
     ['lenient JSON', post({ text: "{'name': 'x'}" })],
     ['an empty body', post({ text: '' })],
+    ['an unparseable body', post({ text: '{"name": ' })],
     ['no body', post()],
-    ['PUT', { ...post({ text: UNPARSEABLE_BODIES[0]! }), method: 'PUT' }],
+    ['PUT', { ...post({ text: '{}' }), method: 'PUT' }],
     ['DELETE', { ...none, method: 'DELETE' }],
   ])('refuses %s', (_label, spec) => {
     expect(() => guard().admit(spec as RequestSpec)).toThrow(ProfileViolation);
   });
 
-  test('lets GET and the unparseable probes through', () => {
+  test('lets GET through, and counts it', () => {
     const g = guard();
     g.admit({ ...none, method: 'GET' });
-    for (const text of UNPARSEABLE_BODIES) {
-      g.admit(post({ text }));
-      expect(() => JSON.parse(text)).toThrow();
-    }
-    expect(g.counts).toEqual({ requests: 1 + UNPARSEABLE_BODIES.length, writes: UNPARSEABLE_BODIES.length });
+    expect(g.counts).toEqual({ requests: 1, writes: 0 });
   });
 });
 
