@@ -18,6 +18,8 @@ export class CheckContext {
   property: PropertyRecord | undefined;
   /** What the check observed beyond its verdict (see {@link observe}). */
   readonly observations: string[] = [];
+  /** The key material of the credentials it sent, by value, with the form each is shown in. */
+  readonly secrets = new Map<string, string>();
 
   constructor(
     readonly checkId: string,
@@ -29,7 +31,10 @@ export class CheckContext {
    * registered with the run's redactor first, so no record of the exchange can show it.
    */
   async send(method: string, path: string, credential: Credential & { secrets?: InvalidCredential['secrets'] }, body?: RequestBody): Promise<Exchange> {
-    this.run.redactor.addAll(credential.secrets ?? []);
+    for (const { value, shown } of credential.secrets ?? []) {
+      this.run.redactor.add(value, shown);
+      this.secrets.set(value, shown);
+    }
     return this.run.client.send({ method, path, credential, body }, this.checkId, (exchange) => this.exchanges.push(exchange));
   }
 

@@ -90,6 +90,11 @@ export interface CheckMeta extends CheckDefinition {
   exchanges: Exchange[];
   /** What the check observed beyond its verdict, e.g. a length limit found (section 8). */
   observations?: string[];
+  /**
+   * The key material of the credentials the check sent, for the runner's redactor, which
+   * writes the files and the console: never itself written or printed.
+   */
+  secrets?: Array<{ value: string; shown: string }>;
   created: CreatedCategory[];
 }
 

@@ -21,7 +21,14 @@ export class CheckCollector implements Reporter {
   /** Why the run stopped sending (a budget, 429s, a 5xx burst), when a check reported it. */
   stopped: string | undefined;
 
-  constructor(private readonly onCheck: (result: CheckResult) => void = () => {}) {}
+  /**
+   * @param onCheck receives each result as soon as its check finishes.
+   * @param onSecrets receives the key material a check sent, before its result is printed.
+   */
+  constructor(
+    private readonly onCheck: (result: CheckResult) => void = () => {},
+    private readonly onSecrets: (secrets: ReadonlyArray<{ value: string; shown: string }>) => void = () => {},
+  ) {}
 
   onTestCaseResult(testCase: TestCase): void {
     this.#accept(testCase);
@@ -63,6 +70,7 @@ export class CheckCollector implements Reporter {
       this.runErrors.push(`suite test "${testCase.fullName}" is not declared with check()`);
       return;
     }
+    if (meta.secrets) this.onSecrets(meta.secrets);
     const unrun = this.interrupted ? 'not run: the run was interrupted' : NOT_SELECTED;
     const result = toCheckResult(meta, testCase, unrun);
     this.stopped ??= meta.stopped;

@@ -1,4 +1,3 @@
-import { exampleCredentials } from '../arbitraries/invalid-credential.js';
 import { derivedHex, freshSeed } from '../check/seed.js';
 import { assertSendableKey } from '../config/api-key.js';
 import { checkValues } from '../config/setting-values.js';
@@ -71,17 +70,18 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
   let embedded: ReferenceServer | undefined;
   if (!options.baseUrl) embedded = await (await import('../reference/server.js')).startReferenceServer();
   const settings = settingsFor(options, embedded);
-  const { seed } = settings;
-  // The same secrets the worker redacts: the key and every credential derived from it.
+  // The key; every credential derived from it arrives with the result of the check that sent it.
   const redactor = new Redactor().add(settings.apiKey, KEY_PLACEHOLDER);
-  for (const credential of exampleCredentials(settings.apiKey, derivedHex(seed, 'unknown-key', 24))) redactor.addAll(credential.secrets ?? []);
   const format = new ConsoleFormat(options.color ?? Boolean((options.out as { isTTY?: boolean } | null)?.isTTY));
   const print = (text: string | undefined) => text !== undefined && options.out?.write(`${redactor.text(text)}\n`);
   let reached: boolean | undefined;
 
   try {
     print(format.header(settings, toolVersion));
-    const collector = new CheckCollector((result) => reached !== false && print(format.check(result)));
+    const collector = new CheckCollector(
+      (result) => reached !== false && print(format.check(result)),
+      (secrets) => redactor.addAll(secrets),
+    );
     // The suite's worker starts first, and the probe goes out while it starts: the worker
     // takes longest to start, and an unreachable target cancels the run before any check.
     const unreachable = new AbortController();

@@ -1,3 +1,6 @@
+import { DecodedView } from './decoded-view.js';
+import { base64Forms } from './encoded-forms.js';
+
 /** Length of the anchors secrets are found by (characters). */
 const ANCHOR = 8;
 
@@ -39,6 +42,14 @@ export class Redactor {
    */
   add(secret: string, placeholder: string): this {
     if (secret.length < 4 || this.#secrets.has(secret)) return this;
+    // Echoed in base64 (a Basic header, a token): found by the forms that hold only its bytes.
+    for (const form of base64Forms(secret)) this.#file(form, `[base64 of ${placeholder}]`);
+    return this.#file(secret, placeholder);
+  }
+
+  /** Files one secret under an anchor it holds. */
+  #file(secret: string, placeholder: string): this {
+    if (this.#secrets.has(secret)) return this;
     this.#secrets.add(secret);
     let anchor = [...this.#anchors.keys(), ...this.#spare].find((piece) => secret.includes(piece));
     if (anchor === undefined) {
@@ -94,8 +105,24 @@ export class Redactor {
     return out + value.slice(at);
   }
 
-  /** Every occurrence of every secret: a native scan per anchor, comparisons only where one occurs. */
+  /**
+   * Every occurrence of every secret, as written or escaped (JSON, percent, HTML: see
+   * DecodedView), as spans of `value`.
+   */
   #occurrences(value: string): Array<{ start: number; end: number; placeholder: string }> {
+    const found = this.#scan(value);
+    const view = this.#anchors.size > 0 ? DecodedView.of(value) : undefined;
+    if (view) {
+      for (const { start, end, placeholder } of this.#scan(view.text)) {
+        const [from, to] = view.original(start, end);
+        found.push({ start: from, end: to, placeholder });
+      }
+    }
+    return found;
+  }
+
+  /** Every occurrence of every secret in `value`: a native scan per anchor, comparisons only where one occurs. */
+  #scan(value: string): Array<{ start: number; end: number; placeholder: string }> {
     const found: Array<{ start: number; end: number; placeholder: string }> = [];
     for (const [anchor, entries] of this.#anchors) {
       for (let at = value.indexOf(anchor); at !== -1; at = value.indexOf(anchor, at + 1)) {

@@ -147,3 +147,50 @@ describe('exampleCredentials, for any key', () => {
     );
   });
 });
+
+describe('Redactor, escaped echoes', () => {
+  const key = 'Abc/def+ghi~jkl.mno_pqr';
+  const redactor = () => new Redactor().add(key, KEY_PLACEHOLDER);
+  test.each([
+    ['JSON with / escaped (PHP)', key.replaceAll('/', '\\/')],
+    ['JSON with every character \\u-escaped', [...key].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')],
+    ['JSON with upper-case \\u escapes', [...key].map((c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`).join('')],
+    ['percent-encoding', encodeURIComponent(key)],
+    ['decimal HTML references', [...key].map((c) => `&#${c.charCodeAt(0)};`).join('')],
+    ['hexadecimal and named HTML references', key.replaceAll('/', '&sol;').replaceAll('+', '&#x2B;')],
+  ])('%s is found and replaced', (_what, echoed) => {
+    const out = redactor().text(`seen: ${echoed}.`);
+    expect(out).toBe(`seen: ${KEY_PLACEHOLDER}.`);
+  });
+
+  test.each([0, 1, 2])('base64 with the key after %i other bytes (a Basic header) is found', (align) => {
+    const encoded = Buffer.from(`${'u:'.slice(0, align)}${key}!`).toString('base64');
+    expect(redactor().text(`Basic ${encoded}`)).not.toContain(encoded.slice(4, 16));
+    expect(redactor().text(`Basic ${encoded}`)).toContain(`[base64 of ${KEY_PLACEHOLDER}]`);
+  });
+
+  test('an escaped echo inside a JSON body leaves the body valid JSON', () => {
+    const body = JSON.stringify({ message: `bad ${key}` }).replaceAll('/', '\\/');
+    const out = redactor().body(body);
+    expect(JSON.parse(out)).toEqual({ message: `bad ${KEY_PLACEHOLDER}` });
+  });
+
+  test('escapes that hold no secret are left as they are', () => {
+    const text = 'caf\\u00e9 &amp; 50%25 &notanentity; \\n';
+    expect(redactor().text(text)).toBe(text);
+  });
+});
+
+describe('secrets registered by a check reach the runner before its line is printed', () => {
+  test('the collector hands them over first', async () => {
+    const { CheckCollector } = await import('../../src/runner/collector.js');
+    const order: string[] = [];
+    const collector = new CheckCollector(
+      () => order.push('printed'),
+      (secrets) => order.push(`secrets ${secrets.map((s) => s.shown).join(',')}`),
+    );
+    const meta = { id: 'c', title: 'c', clause: '5', level: 'must', requirements: [], exchanges: [], created: [], secrets: [{ value: 'derived-secret', shown: '${K}x' }] };
+    collector.onTestCaseResult({ meta: () => ({ check: meta }), result: () => ({ state: 'passed' }), diagnostic: () => ({ duration: 1 }) } as never);
+    expect(order).toEqual(['secrets ${K}x', 'printed']);
+  });
+});
