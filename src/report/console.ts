@@ -4,6 +4,7 @@ import { NOT_SELECTED } from '../check/reasons.js';
 import type { CheckLevel, CheckStatus } from '../check/types.js';
 import type { RunSettings } from '../config/settings.js';
 import type { CheckResult, Report } from './model.js';
+import { visible } from './visible.js';
 
 type Style = Parameters<typeof styleText>[0];
 
@@ -35,20 +36,21 @@ export class ConsoleFormat {
       error: this.#paint('yellow', '!'),
     };
     const line = `  ${mark[result.status]} ${result.level.padEnd(6)} ${result.clause.padEnd(7)} ${result.id} ${this.#paint('gray', `— ${result.title} (${result.durationMs} ms)`)}`;
+    // Server text reaches every line below: made visible, so no escape sequence reaches the terminal.
     const detail: string[] = [];
     if (result.failure) {
-      detail.push(...result.failure.message.split('\n').map((line) => this.#paint('red', line)));
+      detail.push(...result.failure.message.split('\n').map((line) => this.#paint('red', visible(line))));
       if (result.failure.request.url) {
         const exchange = { request: result.failure.request, response: result.failure.response, error: result.failure.error };
         const by = result.failure.checkId ? ` (sent by ${result.failure.checkId})` : '';
         detail.push(`${requestLine(exchange)} → ${outcomeLine(exchange as never)}${by}`);
         const body = result.failure.response?.body;
-        if (body) detail.push(`body: ${body.length > 200 ? `${body.slice(0, 200)}…` : body}`);
+        if (body) detail.push(`body: ${visible(body.length > 200 ? `${body.slice(0, 200)}…` : body)}`);
       }
     } else if (result.reason) {
-      detail.push(`${result.status}: ${result.reason}`);
+      detail.push(`${result.status}: ${visible(result.reason)}`);
     }
-    for (const observation of result.observations ?? []) detail.push(this.#paint('cyan', `observed: ${observation}`));
+    for (const observation of result.observations ?? []) detail.push(this.#paint('cyan', `observed: ${visible(observation)}`));
     return [line, ...detail.map((text) => `        ${text}`)].join('\n');
   }
 
@@ -68,7 +70,7 @@ export class ConsoleFormat {
       'Checks',
       ...rows,
       `Requests: ${report.summary.requests} sent, ${report.summary.requestsAnswered} answered, in ${(report.durationMs / 1000).toFixed(2)} s`,
-      `Verdict: ${this.#paint(['bold', verdictStyle], report.verdict.toUpperCase())}: ${report.verdictReason}`,
+      `Verdict: ${this.#paint(['bold', verdictStyle], report.verdict.toUpperCase())}: ${visible(report.verdictReason)}`,
       ...written.map((path) => `Report: ${path}`),
       '',
     ].join('\n');

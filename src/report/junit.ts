@@ -1,5 +1,6 @@
 import { create } from 'xmlbuilder2';
 import { failureText } from './failure-text.js';
+import { escaped } from './visible.js';
 import type { CheckResult, Report } from './model.js';
 
 /** The spec section a clause belongs to: `4.2/R2` → `4.2`. */
@@ -25,7 +26,7 @@ export function renderJunit(report: Report): string {
   const isSkipped = (c: CheckResult) => c.status === 'skipped' || (c.status === 'failed' && c.level !== 'must');
   const seconds = (ms: number) => (ms / 1000).toFixed(3);
 
-  const root = create({ version: '1.0', encoding: 'UTF-8' }).ele('testsuites', {
+  const root = create({ version: '1.0', encoding: 'UTF-8', invalidCharReplacement: escaped }).ele('testsuites', {
     name: 'petstore-conformance',
     tests: String(report.checks.length),
     failures: count(report.checks, isFailure),

@@ -1,8 +1,13 @@
 import type { CheckLevel } from '../check/types.js';
+import { escape } from 'he';
 import type { Report } from './model.js';
+import { visible } from './visible.js';
 
-/** Markdown cell text: pipes escaped, one line. */
-const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+/**
+ * Server text as Markdown cell text: one line, HTML escaped (he), Markdown's punctuation
+ * escaped with backslashes, controls made visible: it renders as the text it is.
+ */
+const cell = (text: string) => escape(visible(text)).replace(/[\\`*_{}[\]()#+!|~]/g, '\\$&').replace(/\r?\n/g, ' ');
 
 /**
  * A short Markdown summary for CI job summaries and pull-request comments: the verdict,
