@@ -13,5 +13,8 @@ for (const stream of [process.stdout, process.stderr]) {
     if (error.code !== 'EPIPE') throw error;
   });
 }
-const { main } = await import(entry.href);
-process.exitCode = await main(process.argv.slice(2));
+// Signals are caught before anything loads: one 0.3 s after start still gets a report.
+const { interruptOnSignals } = await import(new URL('../dist/src/cli/signals.js', import.meta.url).href);
+const interrupt = interruptOnSignals();
+const { main, defaultIo } = await import(entry.href);
+process.exitCode = await main(process.argv.slice(2), defaultIo(interrupt));

@@ -10,7 +10,11 @@
 import { check } from '../src/check/define.js';
 import { runState } from '../src/check/run-state.js';
 import type { CheckDefinition } from '../src/check/types.js';
-import { INVARIANTS, judgeInvariant } from '../src/judgements/invariants.js';
+import { INVARIANTS, invariantRecord, judgeInvariant, type InvariantRecord } from '../src/judgements/invariants.js';
+
+/** Every exchange of the run, judged as it arrives (checks of every file run after this one is loaded). */
+const records: InvariantRecord[] = [];
+runState().observe((exchange) => records.push(invariantRecord(exchange)));
 
 /** Declares the check that judges the run's whole record by the invariant of its id. */
 function invariant(definition: CheckDefinition & { id: keyof typeof INVARIANTS }): void {
@@ -18,9 +22,8 @@ function invariant(definition: CheckDefinition & { id: keyof typeof INVARIANTS }
     definition,
     async (_t, skip) => {
       const run = runState();
-      const rule = INVARIANTS[definition.id];
-      const judged = judgeInvariant(rule, definition.level, run.exchanges, (checkId) => run.levels.get(checkId) ?? 'info');
-      if (judged === 0) skip(`no ${rule.kind} was recorded that this invariant can judge`);
+      const judged = judgeInvariant(definition.id, definition.level, records, (checkId) => run.levels.get(checkId) ?? 'info');
+      if (judged === 0) skip(`no ${INVARIANTS[definition.id].kind} was recorded that this invariant can judge`);
     },
     { sequential: true },
   );

@@ -1,7 +1,7 @@
 import type { RequestBody } from '../http/request.js';
 import type { InvalidCredential } from '../arbitraries/invalid-credential.js';
 import type { Credential } from '../http/credential.js';
-import type { Exchange } from '../core/exchange.js';
+import { withBodyCapped, type Exchange } from '../core/exchange.js';
 import type { RunState } from './run-state.js';
 import { deriveSeed } from './seed.js';
 import type { PropertyRecord } from './types.js';
@@ -12,7 +12,7 @@ import type { PropertyRecord } from './types.js';
  * invariants can inspect it).
  */
 export class CheckContext {
-  /** Exchanges this check made, in completion order. */
+  /** Exchanges this check made, in completion order, bodies capped (RECORDED_BODY_CAP). */
   readonly exchanges: Exchange[] = [];
   /** How the check's property ran, when it has one (set by assertProperty). */
   property: PropertyRecord | undefined;
@@ -35,7 +35,8 @@ export class CheckContext {
       this.run.redactor.add(value, shown);
       this.secrets.set(value, shown);
     }
-    return this.run.client.send({ method, path, credential, body }, this.checkId, (exchange) => this.exchanges.push(exchange));
+    // The record keeps capped bodies: a check judges a full body once, as it arrives; 40 lists of 16 MiB kept whole would hold 640 MiB.
+    return this.run.client.send({ method, path, credential, body }, this.checkId, (exchange) => this.exchanges.push(withBodyCapped(exchange)));
   }
 
   /** listCategories (spec 4.1), with the valid key unless told otherwise. */

@@ -2,8 +2,7 @@ import { inject, test } from 'vitest';
 import { withBodyCapped } from '../core/exchange.js';
 import { CheckContext } from './context.js';
 import { CheckError, CheckFailure, RouteHung, RunStopped } from '../core/errors.js';
-import { collectAfterLargeBodies } from './memory.js';
-import { NOT_SELECTED, UNTESTED_READ_ONLY } from './reasons.js';
+import { NOT_RUN_INTERRUPTED, NOT_SELECTED, UNTESTED_READ_ONLY } from './reasons.js';
 import { runState } from './run-state.js';
 import type { CheckDefinition, CheckMeta, FailureRecord } from './types.js';
 
@@ -49,6 +48,11 @@ export function check(
     const t = new CheckContext(definition.id, run);
     const meta = task.meta.check!;
     try {
+      // vitest hears of the stop later than the run state does: a check it starts meanwhile does not run.
+      if (run.interrupted) {
+        meta.outcome = { status: 'skipped', reason: NOT_RUN_INTERRUPTED };
+        return skip(NOT_RUN_INTERRUPTED);
+      }
       if (definition.writes && run.settings.profile === 'read-only') {
         meta.outcome = { status: 'skipped', reason: UNTESTED_READ_ONLY };
         return skip(UNTESTED_READ_ONLY);
@@ -67,10 +71,13 @@ export function check(
         if (error instanceof RunStopped) meta.stopped = run.guard.stopped;
         meta.outcome = { status: 'error', reason: error instanceof CheckError ? error.message : String(error) };
       }
-      throw error;
+      // What vitest needs is that the test failed: the finding is in meta already. vitest
+      // serializes what is thrown, own properties included; a failure carries its exchange,
+      // whose body may be 16 MiB.
+      throw new Error(error instanceof Error ? error.message : String(error));
     } finally {
-      meta.exchanges = t.exchanges.map(withBodyCapped);
-      collectAfterLargeBodies(t.exchanges);
+      meta.exchanges = t.exchanges;
+      run.client.release(definition.id);
       if (t.property) meta.property = t.property;
       if (t.observations.length > 0) meta.observations = t.observations;
       if (t.secrets.size > 0) meta.secrets = [...t.secrets].map(([value, shown]) => ({ value, shown }));

@@ -1,17 +1,24 @@
 import type { Exchange, RecordedResponse } from '../core/exchange.js';
-import { outcomeLine } from '../core/exchange.js';
+import { outcomeLine, requestLine } from '../core/exchange.js';
 import { isInt64 } from '../json/int64.js';
 import { exactInteger, lexemeOf, parseJson, type ParsedJson } from '../json/lossless.js';
 import { violations } from '../schema/validators.js';
-import { CheckFailure, type Deviation } from '../core/errors.js';
+import { CheckError, CheckFailure, type Deviation } from '../core/errors.js';
 
 /**
  * Assertions on exchanges. Each throws a {@link CheckFailure} carrying the exchange, with
  * a message that states what was expected and what was found.
  */
 
-/** The response of an exchange; fails when none arrived (timeout, reset, refused ...). */
+/**
+ * The response of an exchange; fails when none arrived (timeout, reset, refused ...).
+ * @throws CheckError when the answer outgrew the tool's size cap: a limit of the tool (the
+ *   `maxResponseBytes` setting), not a rule of the spec, so no verdict on the server.
+ */
 export function expectResponse(exchange: Exchange): RecordedResponse {
+  if (exchange.error?.code === 'RESPONSE_TOO_LARGE') {
+    throw new CheckError(`${requestLine(exchange)}: the answer was not judged, ${exchange.error.message} (RESPONSE_TOO_LARGE; --max-response-bytes raises the cap of a list)`);
+  }
   if (!exchange.response) {
     throw new CheckFailure(`Expected a response, received ${outcomeLine(exchange)}`, exchange, { expected: 'a response', found: outcomeLine(exchange) });
   }

@@ -2,7 +2,7 @@ import { inject } from 'vitest';
 import type { RunSettings } from '../config/settings.js';
 import { HttpClient } from '../http/client.js';
 import { validCredential, type Credential } from '../http/credential.js';
-import { withBodyCapped, type Exchange } from '../core/exchange.js';
+import type { Exchange } from '../core/exchange.js';
 import { RequestGuard } from '../http/safety.js';
 import { KEY_PLACEHOLDER, Redactor } from '../secrets/redactor.js';
 import { exactInteger, lexemeOf, parseJson } from '../json/lossless.js';
@@ -10,18 +10,17 @@ import { wasCreateApplied } from './applied.js';
 import { exampleCredentials, type InvalidCredential } from '../arbitraries/invalid-credential.js';
 import { derivedHex } from './seed.js';
 import type { CheckLevel, CreatedCategory } from './types.js';
+import { listenForStop } from '../core/stop-channel.js';
 
 /**
  * The state one run shares across all its checks inside the vitest worker (the suite runs
  * in a single worker without isolation, so every suite file sees this one instance):
- * the client, the redactor, every exchange made so far, and the credentials.
+ * the client, the redactor, the credentials, and who observes every exchange.
  */
 export class RunState {
   readonly settings: RunSettings;
   readonly redactor: Redactor;
   readonly client: HttpClient;
-  /** Every exchange of the run, in completion order: the invariants of section 7 read it. */
-  readonly exchanges: Exchange[] = [];
   readonly valid: Credential;
   readonly invalid: InvalidCredential[];
   /** The level of every check that has started, by id: invariants weigh exchanges by it. */
@@ -29,12 +28,22 @@ export class RunState {
   /** Categories the target reported as created so far, in completion order. */
   readonly created: CreatedCategory[] = [];
 
+  readonly #observers: Array<(exchange: Exchange) => void> = [];
+
+  /** Whether the run was told to stop (a signal, the deadline): checks that have not started do not. */
+  interrupted = false;
+
   /** The profile, budgets and stop of the run: every request passes it. */
   readonly guard: RequestGuard;
 
   constructor(settings: RunSettings) {
     this.settings = settings;
     this.guard = new RequestGuard(settings);
+    // Signals and the deadline are caught by the thread that started the run.
+    listenForStop(settings.runId, (reason) => {
+      this.interrupted = true;
+      this.guard.stop(reason);
+    });
     this.redactor = new Redactor().add(settings.apiKey, KEY_PLACEHOLDER);
     this.valid = validCredential(settings.apiKey);
     this.invalid = exampleCredentials(settings.apiKey, derivedHex(settings.seed, 'unknown-key', 24));
@@ -45,12 +54,19 @@ export class RunState {
       guard: this.guard,
       wasApplied: (spec, send) => wasCreateApplied(spec, send, this.valid, new Set(this.created.map((category) => category.id))),
       onExchange: (exchange) => {
-        // The invariants parse error bodies only: a success body (a 10 MB list) is kept capped.
-        this.exchanges.push(exchange.response && exchange.response.status < 400 ? withBodyCapped(exchange) : exchange);
+        for (const observer of this.#observers) observer(exchange);
         const category = createdCategory(exchange);
         if (category) this.created.push(category);
       },
     });
+  }
+
+  /**
+   * Calls `observer` with every attempt of every request from now on, superseded ones
+   * included, in completion order (the invariants judge them as they arrive).
+   */
+  observe(observer: (exchange: Exchange) => void): void {
+    this.#observers.push(observer);
   }
 }
 

@@ -9,6 +9,7 @@ import { toolVersion } from '../package-info.js';
 import { EXIT } from '../report/verdict.js';
 import { createReportDir, defaultReportDir } from '../report/report-dir.js';
 import { resolveRunOptions, type RunFlags } from './run-options.js';
+import { interruptOnSignals } from './signals.js';
 import { KEY_VARIABLE } from '../secrets/redactor.js';
 
 /** Output streams and environment of one CLI invocation (injectable for tests). */
@@ -17,9 +18,17 @@ export interface CliIo {
   stderr: NodeJS.WritableStream;
   env: NodeJS.ProcessEnv;
   cwd: string;
+  /**
+   * Aborts on SIGINT or SIGTERM, with the signal's name as reason. The entry point catches
+   * signals from its first instant (see cli/signals.ts): one arriving while the tool
+   * still loads must not kill it without a report.
+   */
+  interrupt?: AbortSignal;
 }
 
-const defaultIo = (): CliIo => ({ stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() });
+/** The process's streams, environment and folder, and its signals (see cli/signals.ts). */
+export const defaultIo = (interrupt?: AbortSignal): CliIo => ({ stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd(), ...(interrupt ? { interrupt } : {}) });
+
 
 /**
  * Runs the command line and returns the exit code: 0 conformant, 1 nonconformant,
@@ -90,14 +99,10 @@ async function runCommand(flags: RunFlags, explicit: (name: SettingName) => bool
   const options = await resolveRunOptions(flags, explicit, io.env, io.cwd);
   const reportDir = await usableReportDir(flags.reportDir, io);
 
-  const abort = new AbortController();
-  const onSignal = () => {
-    if (abort.signal.aborted) process.exit(130);
-    io.stderr.write('petstore-conformance: interrupted; finishing the report (press Ctrl-C again to quit now)\n');
-    abort.abort('interrupted by the user');
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  const interrupt = io.interrupt ?? new AbortController().signal;
+  const announce = () => io.stderr.write(`petstore-conformance: ${String(interrupt.reason)}; finishing the report (press Ctrl-C again to quit now)\n`);
+  if (interrupt.aborted) announce();
+  interrupt.addEventListener('abort', announce, { once: true });
   try {
     // Loaded here, not at start-up: --help and usage errors need none of the run's modules.
     const { runConformance } = await import('../runner/run.js');
@@ -107,12 +112,11 @@ async function runCommand(flags: RunFlags, explicit: (name: SettingName) => bool
       linkLatest: !flags.reportDir && reportDir.startsWith(resolve(io.cwd, 'reports')),
       out: io.stdout,
       color: flags.color !== false && !io.env.NO_COLOR && Boolean(io.stdout.isTTY || io.env.FORCE_COLOR),
-      signal: abort.signal,
+      signal: interrupt,
     });
     return outcome.exitCode;
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    interrupt.removeEventListener('abort', announce);
   }
 }
 
@@ -161,10 +165,8 @@ async function serve(flags: ServeFlags, io: CliIo): Promise<number> {
       : `API key: from ${flags.apiKeyEnv}\n`,
   );
   io.stdout.write('Press Ctrl-C to stop.\n');
-  await new Promise<void>((resolveStop) => {
-    process.once('SIGINT', resolveStop);
-    process.once('SIGTERM', resolveStop);
-  });
+  const interrupt = io.interrupt ?? interruptOnSignals();
+  await new Promise<void>((resolveStop) => (interrupt.aborted ? resolveStop() : interrupt.addEventListener('abort', () => resolveStop(), { once: true })));
   await server.close();
   return 0;
 }

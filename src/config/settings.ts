@@ -205,6 +205,8 @@ export interface RunSettings extends ResolvedSettings {
   profileSource: 'explicit' | 'default';
   /** Extra trusted CA certificates (PEM) for the target's TLS, read from `caFile`. */
   caPem?: string;
+  /** When `deadlineSeconds` ends, in ms since the epoch: no request is sent from then on. */
+  deadlineAt?: number;
 }
 
 /**

@@ -1,9 +1,9 @@
 import { rootCertificates } from 'node:tls';
-import { isUtf8 } from 'node:buffer';
 import pThrottle from 'p-throttle';
 import type { Redactor } from '../secrets/redactor.js';
 import type { RunSettings } from '../config/settings.js';
 import { AdaptivePace, isTooMany, refusalWaitMs } from './adaptive-pace.js';
+import { BodyReader, BodyTooLarge, GaveWay, PausableDeadline, responseCap, type ReadBody } from './body-reader.js';
 import { ConnectionPool, type ConnectionSlot, type WatchedDispatcher } from './connection-pool.js';
 import { recordedRequest, type Exchange, type RecordedResponse, type TransportError } from '../core/exchange.js';
 import { HungRoutes } from './hung-routes.js';
@@ -41,6 +41,10 @@ interface Attempt {
   sentAt: number;
   /** Set when the attempt was abandoned because its route hangs. */
   hung?: RouteHung;
+  /** Set when the attempt gave way to the checks holding large-body leases. */
+  gaveWay?: true;
+  /** Why the run stopped, when that abandoned the attempt. */
+  stopped?: string;
 }
 
 /**
@@ -63,6 +67,7 @@ export class HttpClient {
   readonly #pace: AdaptivePace;
   readonly #throttle: <T>(run: () => Promise<T>) => Promise<T>;
   readonly #hung = new HungRoutes();
+  readonly #bodies = new BodyReader();
   readonly #patienceMs: number;
   #seq = 0;
 
@@ -112,7 +117,8 @@ export class HttpClient {
     let fresh = false;
     // Bounded: refusals end at the run's patience, and a stale connection is retried once.
     for (;;) {
-      const { exchange, sentAt, hung } = await this.#pool.use(async (slot) => {
+      await this.#bodies.admit(checkId, this.#options.guard?.signal);
+      const { exchange, sentAt, hung, gaveWay, stopped } = await this.#pool.use(async (slot) => {
         await this.#pace.ready();
         return this.#throttle(() => {
           // Decided as the request goes out: a route may have turned out to hang meanwhile.
@@ -124,6 +130,14 @@ export class HttpClient {
       if (hung) {
         report(exchange);
         throw hung;
+      }
+      if (stopped) {
+        report({ ...exchange, superseded: `abandoned: ${stopped}` });
+        throw new RunStopped(`abandoned: ${stopped}`);
+      }
+      if (gaveWay) {
+        report({ ...exchange, superseded: 'gave way to the checks holding large-body leases: sent again once its check held one' });
+        continue;
       }
       const waitMs = refusalWaitMs(exchange.response);
       if (waitMs !== undefined) {
@@ -178,6 +192,7 @@ export class HttpClient {
     const connectionId = slot.connectionId;
     const connectsBefore = slot.connects;
     const abandon = new AbortController();
+    const deadline = new PausableDeadline(this.#options.timeoutMs);
     const untrack = this.#hung.track(spec, (reason) => abandon.abort(reason));
     const startedAt = new Date();
     const sentAt = this.#pace.now();
@@ -202,13 +217,24 @@ export class HttpClient {
         method: spec.method as Dispatcher.HttpMethod,
         headers,
         body,
-        signal: AbortSignal.any([AbortSignal.timeout(this.#options.timeoutMs), abandon.signal]),
+        // A stopped run (a signal, the deadline) abandons what is under way too.
+        signal: AbortSignal.any([deadline.signal, abandon.signal, ...(this.#options.guard ? [this.#options.guard.signal] : [])]),
       });
       phase = 'body';
-      const bytes = new Uint8Array(await res.body.arrayBuffer());
+      const cap = responseCap(spec.method, body === undefined ? 0 : Buffer.byteLength(body), this.#options.maxResponseBytes);
+      const length = Number(res.headers['content-length'] ?? cap);
+      const owner = { owner: checkId, expected: Number.isFinite(length) ? length : cap, idempotent: isIdempotent(spec), cap };
+      const response = this.#record(res.statusCode, res.headers, await this.#bodies.read(res.body, deadline, owner));
       this.#hung.answered(spec);
-      return { exchange: finish({ response: this.#record(res.statusCode, res.headers, bytes) }), sentAt };
+      return { exchange: finish({ response }), sentAt };
     } catch (error) {
+      const stopped = this.#options.guard?.stopped;
+      if (stopped) return { exchange: finish({ error: { code: 'ABANDONED', message: `abandoned: ${stopped}`, phase } }), sentAt, stopped };
+      if (error instanceof BodyTooLarge) {
+        abandon.abort(error); // the rest of the body is never read: its connection closes
+        return { exchange: finish({ error: { code: 'RESPONSE_TOO_LARGE', message: error.message, phase } }), sentAt };
+      }
+      if (error instanceof GaveWay) return { exchange: finish({ error: { code: 'ABANDONED', message: error.message, phase } }), sentAt, gaveWay: true };
       if (error instanceof RouteHung) {
         const waited = Math.round(performance.now() - started);
         return { exchange: finish({ error: { code: 'ABANDONED', message: `abandoned after ${waited} ms: ${error.message}`, phase } }), sentAt, hung: error };
@@ -223,8 +249,17 @@ export class HttpClient {
       if (transport.code === 'TIMEOUT') this.#hung.timedOut(spec, started, exchange);
       return { exchange, sentAt };
     } finally {
+      deadline.clear();
       untrack();
     }
+  }
+
+  /**
+   * Says that the check `checkId` has ended: the large-body lease it may hold passes on
+   * (see LargeBodyLeases).
+   */
+  release(checkId: string): void {
+    this.#bodies.leases.release(checkId);
   }
 
   /** Closes every connection; pending requests fail. */
@@ -232,34 +267,27 @@ export class HttpClient {
     await this.#pool.close();
   }
 
-  #record(status: number, raw: Record<string, string | string[] | undefined>, bytes: Uint8Array): RecordedResponse {
+  #record(status: number, raw: Record<string, string | string[] | undefined>, read: ReadBody): RecordedResponse {
     const redact = this.#options.redactor;
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(raw)) {
       if (value !== undefined) headers[name.toLowerCase()] = redact.text(Array.isArray(value) ? value.join(', ') : value);
     }
-    // One validity pass (isUtf8: about 3 µs per 45 KB) and one decode, whatever the bytes;
-    // invalid sequences decode to U+FFFD, as a non-fatal TextDecoder would.
-    const utf8Valid = isUtf8(bytes);
-    const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    const body = utf8Valid ? redact.body(buffer.toString('utf8')) : binaryPreview(buffer, headers);
-    return { status, headers, body, bodyBytes: bytes.byteLength, utf8Valid };
+    if ('text' in read) return { status, headers, body: redact.body(read.text), bodyBytes: read.bytes, utf8Valid: true };
+    return { status, headers, body: binaryPreview(read, headers), bodyBytes: read.bytes, utf8Valid: false };
   }
 }
-
-/** Bytes of a body that is not UTF-8 shown as a preview (base64). */
-const PREVIEW_BYTES = 48;
 
 /**
  * A body that is not UTF-8 (binary, compressed without being asked, garbled) as it is
  * recorded: its size, media type and content encoding, and a short base64 preview, never
  * its bytes decoded as text. Judgements see `utf8Valid: false` first.
  */
-function binaryPreview(bytes: Buffer, headers: Record<string, string>): string {
+function binaryPreview({ bytes, preview }: { bytes: number; preview: Buffer }, headers: Record<string, string>): string {
   const type = headers['content-type'] ?? 'no media type';
   const encoding = headers['content-encoding'] ? `, ${headers['content-encoding']}-encoded` : '';
-  const more = bytes.byteLength > PREVIEW_BYTES ? `… (first ${PREVIEW_BYTES})` : '';
-  return `[binary body: ${bytes.byteLength} bytes, ${type}${encoding}; base64 ${bytes.subarray(0, PREVIEW_BYTES).toString('base64')}${more}]`;
+  const more = bytes > preview.byteLength ? `… (first ${preview.byteLength})` : '';
+  return `[binary body: ${bytes} bytes, ${type}${encoding}; base64 ${preview.toString('base64')}${more}]`;
 }
 
 /**

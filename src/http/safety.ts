@@ -11,7 +11,10 @@ export function mayWrite(spec: Pick<RequestSpec, 'method'>): boolean {
 }
 
 /** Limits of a run (settings of config/settings.ts), each optional but the profile (absent: no limit). */
-export type Budgets = Pick<RunSettings, 'profile' | 'maxRequests' | 'maxWrites'>;
+export type Budgets = Pick<RunSettings, 'profile' | 'maxRequests' | 'maxWrites' | 'deadlineSeconds' | 'deadlineAt'>;
+
+/** Why a run stopped at its deadline (`deadlineSeconds`). */
+export const deadlineReached = (seconds: number) => `the run's deadline of ${seconds} s was reached`;
 
 /**
  * Decides before each request whether it may be sent: the profile (read-only sends no
@@ -56,8 +59,10 @@ export class RequestGuard {
     const write = mayWrite(spec);
     // No body is safe to send: a server may store first and parse later, or count requests.
     if (write && this.budgets.profile === 'read-only') throw new ProfileViolation(`the read-only profile forbids ${spec.method} ${spec.path}`);
+    // Read off the clock, not only from the deadline's timer, which a busy loop fires late.
+    const { maxRequests, maxWrites, deadlineAt, deadlineSeconds } = this.budgets;
+    if (deadlineAt !== undefined && Date.now() >= deadlineAt) this.stop(deadlineReached(deadlineSeconds!));
     if (this.#stopped) throw new RunStopped(`not sent: ${this.#stopped}`);
-    const { maxRequests, maxWrites } = this.budgets;
     if (maxRequests !== undefined && this.#requests >= maxRequests) {
       this.stop(`the request budget (--max-requests ${maxRequests}) is spent`);
       throw new RunStopped(`not sent: ${this.#stopped}`);

@@ -11,6 +11,12 @@ export const INT64_MAX = 2n ** 63n - 1n;
 const NUMBER = /^(-?)(0|[1-9]\d*)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
 /** Beyond this decimal exponent every integer is far outside int64; cap to stay cheap. */
 const EXPONENT_CAP = 40;
+/**
+ * Digits converted exactly at most: BigInt's decimal parsing grows with the square of the
+ * length (a million digits takes minutes). Longer integers, far outside int64, become
+ * 10^1000 with their sign: two ids that long and alike up to their thousandth digit compare equal.
+ */
+const DIGIT_CAP = 1000;
 
 /**
  * The exact integer a JSON number lexeme denotes, or `undefined` when it has a
@@ -27,6 +33,10 @@ export function integerFromLexeme(lexeme: string): bigint | undefined {
   let value: bigint;
   if (digits === '0') {
     value = 0n;
+  } else if (digits.length + Math.max(0, exponent) > DIGIT_CAP) {
+    // Any fraction is checked above the cap too: a long number with a fraction is no integer.
+    if (exponent < 0 && !/^0*$/.test(digits.slice(digits.length + exponent))) return undefined;
+    value = 10n ** BigInt(DIGIT_CAP);
   } else if (exponent >= 0) {
     value = exponent > EXPONENT_CAP ? 10n ** BigInt(EXPONENT_CAP) : BigInt(digits) * 10n ** BigInt(exponent);
   } else {

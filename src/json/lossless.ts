@@ -21,6 +21,8 @@ export type JsonParseResult = { ok: true; json: ParsedJson } | { ok: false; reas
  */
 export function parseJson(text: string): JsonParseResult {
   if (text.trim() === '') return { ok: false, reason: 'the body is empty' };
+  // Recursive parsers and validators overflow their stack on deep nesting: refused first.
+  if (nestingDepth(text, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) return { ok: false, reason: `nesting deeper than ${MAX_JSON_DEPTH} levels` };
   try {
     // Fast path: one native parse is exact when no number lexeme could lose digits as a
     // double; the tree is then the plain value itself (numbers where lexemes would be).
@@ -33,6 +35,34 @@ export function parseJson(text: string): JsonParseResult {
   } catch (error) {
     return { ok: false, reason: (error as Error).message };
   }
+}
+
+/** Deepest nesting of arrays and objects a document may have: a category list needs 3. */
+export const MAX_JSON_DEPTH = 512;
+
+/**
+ * How deeply the text's arrays and objects nest, outside strings, counted up to `limit + 1`
+ * (one pass, stopping there). Malformed text is counted as it comes; the parser judges it.
+ */
+function nestingDepth(text: string, limit: number): number {
+  // Few brackets: no need to walk the text (a list of 100,000 categories has 100,001).
+  let depth = 0;
+  let deepest = 0;
+  for (let i = text.indexOf('[') === -1 && text.indexOf('{') === -1 ? text.length : 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === QUOTE) {
+      for (i++; i < text.length; i++) {
+        const s = text.charCodeAt(i);
+        if (s === BACKSLASH) i++;
+        else if (s === QUOTE) break;
+      }
+    } else if (c === OPEN_BRACKET || c === OPEN_BRACE) {
+      if (++depth > deepest && (deepest = depth) > limit) return deepest;
+    } else if (c === CLOSE_BRACKET || c === CLOSE_BRACE) {
+      depth--;
+    }
+  }
+  return deepest;
 }
 
 /**
@@ -72,6 +102,7 @@ const MAYBE_INEXACT = /\d[.eE]|\d{16}/;
 const [QUOTE, BACKSLASH, MINUS, PLUS, DOT, ZERO, NINE, LOWER_E, UPPER_E] = ['"', '\\', '-', '+', '.', '0', '9', 'e', 'E'].map((c) =>
   c.charCodeAt(0),
 ) as [number, number, number, number, number, number, number, number, number];
+const [OPEN_BRACKET, CLOSE_BRACKET, OPEN_BRACE, CLOSE_BRACE] = ['[', ']', '{', '}'].map((c) => c.charCodeAt(0)) as [number, number, number, number];
 
 /** The plain view: every LosslessNumber becomes a JavaScript number (possibly rounded). */
 function toPlain(node: unknown): unknown {
@@ -94,9 +125,15 @@ export function exactInteger(node: unknown): bigint | undefined {
   return isLosslessNumber(node) ? integerFromLexeme((node as LosslessNumber).value) : undefined;
 }
 
-/** The JSON lexeme of a number node, or a JSON rendering of any other node. */
+/** Characters of a lexeme shown before it is shortened. */
+const SHOWN = 20;
+
+/** The JSON lexeme of a number node (a long one shortened, with its length), or a JSON rendering of any other node. */
 export function lexemeOf(node: unknown): string {
   if (typeof node === 'number') return String(node);
-  if (isLosslessNumber(node)) return (node as LosslessNumber).value;
+  if (isLosslessNumber(node)) {
+    const { value } = node as LosslessNumber;
+    return value.length > 3 * SHOWN ? `${value.slice(0, SHOWN)}…(${value.length} digits)` : value;
+  }
   return node === undefined ? 'absent' : JSON.stringify(node);
 }

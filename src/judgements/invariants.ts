@@ -4,9 +4,9 @@
  * answers differently; the whole record does not.
  */
 import { CheckFailure } from '../core/errors.js';
-import { requestLine, type Exchange, type RecordedResponse } from '../core/exchange.js';
+import { requestLine, withBodyCapped, type Exchange, type RecordedResponse } from '../core/exchange.js';
 import { isJsonMediaType } from '../http/media-type.js';
-import { exactInteger, lexemeOf, parseJson } from '../json/lossless.js';
+import { exactInteger, lexemeOf, parseJson, type JsonParseResult } from '../json/lossless.js';
 import type { CheckLevel } from '../requirements/catalogue.js';
 import { violations } from '../schema/validators.js';
 
@@ -19,15 +19,21 @@ export interface Invariant {
   /** Whether it judges the exchanges of checks at every level: info probes included. */
   everyLevel?: boolean;
   applies(response: RecordedResponse, exchange: Exchange): boolean;
-  /** Undefined when the response is fine, null when this invariant cannot judge it (another does), else what is wrong. */
-  problem(response: RecordedResponse): string | null | undefined;
+  /**
+   * Undefined when the response is fine, null when this invariant cannot judge it (another
+   * does), else what is wrong. `parsedBody` parses the body on first call.
+   */
+  problem(response: RecordedResponse, parsedBody: ParsedBody): string | null | undefined;
 }
 
 const isError = (response: RecordedResponse) => response.status >= 400;
 
+/** The body parsed, at most once per judgement: two invariants read it, and it may be 16 MiB. */
+type ParsedBody = () => JsonParseResult;
+
 /** The error body as an object, or null when it is not a JSON object (judged by error-body-is-error). */
-function errorObject(response: RecordedResponse): Record<string, unknown> | null {
-  const parsed = parseJson(response.body);
+function errorObject(parsedBody: ParsedBody): Record<string, unknown> | null {
+  const parsed = parsedBody();
   if (!parsed.ok || parsed.json.value === null || typeof parsed.json.value !== 'object' || Array.isArray(parsed.json.value)) return null;
   return parsed.json.tree as Record<string, unknown>;
 }
@@ -50,9 +56,9 @@ export const INVARIANTS = {
     kind: 'error response',
     rule: 'an Error body',
     applies: isError,
-    problem: (response) => {
+    problem: (response, parsedBody) => {
       if (!response.utf8Valid) return 'the body is not valid UTF-8';
-      const parsed = parseJson(response.body);
+      const parsed = parsedBody();
       if (!parsed.ok) return `the body is not JSON (${parsed.reason})`;
       const problems = violations('Error', parsed.json.value);
       return problems.length > 0 ? `not an Error: ${problems.join('; ')}` : undefined;
@@ -62,8 +68,8 @@ export const INVARIANTS = {
     kind: 'error response with a JSON object body',
     rule: 'the status field equal to the HTTP status',
     applies: isError,
-    problem: (response) => {
-      const body = errorObject(response);
+    problem: (response, parsedBody) => {
+      const body = errorObject(parsedBody);
       if (!body || !('status' in body)) return null;
       return exactInteger(body.status) === BigInt(response.status) ? undefined : `status field is ${lexemeOf(body.status)}`;
     },
@@ -83,25 +89,53 @@ export const INVARIANTS = {
   },
 } as const satisfies Record<string, Invariant>;
 
+export type InvariantId = keyof typeof INVARIANTS;
+
+/**
+ * One exchange as the invariants keep it for the end of the run: its body capped, and what
+ * each invariant that applies found in the whole body as it arrived (undefined: nothing
+ * wrong; null: this invariant cannot judge it). A run keeps hundreds of error bodies, and a
+ * hostile target can make each 16 MiB.
+ */
+export interface InvariantRecord {
+  exchange: Exchange;
+  problems: ReadonlyMap<InvariantId, string | null | undefined>;
+}
+
+/** Judges an exchange by every invariant that applies to it, as it arrives. Attempts sent again (superseded) are not answers: no invariant applies. */
+export function invariantRecord(exchange: Exchange): InvariantRecord {
+  const problems = new Map<InvariantId, string | null | undefined>();
+  const response = exchange.response;
+  if (response && !exchange.superseded) {
+    // Parsed here and dropped on return: the tree of a 16 MiB body is ten times its size.
+    let parsed: JsonParseResult | undefined;
+    const parsedBody = () => (parsed ??= parseJson(response.body));
+    for (const [id, invariant] of Object.entries(INVARIANTS) as Array<[InvariantId, Invariant]>) {
+      if (invariant.applies(response, exchange)) problems.set(id, invariant.problem(response, parsedBody));
+    }
+  }
+  return { exchange: withBodyCapped(exchange), problems };
+}
+
 /** An invariant judges the exchanges of checks at its own level or a stricter one. */
 const STRICTNESS: Record<CheckLevel, number> = { info: 0, should: 1, must: 2 };
 
 /**
- * Judges every exchange of a run by one invariant: skips attempts that were sent again
- * (superseded) and, unless the invariant judges every level, exchanges of checks at a
- * laxer level than `level` (an info probe must not weigh on a must rule).
+ * Judges every exchange of a run by one invariant: skips exchanges it does not apply to
+ * and, unless the invariant judges every level, exchanges of checks at a laxer level than
+ * `level` (an info probe must not weigh on a must rule).
  * @param levelOf the level of the check that made an exchange.
  * @returns how many exchanges it judged (0: nothing it can judge was recorded).
  * @throws CheckFailure naming how many broke the rule and quoting the first.
  */
-export function judgeInvariant(invariant: Invariant, level: CheckLevel, exchanges: readonly Exchange[], levelOf: (checkId: string) => CheckLevel): number {
+export function judgeInvariant(id: InvariantId, level: CheckLevel, records: readonly InvariantRecord[], levelOf: (checkId: string) => CheckLevel): number {
+  const invariant: Invariant = INVARIANTS[id];
   let judged = 0;
   const offenders: Array<{ exchange: Exchange; problem: string }> = [];
-  for (const exchange of exchanges) {
-    const response = exchange.response;
-    if (!response || exchange.superseded || !invariant.applies(response, exchange)) continue;
+  for (const { exchange, problems } of records) {
+    if (!problems.has(id)) continue;
     if (!invariant.everyLevel && STRICTNESS[levelOf(exchange.checkId)] < STRICTNESS[level]) continue;
-    const problem = invariant.problem(response);
+    const problem = problems.get(id);
     if (problem === null) continue;
     judged++;
     if (problem !== undefined) offenders.push({ exchange, problem });

@@ -2,7 +2,7 @@ import type { Reporter, SerializedError, TestCase, TestModule, TestRunEndReason 
 import type { CheckMeta, CreatedCategory } from '../check/types.js';
 import type { Exchange } from '../core/exchange.js';
 import type { CheckResult } from '../report/model.js';
-import { NOT_SELECTED } from '../check/reasons.js';
+import { NOT_RUN_INTERRUPTED, NOT_SELECTED } from '../check/reasons.js';
 
 /**
  * A vitest reporter that turns each finished test into a {@link CheckResult} (from the
@@ -71,7 +71,7 @@ export class CheckCollector implements Reporter {
       return;
     }
     if (meta.secrets) this.onSecrets(meta.secrets);
-    const unrun = this.interrupted ? 'not run: the run was interrupted' : NOT_SELECTED;
+    const unrun = this.interrupted ? NOT_RUN_INTERRUPTED : NOT_SELECTED;
     const result = toCheckResult(meta, testCase, unrun);
     this.stopped ??= meta.stopped;
     this.#byId.set(meta.id, result);

@@ -13,7 +13,9 @@ import { exitCodeFor } from '../report/verdict.js';
 import { linkLatest } from '../report/report-dir.js';
 import { UNREACHABLE } from '../report/build.js';
 import { KEY_PLACEHOLDER, Redactor } from '../secrets/redactor.js';
-import { UsageError } from '../core/errors.js';
+import { RunStopped, UsageError } from '../core/errors.js';
+import { broadcastStop } from '../core/stop-channel.js';
+import { deadlineReached } from '../http/safety.js';
 import { CheckCollector } from './collector.js';
 import { startSuite } from './suite.js';
 
@@ -69,7 +71,7 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
 
   let embedded: ReferenceServer | undefined;
   if (!options.baseUrl) embedded = await (await import('../reference/server.js')).startReferenceServer();
-  const settings = settingsFor(options, embedded);
+  const settings = { ...settingsFor(options, embedded), ...(options.deadlineSeconds ? { deadlineAt: startedAt.getTime() + options.deadlineSeconds * 1000 } : {}) };
   // The key; every credential derived from it arrives with the result of the check that sent it.
   const redactor = new Redactor().add(settings.apiKey, KEY_PLACEHOLDER);
   const format = new ConsoleFormat(options.color ?? Boolean((options.out as { isTTY?: boolean } | null)?.isTTY));
@@ -85,13 +87,19 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
     // The suite's worker starts first, and the probe goes out while it starts: the worker
     // takes longest to start, and an unreachable target cancels the run before any check.
     const unreachable = new AbortController();
-    const signals = [withDeadline(options), unreachable.signal].filter((signal) => signal !== undefined);
+    const stop = withDeadline(options, started);
+    // The worker sends the requests: it is told at once, checks under way included.
+    const stopWorker = () => broadcastStop(settings.runId, String(stop!.reason));
+    stop?.addEventListener('abort', stopWorker, { once: true });
+    const signals = [stop, unreachable.signal].filter((signal) => signal !== undefined);
     const suite = await startSuite(settings, collector, { signal: AbortSignal.any(signals) });
     if (options.reportDir !== null) void reportWriters(); // loads while the worker starts, when this thread is idle
-    const preflight = await probe(settings, redactor);
+    const preflight = await probe(settings, redactor, stop);
+
     reached = !preflight.error || !UNREACHABLE.includes(preflight.error.code);
     if (!reached) unreachable.abort('the target is unreachable');
     const aborted = await suite.finished;
+    stop?.removeEventListener('abort', stopWorker);
     // An unreachable target is judged by the probe alone: checks that raced it judged nothing.
     const judged = reached ? collector : { results: [], exchanges: [], runErrors: [] };
     const report = buildReport({
@@ -136,11 +144,14 @@ function settingsFor(options: RunOptions, embedded: ReferenceServer | undefined)
 
 const NO_CREDENTIAL: Credential = { name: 'missing', description: 'no Authorization header' };
 
-/** The caller's abort signal, combined with the run's deadline when one is set. */
-function withDeadline(options: RunOptions): AbortSignal | undefined {
+/**
+ * The caller's abort signal, combined with the run's deadline when one is set.
+ * @param started when the run started, in ms on `performance.now()`: the deadline counts from there.
+ */
+function withDeadline(options: RunOptions, started: number): AbortSignal | undefined {
   if (!options.deadlineSeconds) return options.signal;
-  const deadline = AbortSignal.timeout(options.deadlineSeconds * 1000);
-  const reason = `the run's deadline of ${options.deadlineSeconds} s was reached`;
+  const deadline = AbortSignal.timeout(Math.max(0, Math.ceil(options.deadlineSeconds * 1000 - (performance.now() - started))));
+  const reason = deadlineReached(options.deadlineSeconds);
   const timed = new AbortController();
   deadline.addEventListener('abort', () => timed.abort(reason), { once: true });
   return options.signal ? AbortSignal.any([options.signal, timed.signal]) : timed.signal;
@@ -151,14 +162,40 @@ function withDeadline(options: RunOptions): AbortSignal | undefined {
  * unreachable target (exit 3, no check judged) from one that answers, whatever it answers. Unauthenticated,
  * it sends no key and is answered before any handler logic that might hang.
  */
-async function probe(settings: RunSettings, redactor: Redactor): Promise<Exchange> {
+async function probe(settings: RunSettings, redactor: Redactor, stop: AbortSignal | undefined): Promise<Exchange> {
   const { HttpClient } = await import('../http/client.js'); // not on the path to the worker's start
-  const client = new HttpClient({ ...settings, redactor });
+  const { RequestGuard } = await import('../http/safety.js');
+  const guard = new RequestGuard(settings);
+  const stopProbe = () => guard.stop(String(stop!.reason));
+  if (stop?.aborted) stopProbe();
+  stop?.addEventListener('abort', stopProbe, { once: true });
+  const client = new HttpClient({ ...settings, redactor, guard });
+  const request = { method: 'GET', path: '/categories', credential: NO_CREDENTIAL } as const;
+  let last: Exchange | undefined;
   try {
-    return await client.send({ method: 'GET', path: '/categories', credential: NO_CREDENTIAL }, 'preflight');
+    return await client.send(request, 'preflight', (attempt) => (last = attempt));
+  } catch (error) {
+    if (!(error instanceof RunStopped)) throw error;
+    // Stopped before or while it was sent: no answer, and no finding either.
+    return last ?? notSent(`${settings.baseUrl}${request.path}`, error.message);
   } finally {
+    stop?.removeEventListener('abort', stopProbe);
     await client.close();
   }
+}
+
+/** The probe's record when the run stopped before it was sent. */
+function notSent(url: string, message: string): Exchange {
+  return {
+    seq: 0,
+    checkId: 'preflight',
+    credential: NO_CREDENTIAL.name,
+    request: { method: 'GET', url, headers: {} },
+    error: { code: 'ABANDONED', message, phase: 'headers' },
+    startedAt: new Date().toISOString(),
+    durationMs: 0,
+    connection: 'fresh',
+  };
 }
 
 /** The report writers (renderers for every format), loaded only when a run writes reports. */

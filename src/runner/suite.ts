@@ -29,11 +29,10 @@ export async function startSuite(settings: RunSettings, collector: CheckCollecto
   const vitestOutput = new CapturedOutput();
   const suites = options.files ?? suiteFiles();
   const exitCode = process.exitCode;
-  const signalListeners = SIGNALS.map((signal) => process.listeners(signal));
   let workerStarting!: () => void;
   const starting = new Promise<void>((resolve) => (workerStarting = resolve));
   const startHook: Reporter = { onTestRunStart: () => workerStarting() };
-  const vitest = await createVitest(
+  const vitest = await withoutSignalListeners(() => createVitest(
     'test',
     {
       root: packageRoot,
@@ -55,14 +54,7 @@ export async function startSuite(settings: RunSettings, collector: CheckCollecto
     },
     { logLevel: 'silent' },
     { stdout: vitestOutput, stderr: vitestOutput },
-  );
-  // vitest's logger exits the process on SIGINT/SIGTERM; the caller owns signals (and
-  // turns them into an abort that still writes the report), so drop what vitest added.
-  SIGNALS.forEach((signal, i) => {
-    for (const listener of process.listeners(signal)) {
-      if (!signalListeners[i]!.includes(listener)) process.off(signal, listener);
-    }
-  });
+  ));
   const onAbort = () => {
     collector.interrupted = true;
     void vitest.cancelCurrentRun('keyboard-input');
@@ -71,7 +63,8 @@ export async function startSuite(settings: RunSettings, collector: CheckCollecto
 
   const finished = (async () => {
     try {
-      await vitest.start();
+      // Stopped while vitest was being set up (a signal 0.3 s after start): no check starts.
+      if (!options.signal?.aborted) await vitest.start();
     } catch (error) {
       collector.runErrors.push(`the suite did not run: ${(error as Error).message}`);
     } finally {
@@ -87,12 +80,30 @@ export async function startSuite(settings: RunSettings, collector: CheckCollecto
     if (collector.results.length === 0 && text) collector.runErrors.push(`the suite did not run: ${text.split('\n')[0]}`);
     return undefined;
   })();
-  // A run that fails before its worker starts (no suite files) must not leave the caller waiting.
+  // A run that fails or stops before its worker starts must not leave the caller waiting.
   await Promise.race([starting, finished]);
   return { finished };
 }
 
-const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
+const SIGNALS: ReadonlyArray<string | symbol> = ['SIGINT', 'SIGTERM'];
+
+/**
+ * Runs `start` while `process.once` ignores SIGINT and SIGTERM. vitest's logger registers
+ * listeners that exit the process on them; the caller owns signals (it turns them into an
+ * abort that still writes the report). Removing them afterwards left a window in which a
+ * signal killed the run without a report.
+ */
+async function withoutSignalListeners<T>(start: () => Promise<T>): Promise<T> {
+  const once = process.once;
+  process.once = function (this: NodeJS.Process, event: string | symbol, listener: (...args: unknown[]) => void) {
+    return SIGNALS.includes(event) ? this : once.call(this, event, listener);
+  } as typeof process.once;
+  try {
+    return await start();
+  } finally {
+    process.once = once;
+  }
+}
 
 /** Collects vitest's own console output, so it never mixes with the run's lines. */
 class CapturedOutput extends Writable {

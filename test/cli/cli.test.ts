@@ -11,7 +11,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import { startReferenceServer } from '../../src/reference/server.js';
 import faultMissingName from '../faults/missing-name-accepted.js';
-import { delayedBy } from '../support/targets.js';
+import type { Variation } from '../../src/reference/behaviour.js';
+import { countingRequests } from '../support/targets.js';
 
 const BIN = fileURLToPath(new URL('../../bin/petstore-conformance.js', import.meta.url));
 
@@ -21,12 +22,18 @@ interface Result {
   stderr: string;
 }
 
+/** A signal sent to the CLI when `when` settles; `firstOutput` settles at its first line. */
+interface Interrupt {
+  signal: NodeJS.Signals;
+  when: (firstOutput: Promise<void>) => Promise<unknown>;
+}
+
 /**
  * Runs the CLI to completion (bounded by a 60 s kill).
- * @param interruptAfterMs sends SIGINT once this long has passed, as Ctrl-C would.
+ * @param interrupt sends `signal` when `when` settles (given the child's first output), as Ctrl-C or a CI runner's stop would.
  * @param cwd the working directory (default: this process's).
  */
-function cli(args: string[], env: Record<string, string> = {}, interruptAfterMs?: number, cwd?: string): Promise<Result> {
+function cli(args: string[], env: Record<string, string> = {}, interrupt?: Interrupt, cwd?: string): Promise<Result> {
   return new Promise((resolve) => {
     const { PETSTORE_API_KEY: _drop, ...base } = process.env;
     const child = spawn(process.execPath, [BIN, ...args], { env: { ...base, ...env, NO_COLOR: '1' }, cwd });
@@ -35,10 +42,12 @@ function cli(args: string[], env: Record<string, string> = {}, interruptAfterMs?
     child.stdout.on('data', (chunk) => (stdout += chunk));
     child.stderr.on('data', (chunk) => (stderr += chunk));
     const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    const interrupt = interruptAfterMs === undefined ? undefined : setTimeout(() => child.kill('SIGINT'), interruptAfterMs);
+    if (interrupt) {
+      const firstOutput = new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
+      void interrupt.when(firstOutput).then(() => child.kill(interrupt.signal));
+    }
     child.on('close', (code) => {
       clearTimeout(timer);
-      clearTimeout(interrupt);
       resolve({ code, stdout, stderr });
     });
   });
@@ -114,19 +123,49 @@ describe('against a server given by --base-url', () => {
     }
   });
 
-  test('Ctrl-C: exit 3, and the report of what ran is written', async () => {
-    const server = await startReferenceServer({ variations: [delayedBy(200)] });
+  test('Ctrl-C: no request after it, exit 3, and the report of what ran is written', async () => {
+    const counting = countingRequests();
+    // One connection: while the server holds the 30th request, none other is on its way,
+    // so any request it receives after the signal was sent after it.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const holding: Variation = (base) => ({ respond: async (req) => (counting.received() >= 30 ? held.then(() => base.respond(req)) : base.respond(req)) });
+    const server = await startReferenceServer({ variations: [counting.variation, holding] });
     try {
       const dir = await tempDir();
-      const { code, stderr } = await cli(['run', '--base-url', server.baseUrl, '--report-dir', dir], { PETSTORE_API_KEY: server.apiKey }, 1_500);
-      expect(stderr).toContain('interrupted; finishing the report');
+      const when = () => counting.reached(30);
+      const { code, stderr } = await cli(['run', '--base-url', server.baseUrl, '--report-dir', dir, '--connections', '1'], { PETSTORE_API_KEY: server.apiKey }, { signal: 'SIGINT', when });
+      expect(stderr).toContain('interrupted by SIGINT; finishing the report');
       expect(code).toBe(3);
       const report = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8'));
-      expect(report.verdictReason).toBe('the run was aborted: interrupted by the user');
+      expect(report.verdictReason).toBe('the run was aborted: interrupted by SIGINT');
+      // The held request was abandoned (else the run would wait out its deadline), and none
+      // was sent after: the checks under way sent nothing more.
+      expect(counting.received()).toBe(30);
+    } finally {
+      release();
+      await server.close();
+    }
+  });
+
+  test('SIGTERM while the tool is still starting (before its worker is up): exit 3 and a report, no check run', async () => {
+    const counting = countingRequests();
+    const server = await startReferenceServer({ variations: [counting.variation] });
+    try {
+      const dir = await tempDir();
+      // The header is the first line, printed before the suite's worker starts.
+      const { code, stderr } = await cli(['run', '--base-url', server.baseUrl, '--report-dir', dir], { PETSTORE_API_KEY: server.apiKey }, { signal: 'SIGTERM', when: (firstOutput) => firstOutput });
+      expect(stderr).toContain('interrupted by SIGTERM; finishing the report');
+      expect(code).toBe(3);
+      const report = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8'));
+      expect(report.verdictReason).toBe('the run was aborted: interrupted by SIGTERM');
+      expect(report.checks.filter((c: { status: string }) => c.status === 'passed' || c.status === 'failed')).toEqual([]);
+      expect(counting.received()).toBeLessThanOrEqual(1); // the probe, when it was already on its way
     } finally {
       await server.close();
     }
   });
+
 
   test('an unreachable target: exit 3 with the reason', async () => {
     const server = await startReferenceServer();

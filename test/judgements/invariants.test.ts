@@ -5,14 +5,14 @@
 import { describe, expect, test } from 'vitest';
 import type { Exchange } from '../../src/core/exchange.js';
 import type { CheckLevel } from '../../src/requirements/catalogue.js';
-import { INVARIANTS, judgeInvariant } from '../../src/judgements/invariants.js';
+import { invariantRecord, judgeInvariant, type InvariantId } from '../../src/judgements/invariants.js';
 import { answered, judged } from '../support/exchanges.js';
 
 const error = (status: number) => ({ code: 'x', message: 'y', status });
 /** Judges one invariant, at its check's level, over exchanges made by checks of the given levels. */
-function judge(id: keyof typeof INVARIANTS, level: CheckLevel, exchanges: Exchange[], levels: Record<string, CheckLevel> = {}) {
+function judge(id: InvariantId, level: CheckLevel, exchanges: Exchange[], levels: Record<string, CheckLevel> = {}) {
   let count = 0;
-  const outcome = judged(() => (count = judgeInvariant(INVARIANTS[id], level, exchanges, (checkId) => levels[checkId] ?? 'must')));
+  const outcome = judged(() => (count = judgeInvariant(id, level, exchanges.map(invariantRecord), (checkId) => levels[checkId] ?? 'must')));
   return { outcome, judged: count };
 }
 

@@ -9,7 +9,7 @@ import { startReferenceServer } from '../../src/reference/server.js';
 import type { Report } from '../../src/report/model.js';
 import { defaultReportDir } from '../../src/report/report-dir.js';
 import { runConformance } from '../../src/runner/run.js';
-import { delayedBy, runAgainst } from '../support/targets.js';
+import { countingRequests, runAgainst } from '../support/targets.js';
 
 /** Collects console output. */
 function sink(): PassThrough & { text(): string } {
@@ -125,23 +125,34 @@ describe('a check never passes on an exchange it did not make', () => {
 });
 
 describe('aborting', () => {
-  test('an aborted run ends with verdict error and exit 3, with what ran so far', async () => {
-    const server = await startReferenceServer({ variations: [delayedBy(100)] });
+  test('an aborted run ends with verdict error and exit 3, with what ran so far; no check sends on', async () => {
+    const counting = countingRequests();
+    // One connection, and the 20th request held: nothing else is on its way when the run is
+    // aborted, so any request the server receives after was sent after the abort.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const holding: Variation = (base) => ({ respond: async (req) => (counting.received() >= 20 ? held.then(() => base.respond(req)) : base.respond(req)) });
+    const server = await startReferenceServer({ variations: [counting.variation, holding] });
     try {
       const abort = new AbortController();
-      setTimeout(() => abort.abort('interrupted by the user'), 400);
+      void counting.reached(20).then(() => abort.abort('interrupted by the user'));
       // Everything but the two scope checks, which the filter leaves out.
       const checkFilter = '^(?!pets-|orders-)';
-      const outcome = await runConformance({ baseUrl: server.baseUrl, apiKey: server.apiKey, checkFilter, reportDir: null, out: null, signal: abort.signal });
+      const outcome = await runConformance({ baseUrl: server.baseUrl, apiKey: server.apiKey, checkFilter, connections: 1, reportDir: null, out: null, signal: abort.signal });
       expect(outcome.exitCode).toBe(3);
       expect(outcome.report.verdict).toBe('error');
       expect(outcome.report.verdictReason).toBe('the run was aborted: interrupted by the user');
+      // The held request was abandoned, and no check under way sent on (a property check
+      // would otherwise send its remaining runs).
+      expect(counting.received()).toBe(20);
+      expect(outcome.exchanges.filter((e) => e.error?.code === 'ABANDONED').map((e) => e.superseded)).toEqual(['abandoned: interrupted by the user']);
       const skipped = outcome.report.checks.filter((c) => c.status === 'skipped');
       const unrun = skipped.filter((c) => !/^(pets|orders)-/.test(c.id));
       expect(unrun.length).toBeGreaterThan(0);
       for (const check of unrun) expect(check.reason, check.id).toBe('not run: the run was interrupted');
       expect(skipped.filter((c) => /^(pets|orders)-/.test(c.id)).map((c) => c.reason)).toEqual(['not selected', 'not selected']);
     } finally {
+      release();
       await server.close();
     }
   });

@@ -90,3 +90,27 @@ export function delayedBy(ms: number): Variation {
     },
   });
 }
+
+/**
+ * A variation that counts the requests the server receives and tells when the count
+ * reaches a number: tests stop a run on the server's word, not after some milliseconds.
+ */
+export function countingRequests(): { variation: Variation; received: () => number; reached: (count: number) => Promise<void> } {
+  let received = 0;
+  const waiting: Array<{ count: number; resolve: () => void }> = [];
+  const variation: Variation = (base) => ({
+    respond(req) {
+      received++;
+      for (const wait of waiting.filter((w) => w.count <= received)) {
+        waiting.splice(waiting.indexOf(wait), 1);
+        wait.resolve();
+      }
+      return base.respond(req);
+    },
+  });
+  return {
+    variation,
+    received: () => received,
+    reached: (count) => (received >= count ? Promise.resolve() : new Promise((resolve) => waiting.push({ count, resolve }))),
+  };
+}

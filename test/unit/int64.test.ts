@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { INT64_MAX, INT64_MIN, integerFromLexeme, isInt64 } from '../../src/json/int64.js';
-import { exactInteger, parseJson } from '../../src/json/lossless.js';
+import { exactInteger, lexemeOf, MAX_JSON_DEPTH, parseJson } from '../../src/json/lossless.js';
 
 describe('integerFromLexeme', () => {
   test.each([
@@ -109,5 +109,31 @@ describe('parseJson', () => {
     expect(exactInteger(tree.s)).toBeUndefined();
     expect(exactInteger(tree.f)).toBeUndefined();
     expect(exactInteger(tree.n)).toBeUndefined();
+  });
+});
+
+describe('hostile numbers and nesting', () => {
+  test('a million-digit integer is decided without converting it: outside int64, and shown shortened', () => {
+    const digits = '9'.repeat(1_000_000);
+    const parsed = parseJson(`{"id":${digits},"name":"x"}`);
+    expect(parsed.ok).toBe(true);
+    const id = exactInteger((parsed as { json: { tree: { id: unknown } } }).json.tree.id)!;
+    expect(isInt64(id)).toBe(false);
+    expect(lexemeOf((parsed as { json: { tree: { id: unknown } } }).json.tree.id)).toMatch(/^9{20}…\(1000000 digits\)$/);
+  });
+
+  test('integers up to a thousand digits stay exact, so long ids still compare', () => {
+    const a = integerFromLexeme('1'.repeat(999) + '1')!;
+    const b = integerFromLexeme('1'.repeat(999) + '2')!;
+    expect(a === b).toBe(false);
+  });
+
+  test('JSON nested deeper than the limit is refused as such, not parsed', () => {
+    const deep = '['.repeat(100_000) + ']'.repeat(100_000);
+    expect(parseJson(deep)).toEqual({ ok: false, reason: `nesting deeper than ${MAX_JSON_DEPTH} levels` });
+    const fine = '['.repeat(MAX_JSON_DEPTH) + ']'.repeat(MAX_JSON_DEPTH);
+    expect(parseJson(fine).ok).toBe(true);
+    // Brackets inside strings are text, not nesting.
+    expect(parseJson(JSON.stringify({ name: '['.repeat(100_000) })).ok).toBe(true);
   });
 });
