@@ -95,7 +95,7 @@ export const SETTINGS = {
   rateLimit: { type: 'number', unit: 'requests/s', min: 0.01, max: 10_000, flag: '--rate-limit <per-second>', config: true, reported: true, help: 'requests per second at most, shared by every check' },
   maxRequests: { type: 'integer', unit: 'requests', min: 1, max: 1_000_000, flag: '--max-requests <n>', config: true, reported: true, help: 'requests the run may send at most' },
   maxWrites: { type: 'integer', unit: 'requests', min: 0, max: 1_000_000, flag: '--max-writes <n>', config: true, reported: true, help: 'requests that could write the run may send at most' },
-  deadlineSeconds: { type: 'number', unit: 's', min: 1, max: 86_400, flag: '--deadline <seconds>', config: true, reported: true, help: 'wall time the whole run may take' },
+  deadlineSeconds: { type: 'number', unit: 's', min: 1, max: 86_400, flag: '--deadline <seconds>', config: true, reported: true, help: 'wall time the whole run may take: no request starts after it (exit 3)' },
   timeoutMs: { type: 'integer', unit: 'ms', min: 10, max: 600_000, default: 10_000, flag: '--timeout <ms>', config: true, reported: true, help: 'deadline of one request: connect, headers and body' },
   patienceSeconds: {
     type: 'number',
@@ -118,7 +118,7 @@ export const SETTINGS = {
     flag: '--max-response-bytes <bytes>',
     config: true,
     reported: true,
-    help: 'largest response body read; a larger one is a finding',
+    help: 'largest list body read (any other answer: 8 times the body sent, plus 64 KiB); a check whose answer is larger is not judged (error)',
   },
   allowInsecureHttp: { type: 'boolean', flag: '--allow-insecure-http', config: true, help: 'allow plain http to a host that is not this machine' },
   caFile: { type: 'path', flag: '--ca-file <file>', config: true, help: 'PEM file of extra trusted CA certificates (NODE_EXTRA_CA_CERTS works too)' },

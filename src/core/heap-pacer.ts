@@ -2,10 +2,10 @@ import { getHeapStatistics } from 'node:v8';
 import { collectGarbage } from './collect-garbage.js';
 
 /** Growth of the heap in use (bytes) since the last collection that asks for the next one. */
-export const HEAP_GROWTH_BYTES = 64 * 1024 * 1024;
+export const HEAP_GROWTH_BYTES = 32 * 1024 * 1024;
 
 /** The heap in use (bytes) under which no collection is ever asked for. */
-export const HEAP_FLOOR_BYTES = 128 * 1024 * 1024;
+export const HEAP_FLOOR_BYTES = 64 * 1024 * 1024;
 
 /**
  * Asks for a full garbage collection when the heap in use has grown
