@@ -67,6 +67,10 @@ export function check(
         // The very request this check needed got no response when another check sent it.
         const deviation = { expected: 'a response', found: `no response (${error.evidence.error?.code})` };
         meta.failure = failureRecord(new CheckFailure(`Expected a response, received none: ${error.message}`, error.evidence, deviation), definition.id);
+      } else if (error instanceof RunStopped && run.interrupted && t.exchanges.length === 0) {
+        // Started as the stop arrived, it sent nothing: not run, like the checks after it.
+        meta.outcome = { status: 'skipped', reason: NOT_RUN_INTERRUPTED };
+        return skip(NOT_RUN_INTERRUPTED);
       } else if (meta.outcome?.status !== 'skipped') {
         if (error instanceof RunStopped) meta.stopped = run.guard.stopped;
         meta.outcome = { status: 'error', reason: error instanceof CheckError ? error.message : String(error) };

@@ -98,11 +98,13 @@ function toCheckResult(meta: CheckMeta, testCase: TestCase, unrun: string): Chec
   if (meta.needs) result.needs = meta.needs;
   if (meta.property) result.property = meta.property;
   if (meta.observations) result.observations = meta.observations;
-  if (outcome.state === 'skipped' || outcome.state === 'pending') {
+  // A check under way when the run was cancelled may be 'skipped' to vitest: what it
+  // recorded itself (an error: the stop abandoned its request) comes first.
+  if ((outcome.state === 'skipped' || outcome.state === 'pending') && meta.outcome?.status !== 'error') {
     result.status = 'skipped';
     // vitest's own note ("The test run was aborted by the user.") is replaced by ours.
     result.reason = meta.outcome?.reason ?? unrun;
-  } else if (outcome.state === 'failed') {
+  } else if (outcome.state === 'failed' || outcome.state === 'skipped' || outcome.state === 'pending') {
     if (meta.failure) {
       result.status = 'failed';
       result.failure = meta.failure;
