@@ -113,7 +113,9 @@ describe('a stale keep-alive connection is the client\'s race, not a finding', (
 describe('a refusal (429, 503 with Retry-After) is waited out, never judged', () => {
   test('behind a rate limiter: conformant, every 429 superseded by the answer sent again', async () => {
     // The matrix runs the 40 requests/s variant; a faster limiter shows the same here sooner.
-    const outcome = await runAgainst({ variations: [rateLimiter(150)] });
+    // 50/s: the run's ~270 requests fit its bucket only when spread over 4.4 s, which a
+    // loaded machine's run is not (at 150/s, one never reached the limit).
+    const outcome = await runAgainst({ variations: [rateLimiter(50)] });
     expect(outcome.report.verdict).toBe('conformant');
     const refusals = outcome.exchanges.filter((e) => e.response?.status === 429);
     expect(refusals.length).toBeGreaterThan(0);
