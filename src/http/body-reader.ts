@@ -124,14 +124,14 @@ export function responseCap(method: string, bodyBytes: number, maxResponseBytes:
 
 /**
  * Reads response bodies so that memory stays bounded whatever the target sends. The bytes
- * are decoded as they arrive (no second copy of the body is made), and a body that is not
- * UTF-8 keeps only its size and first bytes. Small bodies are read freely. Past
+ * are decoded as they arrive (the raw bytes are never kept), a body that is not UTF-8 keeps
+ * only its size and first bytes, and none is read past its cap ({@link responseCap}). Small bodies are read freely. Past
  * {@link LARGE_BODY_BYTES}, a body needs its check to hold a lease ({@link LargeBodyLeases};
  * else it gives way: {@link GaveWay}) and one of {@link LARGE_LANES} read lanes; while it
  * waits for a lane (another large body being read, a few ms), its socket is left unread
  * and its deadline paused. Once large bodies are seen, the heap is paced (HeapPacer) after
- * every large read and before every request: the garbage of judging them (text, parse
- * trees) is made between two requests of a check.
+ * every large read, before every request and every 20 ms: judging them (text, parse
+ * trees) makes garbage faster than V8 collects it on its own.
  */
 export class BodyReader {
   readonly leases = new LargeBodyLeases();

@@ -3,8 +3,6 @@ import type { Exchange } from '../core/exchange.js';
 import { ProfileViolation, RunStopped } from '../core/errors.js';
 import type { RunSettings } from '../config/settings.js';
 
-
-
 /** Whether a request could write: any method but GET, HEAD and OPTIONS. */
 export function mayWrite(spec: Pick<RequestSpec, 'method'>): boolean {
   return !['GET', 'HEAD', 'OPTIONS'].includes(spec.method.toUpperCase());

@@ -15,7 +15,7 @@ import { UNREACHABLE } from '../report/build.js';
 import { KEY_PLACEHOLDER, Redactor } from '../secrets/redactor.js';
 import { RunStopped, UsageError } from '../core/errors.js';
 import { broadcastStop } from '../core/stop-channel.js';
-import { deadlineReached } from '../http/safety.js';
+import { deadlineReached, RequestGuard } from '../http/safety.js';
 import { CheckCollector } from './collector.js';
 import { startSuite } from './suite.js';
 
@@ -164,7 +164,6 @@ function withDeadline(options: RunOptions, started: number): AbortSignal | undef
  */
 async function probe(settings: RunSettings, redactor: Redactor, stop: AbortSignal | undefined): Promise<Exchange> {
   const { HttpClient } = await import('../http/client.js'); // not on the path to the worker's start
-  const { RequestGuard } = await import('../http/safety.js');
   const guard = new RequestGuard(settings);
   const stopProbe = () => guard.stop(String(stop!.reason));
   if (stop?.aborted) stopProbe();
