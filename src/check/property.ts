@@ -150,7 +150,8 @@ function replayCommand(t: CheckContext): string {
   const target = settings.targetKind === 'external' ? ` --base-url ${settings.baseUrl}` : '';
   const runs = settings.numRuns ? ` --num-runs ${settings.numRuns}` : '';
   const budget = settings.shrinkBudget !== SETTINGS.shrinkBudget.default ? ` --shrink-budget ${settings.shrinkBudget}` : '';
-  return `petstore-conformance run${target} --seed ${settings.seed}${runs}${budget} --checks '^${t.checkId}$'`;
+  // The profile always: a target's default may differ (read-only off loopback), and would skip the check.
+  return `petstore-conformance run${target} --profile ${settings.profile} --seed ${settings.seed}${runs}${budget} --checks '^${t.checkId}$'`;
 }
 
 function plural(n: number, noun: string): string {

@@ -37,6 +37,12 @@ export const defaultIo = (interrupt?: AbortSignal): CliIo => ({ stdout: process.
  */
 export async function main(argv: string[], io: CliIo = defaultIo()): Promise<number> {
   let code: number = EXIT.usage;
+  // A key in argv lands in shell history and process lists: refused with the way that
+  // works, and never echoed (commander would quote the argument in its error).
+  if (argv.some((arg) => arg === '--api-key' || arg.startsWith('--api-key='))) {
+    io.stderr.write(`petstore-conformance: error: the API key is never taken on the command line (shell history, process lists); use --api-key-env NAME (default ${KEY_VARIABLE}) or --api-key-file FILE\n`);
+    return EXIT.usage;
+  }
   const program = new Command('petstore-conformance')
     .description('Conformance test suite for the Pet Store Service categories interface (v1)')
     .version(toolVersion)

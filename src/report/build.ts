@@ -5,7 +5,7 @@ import { specVersion, toolVersion } from '../package-info.js';
 import { REPORT_VERSION, type CheckResult, type Report, type RunTiming, type StatusCounts } from './model.js';
 import { curlCommand } from './curl.js';
 import { OUT_OF_SCOPE, traceRequirements } from './traceability.js';
-import { decideVerdict } from './verdict.js';
+import { coverageOf, decideVerdict, headline } from './verdict.js';
 
 /** What one run produced, as the runner collected it. */
 export interface RunRecord {
@@ -37,6 +37,8 @@ export function buildReport(record: RunRecord): Report {
     spec: { title: 'Pet Store Service: Categories Interface', version: specVersion },
     verdict,
     verdictReason: reason,
+    headline: '',
+    coverage: coverageOf(record.checks),
     target: { baseUrl: settings.baseUrl, kind: settings.targetKind },
     startedAt: record.startedAt.toISOString(),
     durationMs: Math.round(record.durationMs),
@@ -53,6 +55,7 @@ export function buildReport(record: RunRecord): Report {
     created: record.created,
     runErrors: record.runErrors,
   };
+  report.headline = headline(report);
   if (record.preflight) {
     const { request, response, error } = record.preflight;
     report.preflight = { request, ...(response ? { response } : {}), ...(error ? { error } : {}) };

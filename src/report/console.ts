@@ -70,7 +70,7 @@ export class ConsoleFormat {
       'Checks',
       ...rows,
       `Requests: ${report.summary.requests} sent, ${report.summary.requestsAnswered} answered, in ${(report.durationMs / 1000).toFixed(2)} s`,
-      `Verdict: ${this.#paint(['bold', verdictStyle], report.verdict.toUpperCase())}: ${visible(report.verdictReason)}`,
+      `Verdict: ${this.#paint(['bold', verdictStyle], report.headline)}: ${visible(report.verdictReason)}`,
       ...written.map((path) => `Report: ${path}`),
       '',
     ].join('\n');

@@ -42,7 +42,7 @@ export function renderHtml(report: Report): string {
 <body>
 <main>
 <section class="verdict ${e(report.verdict)}">
-<h1>${e(report.verdict.toUpperCase())}</h1>
+<h1>${e(report.headline)}</h1>
 <div>${e(report.verdictReason)}</div>
 <div class="meta">${e(report.target.baseUrl)} · profile ${e(report.settings.profile)} · seed ${e(report.settings.seed)} · ${e(report.startedAt)} · ${e(report.summary.requests)} requests in ${e((report.durationMs / 1000).toFixed(2))} s · ${e(report.tool.name)} ${e(report.tool.version)}, spec ${e(report.spec.version)}</div>
 </section>

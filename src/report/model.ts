@@ -4,7 +4,7 @@ import type { Requirement } from '../requirements/catalogue.js';
 import type { Capability, CheckLevel, CheckStatus, CreatedCategory, FailureRecord, PropertyRecord } from '../check/types.js';
 
 /** Version of the report.json layout; bumped on incompatible change. */
-export const REPORT_VERSION = '1.0';
+export const REPORT_VERSION = '1.1';
 
 /** The run's verdict: every `must` check passed, one failed, or the target could not be assessed. */
 export type Verdict = 'conformant' | 'nonconformant' | 'error';
@@ -54,6 +54,13 @@ export interface RunTiming {
   requestsMs: number;
 }
 
+/** How many must checks there are, ran (passed, failed or error), and were untested because of the profile. */
+export interface Coverage {
+  must: number;
+  ran: number;
+  untested: number;
+}
+
 /** The whole report.json. */
 export interface Report {
   reportVersion: string;
@@ -62,6 +69,14 @@ export interface Report {
   verdict: Verdict;
   /** One sentence saying why the verdict is what it is. */
   verdictReason: string;
+  /**
+   * The verdict as every headline shows it, with what it covers: `SELF-TEST (embedded
+   * reference server): CONFORMANT`, `CONFORMANT within the read-only profile: 28 of 45 must
+   * checks ran, 17 untested`, or the verdict alone (since 1.1).
+   */
+  headline: string;
+  /** The must checks: in all, those that ran, those the profile left untested (since 1.1). */
+  coverage: Coverage;
   target: { baseUrl: string; kind: 'embedded' | 'external' };
   /** ISO 8601. */
   startedAt: string;

@@ -17,7 +17,7 @@ const cell = (text: string) => escape(visible(text)).replace(/[\\`*_{}[\]()#+!|~
 export function renderSummary(report: Report): string {
   const icon = { conformant: '✅', nonconformant: '❌', error: '⚠️' }[report.verdict];
   const lines = [
-    `## ${icon} Pet Store conformance: ${report.verdict}`,
+    `## ${icon} Pet Store conformance: ${cell(report.headline)}`,
     '',
     `${cell(report.verdictReason)}`,
     '',

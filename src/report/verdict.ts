@@ -1,4 +1,5 @@
-import type { CheckResult, Verdict } from './model.js';
+import { UNTESTED_READ_ONLY } from '../check/reasons.js';
+import type { CheckResult, Coverage, Report, Verdict } from './model.js';
 
 /** Exit codes of `petstore-conformance run` (a stable contract for CI). */
 export const EXIT = {
@@ -43,6 +44,31 @@ export function decideVerdict(checks: readonly CheckResult[], facts: RunFacts): 
   const passed = must.filter((check) => check.status === 'passed').length;
   if (passed === 0) return { verdict: 'error', reason: 'no must check ran' };
   return { verdict: 'conformant', reason: `all ${plural(passed, 'must check')} passed` };
+}
+
+/** The must checks: in all, those that ran, those the profile left untested. */
+export function coverageOf(checks: readonly CheckResult[]): Coverage {
+  const must = checks.filter((check) => check.level === 'must');
+  return {
+    must: must.length,
+    ran: must.filter((check) => check.status !== 'skipped').length,
+    untested: must.filter((check) => check.reason === UNTESTED_READ_ONLY).length,
+  };
+}
+
+/**
+ * The verdict as the console, summary.md and report.html headline it. A run of the
+ * embedded server is a self-test, whatever its verdict: a pipeline that lost its base URL
+ * must not show a green conformance badge. A conformant read-only run says how much it
+ * covered: the writing checks did not run.
+ */
+export function headline({ verdict, target, settings, coverage }: Pick<Report, 'verdict' | 'target' | 'coverage'> & { settings: Pick<Report['settings'], 'profile'> }): string {
+  const shown = verdict.toUpperCase();
+  if (target.kind === 'embedded') return `SELF-TEST (embedded reference server): ${shown}`;
+  if (settings.profile === 'read-only' && verdict === 'conformant') {
+    return `${shown} within the read-only profile: ${coverage.ran} of ${plural(coverage.must, 'must check')} ran, ${coverage.untested} untested`;
+  }
+  return shown;
 }
 
 /** Exit code for a verdict. */

@@ -84,7 +84,7 @@ test('run with no target checks the embedded reference server: exit 0', async ()
   expect(stderr).toBe('');
   expect(code).toBe(0);
   expect(stdout).toContain('(embedded reference server)');
-  expect(stdout).toContain('Verdict: CONFORMANT');
+  expect(stdout).toContain('Verdict: SELF-TEST (embedded reference server): CONFORMANT');
   const report = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8'));
   expect(report.verdict).toBe('conformant');
   // Checks print as they finish: the section-7 invariants judge every exchange, so they finish last.
@@ -225,6 +225,9 @@ describe('usage errors: exit 2, one line, no stack trace', () => {
     [['run', '--profile', 'everything'], /argument 'everything' is invalid. expected one of full, read-only\./],
     [['run', '--target', 'staging', '--config', '/no/such/file.yaml'], /cannot read the configuration file \/no\/such\/file\.yaml: ENOENT/],
     [['run', '--api-key-file', '/no/such/key', '--base-url', 'http://127.0.0.1:9/v1'], /cannot read the API key file \/no\/such\/key: ENOENT/],
+    // A key on the command line: the way that works, and never the value.
+    [['run', '--api-key', 'S3cret-Key-Value', '--base-url', 'http://127.0.0.1:9/v1'], /^(?!.*S3cret).*use --api-key-env NAME \(default PETSTORE_API_KEY\) or --api-key-file FILE$/],
+    [['run', '--api-key=S3cret-Key-Value'], /^(?!.*S3cret).*never taken on the command line/],
   ])('%j', async (args, message) => {
     const { code, stdout, stderr } = await cli(args as string[]);
     expect(code).toBe(2);

@@ -70,7 +70,9 @@ describe('a run against the embedded reference server', async () => {
     const text = out.text();
     for (const check of onDisk.checks) expect(text).toContain(check.id);
     expect(text).toMatch(/must\s+\d+ passed/);
-    expect(text).toContain('Verdict: CONFORMANT');
+    // No base URL: the embedded server was checked, and the headline says so (no green badge).
+    expect(text).toContain('Verdict: SELF-TEST (embedded reference server): CONFORMANT');
+    expect(onDisk.headline).toBe('SELF-TEST (embedded reference server): CONFORMANT');
     expect(text).toContain(`Report: ${join(dir, 'report.json')}`);
   });
 });

@@ -41,6 +41,13 @@ describe('the read-only profile', () => {
     expect(untested).toContain('create-rejects-missing-name');
     expect(untested).toContain('create-401-missing');
     expect(outcome.report.checks.find((c) => c.id === 'list-401-missing')?.status).toBe('passed');
+    // The headline states the coverage: a read-only pass is not a full one.
+    const must = outcome.report.checks.filter((c) => c.level === 'must');
+    const untestedMust = must.filter((c) => c.reason === UNTESTED_READ_ONLY).length;
+    const ran = must.filter((c) => c.status !== 'skipped').length;
+    expect(untestedMust).toBeGreaterThan(0);
+    expect(outcome.report.coverage).toEqual({ must: must.length, ran, untested: untestedMust });
+    expect(outcome.report.headline).toBe(`CONFORMANT within the read-only profile: ${ran} of ${must.length} must checks ran, ${untestedMust} untested`);
   });
 
   test('loopback targets default to full, and the report says it was a default', async () => {
