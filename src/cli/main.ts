@@ -73,6 +73,17 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
     });
 
   program
+    .command('list')
+    .description('print the checks (id, clause, level, title, requirements) and the requirements catalogue; nothing is sent')
+    .addOption(new Option('--format <format>', 'table, or json: an array of checks').choices(['table', 'json']).default('table'))
+    .action(async (flags: { format: 'table' | 'json' }) => {
+      const [{ listChecks }, render] = await Promise.all([import('../runner/list.js'), import('../report/check-list.js')]);
+      const list = await listChecks();
+      io.stdout.write(flags.format === 'json' ? render.renderCheckListJson(list) : render.renderCheckListTable(list));
+      code = 0;
+    });
+
+  program
     .command('serve')
     .description('run the reference server alone, for building clients')
     .option('--port <n>', 'port to listen on (0: any free port)', port, 8080)

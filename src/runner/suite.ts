@@ -1,7 +1,8 @@
 import { Writable } from 'node:stream';
-import { createVitest, type Reporter } from 'vitest/node';
+import { createVitest, type Reporter, type Vitest } from 'vitest/node';
 import type { RunSettings } from '../config/settings.js';
 import { packageRoot } from '../package-info.js';
+import type { CheckDefinition } from '../check/types.js';
 import type { CheckCollector } from './collector.js';
 import { suiteFiles, type SuiteFiles } from './suite-files.js';
 
@@ -32,29 +33,7 @@ export async function startSuite(settings: RunSettings, collector: CheckCollecto
   let workerStarting!: () => void;
   const starting = new Promise<void>((resolve) => (workerStarting = resolve));
   const startHook: Reporter = { onTestRunStart: () => workerStarting() };
-  const vitest = await withoutSignalListeners(() => createVitest(
-    'test',
-    {
-      root: packageRoot,
-      config: false,
-      watch: false,
-      dir: suites.dir,
-      include: [suites.include],
-      reporters: [collector, startHook],
-      pool: 'threads',
-      // Compiled suites are imported natively (no per-module Vite transform over RPC).
-      ...(suites.native ? { experimental: { viteModuleRunner: false, nodeLoader: false } } : {}),
-      maxWorkers: 1,
-      fileParallelism: false,
-      isolate: false,
-      maxConcurrency: settings.concurrency,
-      // The `checkFilter` setting is applied by check() on the id alone: vitest's own pattern
-      // would match "<class> <id>", so `^list-` would select nothing.
-      provide: { run: settings },
-    },
-    { logLevel: 'silent' },
-    { stdout: vitestOutput, stderr: vitestOutput },
-  ));
+  const vitest = await suiteVitest(settings, suites, [collector, startHook], vitestOutput);
   const onAbort = () => {
     collector.interrupted = true;
     void vitest.cancelCurrentRun('keyboard-input');
@@ -83,6 +62,64 @@ export async function startSuite(settings: RunSettings, collector: CheckCollecto
   // A run that fails or stops before its worker starts must not leave the caller waiting.
   await Promise.race([starting, finished]);
   return { finished };
+}
+
+/**
+ * vitest, set up to run the suite's files: one worker without isolation (the checks share
+ * the run's state), `reporters` its only reporters, its own output captured.
+ */
+function suiteVitest(settings: RunSettings, suites: SuiteFiles, reporters: Reporter[], output: CapturedOutput): Promise<Vitest> {
+  return withoutSignalListeners(() =>
+    createVitest(
+      'test',
+      {
+        root: packageRoot,
+        config: false,
+        watch: false,
+        dir: suites.dir,
+        include: [suites.include],
+        reporters,
+        pool: 'threads',
+        // Compiled suites are imported natively (no per-module Vite transform over RPC).
+        ...(suites.native ? { experimental: { viteModuleRunner: false, nodeLoader: false } } : {}),
+        maxWorkers: 1,
+        fileParallelism: false,
+        isolate: false,
+        maxConcurrency: settings.concurrency,
+        // The `checkFilter` setting is applied by check() on the id alone: vitest's own pattern
+        // would match "<class> <id>", so `^list-` would select nothing.
+        provide: { run: settings },
+      },
+      { logLevel: 'silent' },
+      { stdout: output, stderr: output },
+    ),
+  );
+}
+
+/**
+ * Every check the suite declares, as declared (id, clause, level, title, requirements),
+ * in declaration order: the suite's files are collected by vitest, not run (no request is
+ * sent). `settings` are what the declarations read (a run's defaults do).
+ * @throws Error with vitest's first line when the files cannot be collected.
+ */
+export async function collectChecks(settings: RunSettings): Promise<CheckDefinition[]> {
+  const output = new CapturedOutput();
+  const vitest = await suiteVitest(settings, suiteFiles(), [], output);
+  try {
+    const { testModules, unhandledErrors } = await vitest.collect();
+    if (unhandledErrors.length > 0) throw new Error(`the suite could not be collected: ${String((unhandledErrors[0] as Error)?.message ?? unhandledErrors[0])}`);
+    return testModules.flatMap((module) => [...module.children.allTests()].flatMap((test) => {
+      const meta = test.meta().check;
+      return meta ? [definitionOf(meta)] : [];
+    }));
+  } finally {
+    await vitest.close();
+  }
+}
+
+/** The declaration of a check, without what a run adds to its meta. */
+function definitionOf({ id, title, clause, level, requirements, reference, needs, writes }: CheckDefinition): CheckDefinition {
+  return { id, title, clause, level, requirements, ...(reference ? { reference } : {}), ...(needs ? { needs } : {}), ...(writes ? { writes } : {}) };
 }
 
 const SIGNALS: ReadonlyArray<string | symbol> = ['SIGINT', 'SIGTERM'];

@@ -209,6 +209,26 @@ describe('secrets and named targets', () => {
   });
 });
 
+test('list prints every check (JSON: an array with id, clause and level) and the requirements catalogue, sending nothing', async () => {
+  const json = await cli(['list', '--format', 'json']);
+  expect(json.code).toBe(0);
+  const checks = JSON.parse(json.stdout) as Array<{ id: string; clause: string; level: string; title: string; requirements: string[] }>;
+  expect(Array.isArray(checks)).toBe(true);
+  expect(new Set(checks.map((c) => c.id)).size).toBe(checks.length);
+  expect(checks.map((c) => c.id)).toEqual(expect.arrayContaining(['create-name-only', 'list-401-missing', 'no-server-error', 'model-based-sequences']));
+  for (const check of checks) {
+    expect(check.clause, check.id).toMatch(/^\d/);
+    expect(['must', 'should', 'info'], check.id).toContain(check.level);
+    expect(check.requirements.length, check.id).toBeGreaterThan(0);
+  }
+  const table = await cli(['list']);
+  expect(table.code).toBe(0);
+  expect(table.stdout).toContain(`Checks (${checks.length})`);
+  for (const check of checks) expect(table.stdout).toMatch(new RegExp(`^${check.id} +${check.clause.replace('/', '\\/')} +${check.level} `, 'm'));
+  expect(table.stdout).toMatch(/^Requirements \(\d+\)$/m);
+  expect(table.stdout).toMatch(/^R-4\.2-R3 +4\.2\/R3 +must +/m);
+});
+
 describe('usage errors: exit 2, one line, no stack trace', () => {
   test.each([
     [['run', '--bogus'], /unknown option '--bogus'/],
@@ -226,7 +246,7 @@ describe('usage errors: exit 2, one line, no stack trace', () => {
     [['run', '--target', 'staging', '--config', '/no/such/file.yaml'], /cannot read the configuration file \/no\/such\/file\.yaml: ENOENT/],
     [['run', '--api-key-file', '/no/such/key', '--base-url', 'http://127.0.0.1:9/v1'], /cannot read the API key file \/no\/such\/key: ENOENT/],
     // A key on the command line: the way that works, and never the value.
-    [['run', '--api-key', 'S3cret-Key-Value', '--base-url', 'http://127.0.0.1:9/v1'], /^(?!.*S3cret).*use --api-key-env NAME \(default PETSTORE_API_KEY\) or --api-key-file FILE$/],
+    [['run', '--api-key', 'S3cret-Key-Value', '--base-url', 'http://127.0.0.1:9/v1'], /^(?!.*S3cret).*use --api-key-env NAME \(default PETSTORE_API_KEY\) or --api-key-file FILE\n$/],
     [['run', '--api-key=S3cret-Key-Value'], /^(?!.*S3cret).*never taken on the command line/],
   ])('%j', async (args, message) => {
     const { code, stdout, stderr } = await cli(args as string[]);
