@@ -1,3 +1,5 @@
+// Imported so that the `declare module 'vitest'` below augments vitest's types, never shadows them.
+import type {} from 'vitest';
 import type { Exchange, RecordedRequest, RecordedResponse, TransportError } from '../core/exchange.js';
 
 /** How much a check's outcome weighs (see the requirements catalogue). */

@@ -1,3 +1,5 @@
+// Imported so that the `declare module 'vitest'` below augments vitest's types, never shadows them.
+import type {} from 'vitest';
 import { KEY_VARIABLE } from '../secrets/redactor.js';
 import { isLoopback } from './base-url.js';
 

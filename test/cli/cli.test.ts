@@ -330,7 +330,7 @@ test('the published package holds everything the CLI loads at run time', async (
   // Offline: npm lists what `npm pack` would ship, without building or publishing.
   const { stdout } = await promisify(execFile)('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: fileURLToPath(new URL('../../', import.meta.url)) });
   const files = new Set((JSON.parse(stdout) as Array<{ files: Array<{ path: string }> }>)[0]!.files.map((f) => f.path));
-  for (const needed of ['bin/petstore-conformance.js', 'dist/src/cli/main.js', 'dist/src/runner/run.js', 'dist/src/schema/spec-validators.cjs', 'schemas/category.schema.json', 'schemas/report.schema.json', 'package.json']) {
+  for (const needed of ['bin/petstore-conformance.js', 'dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/cli/main.js', 'dist/src/runner/run.js', 'dist/src/schema/spec-validators.cjs', 'schemas/category.schema.json', 'schemas/report.schema.json', 'package.json']) {
     expect(files, needed).toContain(needed);
   }
   for (const suite of ['conformance.test', 'auth', 'create', 'edge-cases', 'invariants', 'list', 'model', 'scope', 'validation']) {

@@ -1,0 +1,39 @@
+/**
+ * The programmatic API, as a consumer sees it: `import { runConformance } from
+ * 'petstore-conformance'` resolves through package.json's `exports`, from Node and from
+ * TypeScript (the declarations), and runs the suite in that process.
+ */
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { expect, test } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const run = promisify(execFile);
+
+/** A consumer project with this package installed (linked) under node_modules. */
+async function consumer(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'pcs-api-'));
+  await mkdir(join(dir, 'node_modules'));
+  await symlink(ROOT, join(dir, 'node_modules', 'petstore-conformance'), 'dir');
+  await writeFile(join(dir, 'package.json'), '{ "type": "module" }\n');
+  return dir;
+}
+
+const USE = `import { EXIT, runConformance, type Report } from 'petstore-conformance';
+const outcome = await runConformance({ reportDir: null, out: null, checkFilter: '^list-401-missing$' });
+const report: Report = outcome.report;
+console.log(JSON.stringify({ exitCode: outcome.exitCode, conformant: EXIT.conformant, headline: report.headline }));
+`;
+
+test('import { runConformance } from "petstore-conformance" type-checks and runs', async () => {
+  const dir = await consumer();
+  await writeFile(join(dir, 'use.ts'), USE);
+  await writeFile(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', strict: true, skipLibCheck: true, types: ['node'], typeRoots: [join(ROOT, 'node_modules/@types')], outDir: 'out' }, files: ['use.ts'] }));
+  await run(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', dir]);
+  const { stdout } = await run(process.execPath, [join(dir, 'out', 'use.js')], { cwd: dir });
+  expect(JSON.parse(stdout)).toEqual({ exitCode: 0, conformant: 0, headline: 'SELF-TEST (embedded reference server): CONFORMANT' });
+}, 60_000);
