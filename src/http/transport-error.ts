@@ -19,6 +19,10 @@ export function toTransportError(error: unknown, timeoutMs: number): TransportEr
     return { code: 'CONNECTION_RESET', message: detail };
   }
   if (code.startsWith('HPE_') || code === 'UND_ERR_INFO') return { code: 'INVALID_HTTP', message: detail };
+  // A TLS hello answered with plain HTTP: OpenSSL's text says "wrong version number".
+  if (code === 'ERR_SSL_WRONG_VERSION_NUMBER' || code === 'ERR_SSL_HTTP_REQUEST') {
+    return { code: 'TLS', message: 'the server speaks plain HTTP on this port, not TLS: use an http:// base URL (or the port that serves HTTPS)' };
+  }
   if (code.startsWith('ERR_TLS') || code.includes('CERT') || code.startsWith('ERR_SSL')) {
     return { code: 'TLS', message: detail };
   }

@@ -126,6 +126,17 @@ describe('a refusal (429, 503 with Retry-After) is waited out, never judged', ()
 });
 
 describe('only a failure to connect makes a target unreachable', () => {
+  test('https:// to a port that speaks plain HTTP says so, not in OpenSSL text', async () => {
+    const server = await startReferenceServer();
+    try {
+      const outcome = await runConformance({ baseUrl: server.baseUrl.replace('http://', 'https://'), apiKey: server.apiKey, reportDir: null, out: null });
+      expect(outcome.exitCode).toBe(3);
+      expect(outcome.report.verdictReason).toBe('the target is unreachable: TLS: the server speaks plain HTTP on this port, not TLS: use an http:// base URL (or the port that serves HTTPS)');
+    } finally {
+      await server.close();
+    }
+  });
+
   test('a TLS handshake that never completes is CONNECT_TIMEOUT: unreachable, no check judged', async () => {
     const sockets = new Set<Socket>();
     const silent: TcpServer = createTcpServer((socket) => void sockets.add(socket)); // accepts, never speaks TLS
