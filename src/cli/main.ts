@@ -63,7 +63,7 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
   const flagged = SETTING_LIST.filter(([, setting]) => setting.flag).map(([name, setting]) => ({ name, option: optionFor(setting) }));
   for (const { option } of flagged) run.addOption(option);
   run
-    .option('--config <file>', `YAML file of named targets (default: ./${DEFAULT_CONFIG_FILE} when present)`)
+    .option('--config <file>', `YAML file of named targets (default: the nearest ${DEFAULT_CONFIG_FILE}, here or in a folder above)`)
     .option('--target <name>', 'the configured target to run against; flags override its settings')
     .action(async (parsed: Record<string, unknown>, command: Command) => {
       const flags: RunFlags = { config: parsed.config as string | undefined, target: parsed.target as string | undefined };

@@ -4,7 +4,7 @@
  */
 import { execFile, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -203,6 +203,21 @@ describe('secrets and named targets', () => {
       const report = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8'));
       expect(report.settings).toMatchObject({ profile: 'read-only', profileSource: 'explicit', maxRequests: 500, rateLimit: 500 });
       expect(server.store.size).toBe(0);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('without --config, the nearest petstore-conformance.yaml is found from a subfolder up, as git finds .git', async () => {
+    const server = await startReferenceServer();
+    try {
+      const dir = await tempDir();
+      await writeFile(join(dir, 'petstore-conformance.yaml'), `targets:\n  local:\n    baseUrl: ${server.baseUrl}\n    apiKeyEnv: LOCAL_KEY\n`);
+      const deep = join(dir, 'services', 'api');
+      await mkdir(deep, { recursive: true });
+      const { code, stdout } = await cli(['run', '--target', 'local', '--checks', '^list-401-missing$', '--report-dir', join(dir, 'out')], { LOCAL_KEY: server.apiKey }, undefined, deep);
+      expect(code).toBe(0);
+      expect(stdout).toContain(`checking ${server.baseUrl}`);
     } finally {
       await server.close();
     }
