@@ -35,6 +35,7 @@ export async function resolveRunOptions(
     const value = explicit(name) || configured === undefined ? flags[name] : configured;
     if (value !== undefined) (options as Record<string, unknown>)[name] = value;
   }
+  if (options.knownFailures !== undefined) options.knownFailures = resolve(cwd, options.knownFailures);
   if (options.baseUrl === undefined) return options; // the embedded reference server
   const baseUrl = normalizeBaseUrl(options.baseUrl);
   assertSecureTransport(baseUrl, options.allowInsecureHttp ?? false);

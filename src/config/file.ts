@@ -2,7 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, visit, type Document, type Node } from 'yaml';
 import { SETTING_LIST, type SettingValues } from './settings.js';
-import { violationDetails } from '../schema/validators.js';
+import { violationDetails, type SchemaName } from '../schema/validators.js';
 import { UsageError } from '../core/errors.js';
 
 /**
@@ -18,15 +18,35 @@ export type TargetConfig = SettingValues & { baseUrl: string };
  *   schema violation), or the targets that exist when `name` is not one of them.
  */
 export async function loadTarget(path: string, name: string): Promise<TargetConfig> {
+  const value = (await readYamlFile(path, 'Config', 'configuration file')) as { targets: Record<string, TargetConfig> };
+  const target = value.targets[name];
+  if (!target) {
+    throw new UsageError(`${path} has no target "${name}"; it has: ${Object.keys(value.targets).join(', ')}`);
+  }
+  const resolved: Record<string, unknown> = { ...target };
+  for (const [name, setting] of SETTING_LIST) {
+    if (setting.type === 'path' && typeof resolved[name] === 'string') resolved[name] = resolve(dirname(path), resolved[name] as string);
+  }
+  return resolved as TargetConfig;
+}
+
+/**
+ * Reads a YAML file of the tool's (a configuration, known failures) and validates it
+ * against its JSON Schema.
+ * @param what the file's kind, for messages: `configuration file`.
+ * @throws UsageError naming the file, line and column of the first problem (size, YAML
+ *   syntax, an alias bomb, a schema violation), or why it cannot be read.
+ */
+export async function readYamlFile(path: string, schema: SchemaName, what: string): Promise<unknown> {
   let text: string;
   try {
-    // Refused before it is read: a configuration is a few lines, and a huge file would parse for minutes.
+    // Refused before it is read: such a file is a few lines, and a huge one would parse for minutes.
     const { size } = await stat(path);
-    if (size > MAX_CONFIG_BYTES) throw new UsageError(`${path} is ${size} bytes; a configuration file may be ${MAX_CONFIG_BYTES} at most`);
+    if (size > MAX_CONFIG_BYTES) throw new UsageError(`${path} is ${size} bytes; a ${what} may be ${MAX_CONFIG_BYTES} at most`);
     text = await readFile(path, 'utf8');
   } catch (error) {
     if (error instanceof UsageError) throw error;
-    throw new UsageError(`cannot read the configuration file ${path}: ${(error as NodeJS.ErrnoException).code ?? error}`);
+    throw new UsageError(`cannot read the ${what} ${path}: ${(error as NodeJS.ErrnoException).code ?? error}`);
   }
   const lines = new LineCounter();
   const document = parseDocument(text, { lineCounter: lines, prettyErrors: false });
@@ -36,30 +56,19 @@ export async function loadTarget(path: string, name: string): Promise<TargetConf
     return `${path}:${line}:${col}`;
   };
   if (syntax) throw new UsageError(`${at(syntax.pos[0])}: ${syntax.message.split('\n')[0]}`);
-  let value: { targets?: Record<string, TargetConfig> };
+  let value: unknown;
   try {
     // Aliases that expand into each other (a billion laughs) are refused, not expanded.
-    value = document.toJS({ maxAliasCount: MAX_ALIASES }) as typeof value;
+    value = document.toJS({ maxAliasCount: MAX_ALIASES });
   } catch (error) {
     throw new UsageError(`${at(firstAlias(document) ?? 0)}: ${(error as Error).message.split('\n')[0]}`);
   }
-  const problem = violationDetails('Config', value)[0];
-  if (problem) {
-    const { line, col } = lines.linePos(offsetOf(document.contents, problem.pointer, problem.atKey));
-    throw new UsageError(`${path}:${line}:${col}: ${problem.text}`);
-  }
-  const target = value.targets![name];
-  if (!target) {
-    throw new UsageError(`${path} has no target "${name}"; it has: ${Object.keys(value.targets!).join(', ')}`);
-  }
-  const resolved: Record<string, unknown> = { ...target };
-  for (const [name, setting] of SETTING_LIST) {
-    if (setting.type === 'path' && typeof resolved[name] === 'string') resolved[name] = resolve(dirname(path), resolved[name] as string);
-  }
-  return resolved as TargetConfig;
+  const problem = violationDetails(schema, value)[0];
+  if (problem) throw new UsageError(`${at(offsetOf(document.contents, problem.pointer, problem.atKey))}: ${problem.text}`);
+  return value;
 }
 
-/** Largest configuration file read, in bytes (1 MiB). */
+/** Largest configuration or known-failures file read, in bytes (1 MiB). */
 export const MAX_CONFIG_BYTES = 1024 * 1024;
 /** Aliases a configuration may expand at most, counted as yaml counts them (a guard against alias bombs). */
 const MAX_ALIASES = 100;

@@ -124,6 +124,13 @@ export const SETTINGS = {
   },
   allowInsecureHttp: { type: 'boolean', flag: '--allow-insecure-http', config: true, help: 'allow plain http to a host that is not this machine' },
   caFile: { type: 'path', flag: '--ca-file <file>', config: true, help: 'PEM file of extra trusted CA certificates (NODE_EXTRA_CA_CERTS works too)' },
+  knownFailures: {
+    type: 'path',
+    flag: '--known-failures <file>',
+    config: true,
+    reported: true,
+    help: 'YAML list of accepted failures (check, reason, expires): an unexpired one does not fail the gate, an expired one does',
+  },
   checkFilter: { type: 'regex', flag: '--checks <regex>', reported: true, help: 'run only the checks whose id matches; the others are reported skipped' },
   seed: { type: 'integer', unit: 'inputs', min: 0, max: 2 ** 31 - 1, flag: '--seed <n>', reported: true, help: 'seed of every generated input; the same seed replays the same requests (default: a fresh one)' },
   numRuns: { type: 'integer', unit: 'runs', min: 1, max: 100_000, flag: '--num-runs <n>', reported: true, help: 'runs of every property-based check (default: each its own)' },

@@ -6,6 +6,8 @@ import { REPORT_VERSION, type CheckResult, type Report, type RunTiming, type Sta
 import { curlCommand } from './curl.js';
 import { OUT_OF_SCOPE, traceRequirements } from './traceability.js';
 import { coverageOf, decideVerdict, headline } from './verdict.js';
+import { gateOf } from './gate.js';
+import type { KnownFailure } from '../config/known-failures.js';
 
 /** What one run produced, as the runner collected it. */
 export interface RunRecord {
@@ -21,6 +23,8 @@ export interface RunRecord {
   aborted?: string;
   /** Where the key came from, for messages (`the environment variable PETSTORE_API_KEY`). */
   keySource?: string;
+  /** The accepted failures (`--known-failures`): the report then has a `gate`. */
+  knownFailures?: KnownFailure[];
 }
 
 /** Builds report.json's content from a run record; pure (writers only render it). */
@@ -56,6 +60,7 @@ export function buildReport(record: RunRecord): Report {
     runErrors: record.runErrors,
   };
   report.headline = headline(report);
+  if (record.knownFailures) report.gate = gateOf(record.checks, record.knownFailures, record.startedAt.toISOString().slice(0, 10));
   if (record.preflight) {
     const { request, response, error } = record.preflight;
     report.preflight = { request, ...(response ? { response } : {}), ...(error ? { error } : {}) };

@@ -1,3 +1,4 @@
+import { gateLines } from './gate.js';
 import { styleText } from 'node:util';
 import { outcomeLine, requestLine } from '../core/exchange.js';
 import { NOT_SELECTED } from '../check/reasons.js';
@@ -71,6 +72,7 @@ export class ConsoleFormat {
       ...rows,
       `Requests: ${report.summary.requests} sent, ${report.summary.requestsAnswered} answered, in ${(report.durationMs / 1000).toFixed(2)} s`,
       `Verdict: ${this.#paint(['bold', verdictStyle], report.headline)}: ${visible(report.verdictReason)}`,
+      ...(report.gate ? gateLines(report.gate) : []),
       ...written.map((path) => `Report: ${path}`),
       '',
     ].join('\n');

@@ -61,6 +61,20 @@ export interface Coverage {
   untested: number;
 }
 
+/** The gate of a run with known failures (`--known-failures`): which failures were accepted, which not. */
+export interface Gate {
+  /** Whether the gate lets the target through: no failure outside the known ones, no expired entry. */
+  passed: boolean;
+  /** Failed must checks listed as known failures that have not expired. */
+  known: string[];
+  /** Failed must checks no unexpired entry lists: these fail the gate. */
+  new: string[];
+  /** Unexpired entries whose check did not fail: reported, never failing the gate. */
+  stale: string[];
+  /** Entries past their day: each fails the gate until it is renewed or removed. */
+  expired: Array<{ check: string; expires: string }>;
+}
+
 /** The whole report.json. */
 export interface Report {
   reportVersion: string;
@@ -77,6 +91,8 @@ export interface Report {
   headline: string;
   /** The must checks: in all, those that ran, those the profile left untested (since 1.1). */
   coverage: Coverage;
+  /** With known failures only: what the gate made of the run (since 1.1). */
+  gate?: Gate;
   target: { baseUrl: string; kind: 'embedded' | 'external' };
   /** ISO 8601. */
   startedAt: string;

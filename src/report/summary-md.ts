@@ -1,3 +1,4 @@
+import { gateLines } from './gate.js';
 import type { CheckLevel } from '../check/types.js';
 import { escape } from 'he';
 import type { Report } from './model.js';
@@ -21,6 +22,7 @@ export function renderSummary(report: Report): string {
     '',
     `${cell(report.verdictReason)}`,
     '',
+    ...(report.gate ? [...gateLines(report.gate).map((line) => `${cell(line)}  `), ''] : []),
     `Target \`${report.target.baseUrl}\` · profile \`${report.settings.profile}\` · seed \`${report.settings.seed}\` · ${report.summary.requests} requests in ${(report.durationMs / 1000).toFixed(1)} s`,
     '',
     '| Level | Passed | Failed | Error | Skipped |',

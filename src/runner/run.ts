@@ -9,7 +9,8 @@ import type { ReferenceServer } from '../reference/server.js';
 import { buildReport } from '../report/build.js';
 import { ConsoleFormat } from '../report/console.js';
 import type { Report } from '../report/model.js';
-import { exitCodeFor } from '../report/verdict.js';
+import { exitCodeOf } from '../report/gate.js';
+import { loadKnownFailures } from '../config/known-failures.js';
 import { linkLatest } from '../report/report-dir.js';
 import { UNREACHABLE } from '../report/build.js';
 import { KEY_PLACEHOLDER, Redactor } from '../secrets/redactor.js';
@@ -69,6 +70,8 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
   // reportDir is the one option that may also be null (write nothing).
   checkValues(Object.fromEntries(SETTING_LIST.filter(([name]) => name !== 'reportDir').map(([name]) => [name, (options as SettingValues)[name]])), 'runConformance');
 
+  // Read before anything starts: a malformed file is a usage error (exit 2), not a finding.
+  const knownFailures = options.knownFailures ? await loadKnownFailures(options.knownFailures) : undefined;
   let embedded: ReferenceServer | undefined;
   if (!options.baseUrl) embedded = await (await import('../reference/server.js')).startReferenceServer();
   const settings = { ...settingsFor(options, embedded), ...(options.deadlineSeconds ? { deadlineAt: startedAt.getTime() + options.deadlineSeconds * 1000 } : {}) };
@@ -113,12 +116,13 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
       runErrors: judged.runErrors,
       aborted: reached ? aborted : undefined,
       ...(options.keySource && !embedded ? { keySource: options.keySource } : {}),
+      ...(knownFailures ? { knownFailures } : {}),
     });
     const exchanges = [preflight, ...judged.exchanges];
     const written = options.reportDir === null ? [] : await (await reportWriters()).writeReports(report, exchanges, options.reportDir, settings.formats, redactor);
     if (options.reportDir !== null && options.linkLatest) await linkLatest(options.reportDir);
     print(format.summary(report, written));
-    return { report: redactor.value(report), exitCode: exitCodeFor(report.verdict), written, exchanges: judged.exchanges };
+    return { report: redactor.value(report), exitCode: exitCodeOf(report.verdict, report.gate), written, exchanges: judged.exchanges };
   } finally {
     await embedded?.close();
   }

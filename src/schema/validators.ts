@@ -4,14 +4,15 @@ import { join } from 'node:path';
 import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { packageRoot } from '../package-info.js';
 
-/** The shapes of spec section 2, and the tool's configuration file, by schema title. */
-export type SchemaName = 'NewCategory' | 'Category' | 'Error' | 'Config' | 'Report';
+/** The shapes of spec section 2, and the tool's own files, by schema title. */
+export type SchemaName = 'NewCategory' | 'Category' | 'Error' | 'Config' | 'KnownFailures' | 'Report';
 
 const FILES: Record<SchemaName, string> = {
   NewCategory: 'new-category.schema.json',
   Category: 'category.schema.json',
   Error: 'error.schema.json',
   Config: 'config.schema.json',
+  KnownFailures: 'known-failures.schema.json',
   Report: 'report.schema.json',
 };
 

@@ -321,6 +321,15 @@ describe('usage errors: exit 2, one line, no stack trace', () => {
     expect(stderr).toMatch(/big\.yaml is \d+ bytes; a configuration file may be 1048576 at most/);
   });
 
+  test('knownFailures: in a target, relative to its file; a malformed list is exit 2 with file:line, before any request', async () => {
+    const dir = await tempDir();
+    await writeFile(join(dir, 'known.yaml'), '- check: create-ignores-client-id\n  reason: PET-142\n  expires: someday\n');
+    await writeFile(join(dir, 'petstore-conformance.yaml'), 'targets:\n  staging:\n    baseUrl: http://127.0.0.1:9/v1\n    knownFailures: known.yaml\n');
+    const { code, stderr } = await cli(['run', '--target', 'staging'], { PETSTORE_API_KEY: 'k'.repeat(20) }, undefined, dir);
+    expect(code).toBe(2);
+    expect(stderr).toBe(`petstore-conformance: error: ${join(dir, 'known.yaml')}:3:12: /0/expires must match format "date"\n`);
+  });
+
   test.each([
     ['under /proc', '/proc/1/nope'],
     ['below a file', 'FILE/reports'],

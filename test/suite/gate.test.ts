@@ -1,0 +1,57 @@
+/**
+ * Known failures (`--known-failures`): a CI gate that accepts one defect until a day,
+ * while the report still says what the server is.
+ */
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { UsageError } from '../../src/core/errors.js';
+import missingNameAccepted from '../faults/missing-name-accepted.js';
+import { runAgainst } from '../support/targets.js';
+
+/** One must failure (the fault) and one must pass, so that entries can be known, new or stale. */
+const CHECKS = '^(create-rejects-missing-name|list-401-missing)$';
+
+async function knownFailuresFile(yaml: string): Promise<string> {
+  const path = join(await mkdtemp(join(tmpdir(), 'pcs-known-')), 'known-failures.yaml');
+  await writeFile(path, yaml);
+  return path;
+}
+
+/** Runs the faulty server with a known-failures file (runAgainst captures the console). */
+async function gated(yaml: string) {
+  const outcome = await runAgainst({ variations: [missingNameAccepted.variation] }, { checkFilter: CHECKS, knownFailures: await knownFailuresFile(yaml) });
+  return { outcome, console: outcome.console };
+}
+
+describe('known failures', () => {
+  test('a listed failure that has not expired passes the gate (exit 0); the report still says nonconformant', async () => {
+    const { outcome, console } = await gated('- check: create-rejects-missing-name\n  reason: accepted until PET-142 ships\n  expires: 2999-12-31\n');
+    expect(outcome.report.verdict).toBe('nonconformant');
+    expect(outcome.report.gate).toEqual({ passed: true, known: ['create-rejects-missing-name'], new: [], stale: [], expired: [] });
+    expect(outcome.exitCode).toBe(0);
+    expect(console).toContain('Gate: PASSED (1 known: create-rejects-missing-name)');
+  });
+
+  test('an unlisted failure fails the gate (exit 1); a listed check that passes is stale, reported only', async () => {
+    const { outcome, console } = await gated('- check: list-401-missing\n  reason: flaky proxy\n  expires: 2999-12-31\n');
+    expect(outcome.report.gate).toEqual({ passed: false, known: [], new: ['create-rejects-missing-name'], stale: ['list-401-missing'], expired: [] });
+    expect(outcome.exitCode).toBe(1);
+    expect(console).toContain('Gate: known failures that now pass (remove them): list-401-missing');
+  });
+
+  test('an expired entry fails the gate (exit 1), with a line naming it', async () => {
+    const { outcome, console } = await gated('- check: create-rejects-missing-name\n  reason: was accepted\n  expires: 2020-01-31\n');
+    expect(outcome.report.gate).toMatchObject({ passed: false, new: ['create-rejects-missing-name'], expired: [{ check: 'create-rejects-missing-name', expires: '2020-01-31' }] });
+    expect(outcome.exitCode).toBe(1);
+    expect(console).toContain('Gate: the known failure create-rejects-missing-name expired on 2020-01-31: renew it or remove it');
+  });
+
+  test('a malformed file is a usage error naming file, line and column, before any request', async () => {
+    const path = await knownFailuresFile('- check: create-rejects-missing-name\n  reason: no expiry given\n  expire: 2027-03-31\n');
+    const run = runAgainst({ variations: [missingNameAccepted.variation] }, { checkFilter: CHECKS, knownFailures: path });
+    await expect(run).rejects.toBeInstanceOf(UsageError);
+    await expect(run).rejects.toThrow(new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:1:3: /0 must`));
+  });
+});
