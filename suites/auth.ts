@@ -10,11 +10,12 @@ import { newCategory } from '../src/arbitraries/new-category.js';
 import { sizedNewCategory } from '../src/arbitraries/sized-new-category.js';
 import { check } from '../src/check/define.js';
 import { expectEachCase, expectErrorStatus, expectStatus } from '../src/check/expect.js';
-import { noneCreatedWithoutKey } from '../src/judgements/auth.js';
+import { challengesInvalidToken, noneCreatedWithoutKey } from '../src/judgements/auth.js';
 import { assertProperty, PROPERTY_TIME_LIMIT_MS } from '../src/check/property.js';
 import { runState } from '../src/check/run-state.js';
 import type { RequestBody } from '../src/http/request.js';
 import { schemas } from '../src/schema/validators.js';
+import { validCredentialSpelled } from '../src/http/credential.js';
 
 for (const credential of runState().invalid) {
   check(
@@ -89,4 +90,35 @@ check(
     noneCreatedWithoutKey(await t.list(), tag);
   },
   { sequential: true, timeLimitMs: PROPERTY_TIME_LIMIT_MS },
+);
+
+check(
+  {
+    id: 'auth-scheme-case-insensitive',
+    title: 'the valid key is accepted under the scheme spelled bearer or BEARER',
+    clause: '5',
+    level: 'should',
+    requirements: ['H-AUTH-SCHEME-CASE'],
+    reference: 'RFC 9110 §11.1',
+  },
+  async (t) => {
+    await expectEachCase(['bearer', 'BEARER'], (scheme) => `the scheme ${scheme}`, async (scheme) => {
+      expectStatus(await t.list(validCredentialSpelled(t.run.settings.apiKey, scheme)), 200);
+    });
+  },
+);
+
+check(
+  {
+    id: 'unauthorized-invalid-token',
+    title: 'the 401 to an unknown key challenges with error="invalid_token"',
+    clause: '5',
+    level: 'info',
+    requirements: ['H-401-INVALID-TOKEN'],
+    reference: 'RFC 6750 §3.1',
+  },
+  async (t) => {
+    const unknown = t.run.invalid.find((credential) => credential.name === 'unknown-key')!;
+    challengesInvalidToken(await t.list(unknown));
+  },
 );

@@ -123,6 +123,7 @@ export const SETTINGS = {
     help: 'largest list body read (any other answer: 8 times the body sent, plus 64 KiB); a check whose answer is larger is not judged (error)',
   },
   allowInsecureHttp: { type: 'boolean', flag: '--allow-insecure-http', config: true, help: 'allow plain http to a host that is not this machine' },
+  strict: { type: 'boolean', flag: '--strict', config: true, reported: true, help: 'should failures (HTTP standards the spec does not state) count for the verdict, as must failures do' },
   caFile: { type: 'path', flag: '--ca-file <file>', config: true, help: 'PEM file of extra trusted CA certificates (NODE_EXTRA_CA_CERTS works too)' },
   knownFailures: {
     type: 'path',

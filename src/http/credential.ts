@@ -15,6 +15,14 @@ export interface Credential {
   shown?: string;
 }
 
+/**
+ * The valid key under the scheme name spelled `scheme` (`bearer`, `BEARER`): valid too,
+ * as the scheme is case-insensitive (RFC 9110 §11.1).
+ */
+export function validCredentialSpelled(apiKey: string, scheme: string): Credential {
+  return { name: `valid-${scheme}`, description: `the valid API key under the scheme ${scheme}`, header: `${scheme} ${apiKey}`, shown: `${scheme} ${KEY_PLACEHOLDER}` };
+}
+
 /** The credential of spec 5/R1: `Authorization: Bearer <API_KEY>`. */
 export function validCredential(apiKey: string): Credential {
   return {

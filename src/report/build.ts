@@ -34,7 +34,7 @@ export function buildReport(record: RunRecord): Report {
   const facts = assessability(record, answered);
   const probes = record.preflight ? 1 : 0;
   const probesAnswered = record.preflight?.response ? 1 : 0;
-  const { verdict, reason } = decideVerdict(record.checks, { ...facts, runErrors: record.runErrors });
+  const { verdict, reason } = decideVerdict(record.checks, { ...facts, runErrors: record.runErrors, strict: settings.strict ?? false });
   const report: Report = {
     reportVersion: REPORT_VERSION,
     tool: { name: 'petstore-conformance', version: toolVersion },

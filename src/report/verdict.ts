@@ -21,20 +21,25 @@ export interface RunFacts {
   unassessableReason?: string;
   /** Problems of the run itself. */
   runErrors: string[];
+  /** Whether `should` failures count for the verdict (`--strict`). */
+  strict?: boolean;
 }
 
 /**
  * Decides the verdict: `nonconformant` as soon as a `must` check failed on an assessable
  * target; `conformant` only when every `must` check that ran passed and at least one
  * did; `error` when the target could not be assessed or a `must` check could not be
- * evaluated. `should` and `info` checks never change the verdict.
+ * evaluated. `info` checks never change the verdict, nor do `should` checks unless
+ * `facts.strict` (`--strict`) makes their failures count.
  */
 export function decideVerdict(checks: readonly CheckResult[], facts: RunFacts): { verdict: Verdict; reason: string } {
   if (!facts.assessable) return { verdict: 'error', reason: facts.unassessableReason ?? 'the target could not be assessed' };
   const must = checks.filter((check) => check.level === 'must');
   const failed = must.filter((check) => check.status === 'failed');
-  if (failed.length > 0) {
-    return { verdict: 'nonconformant', reason: `${plural(failed.length, 'must check')} failed: ${failed.map((c) => c.id).join(', ')}` };
+  const shouldFailed = facts.strict ? checks.filter((check) => check.level === 'should' && check.status === 'failed') : [];
+  if (failed.length > 0 || shouldFailed.length > 0) {
+    const counted = [...(failed.length > 0 ? [plural(failed.length, 'must check')] : []), ...(shouldFailed.length > 0 ? [`${plural(shouldFailed.length, 'should check')} (--strict)`] : [])];
+    return { verdict: 'nonconformant', reason: `${counted.join(' and ')} failed: ${[...failed, ...shouldFailed].map((c) => c.id).join(', ')}` };
   }
   const errored = must.filter((check) => check.status === 'error');
   if (errored.length > 0) {

@@ -22,6 +22,7 @@ export default {
       'model-based-sequences',
       'orders-requires-auth',
       'pets-requires-auth',
+      'unauthorized-invalid-token',
     ],
   },
 } satisfies Fault;

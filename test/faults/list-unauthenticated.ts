@@ -21,6 +21,7 @@ export default {
       'list-401-missing',
       'list-401-no-scheme',
       'list-401-unknown-key',
+      'unauthorized-invalid-token',
     ],
   },
 } satisfies Fault;

@@ -5,6 +5,6 @@ export default {
   breaks: '5',
   variation: (base) => ({ unauthorized: (req) => ({ ...base.unauthorized(req), headers: {} }) }),
   expected: {
-    failed: ['unauthorized-has-challenge'],
+    failed: ['unauthorized-has-challenge', 'unauthorized-invalid-token'],
   },
 } satisfies Fault;

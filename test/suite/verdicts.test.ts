@@ -11,6 +11,7 @@ import { startReferenceServer } from '../../src/reference/server.js';
 import { runConformance } from '../../src/runner/run.js';
 import idleConnectionsClosed from '../variants/idle-connections-closed.js';
 import { rateLimiter } from '../variants/rate-limited.js';
+import bearerCaseSensitive from '../faults/bearer-case-sensitive.js';
 import { MATRIX_SEED, runAgainst } from '../support/targets.js';
 
 describe('a refused key or a wrong base path is not assessable (exit 3), not nonconformant', () => {
@@ -122,6 +123,18 @@ describe('a refusal (429, 503 with Retry-After) is waited out, never judged', ()
     for (const refusal of refusals) expect(refusal.superseded).toMatch(/^refused with 429: sent again after \d+ ms$/);
     // Paced down: refusals are a small share of what was sent.
     expect(refusals.length).toBeLessThan(outcome.exchanges.length / 5);
+  });
+});
+
+describe('--strict', () => {
+  test('a should failure counts for the verdict only under --strict', async () => {
+    const lenient = await runAgainst({ variations: [bearerCaseSensitive.variation] }, { checkFilter: '^(auth-scheme-case-insensitive|list-401-missing)$' });
+    expect(lenient.report.checks.find((c) => c.id === 'auth-scheme-case-insensitive')?.status).toBe('failed');
+    expect([lenient.report.verdict, lenient.exitCode]).toEqual(['conformant', 0]);
+    const strict = await runAgainst({ variations: [bearerCaseSensitive.variation] }, { checkFilter: '^(auth-scheme-case-insensitive|list-401-missing)$', strict: true });
+    expect([strict.report.verdict, strict.exitCode]).toEqual(['nonconformant', 1]);
+    expect(strict.report.verdictReason).toBe('1 should check (--strict) failed: auth-scheme-case-insensitive');
+    expect(strict.report.settings.strict).toBe(true);
   });
 });
 
