@@ -150,6 +150,8 @@ export const SETTINGS = {
   reportDir: { type: 'path', flag: '--report-dir <dir>', help: 'directory for the report files (default: reports/<timestamp>, linked as reports/latest)' },
   formats: { type: 'list', choices: ALL_FORMATS, default: ALL_FORMATS, flag: '--format <formats>', help: `report files to write, comma-separated: ${ALL_FORMATS.join(', ')}` },
   color: { type: 'boolean', flag: '--no-color', help: 'plain console output (also NO_COLOR=1); default: colour on a terminal' },
+  quiet: { type: 'boolean', flag: '--quiet', help: 'print only the verdict (and the gate) and the paths of the reports' },
+  verbose: { type: 'boolean', flag: '--verbose', help: 'print every exchange of every check under its line' },
 } as const satisfies Record<string, Setting>;
 
 export type SettingName = keyof typeof SETTINGS;

@@ -1,11 +1,11 @@
-import { gateLines } from './gate.js';
 import { styleText } from 'node:util';
-import { outcomeLine, requestLine } from '../core/exchange.js';
+import { outcomeLine, requestLine, type Exchange } from '../core/exchange.js';
 import { NOT_SELECTED } from '../check/reasons.js';
 import type { CheckLevel, CheckStatus } from '../check/types.js';
 import type { RunSettings } from '../config/settings.js';
 import type { CheckResult, Report } from './model.js';
 import { visible } from './visible.js';
+import { gateLines } from './gate.js';
 
 type Style = Parameters<typeof styleText>[0];
 
@@ -55,6 +55,23 @@ export class ConsoleFormat {
     return [line, ...detail.map((text) => `        ${text}`)].join('\n');
   }
 
+  /** Every exchange of a check, one line each (`--verbose`): request line, outcome, superseded attempts marked. */
+  exchanges(exchanges: readonly Exchange[]): string {
+    return exchanges
+      .map((exchange) => `        ${exchange.superseded ? this.#paint('gray', '(superseded) ') : ''}${requestLine(exchange)} [${exchange.credential}] → ${visible(outcomeLine(exchange))} (${exchange.durationMs} ms)`)
+      .join('\n');
+  }
+
+  /** The verdict (and the gate), and where the reports went: all that `--quiet` prints. */
+  verdict(report: Report, written: string[]): string {
+    const verdictStyle: Style = report.verdict === 'conformant' ? 'green' : report.verdict === 'nonconformant' ? 'red' : 'yellow';
+    return [
+      `Verdict: ${this.#paint(['bold', verdictStyle], report.headline)}: ${visible(report.verdictReason)}`,
+      ...(report.gate ? gateLines(report.gate) : []),
+      ...written.map((path) => `Report: ${path}`),
+    ].join('\n');
+  }
+
   /** Counts by level and status, the verdict and where the report went. */
   summary(report: Report, written: string[]): string {
     const levels: CheckLevel[] = ['must', 'should', 'info'];
@@ -65,15 +82,12 @@ export class ConsoleFormat {
         .map((status) => `${counts[status]} ${status}`);
       return `  ${level.padEnd(6)} ${parts.length > 0 ? parts.join(', ') : 'none'}`;
     });
-    const verdictStyle: Style = report.verdict === 'conformant' ? 'green' : report.verdict === 'nonconformant' ? 'red' : 'yellow';
     return [
       '',
       'Checks',
       ...rows,
       `Requests: ${report.summary.requests} sent, ${report.summary.requestsAnswered} answered, in ${(report.durationMs / 1000).toFixed(2)} s`,
-      `Verdict: ${this.#paint(['bold', verdictStyle], report.headline)}: ${visible(report.verdictReason)}`,
-      ...(report.gate ? gateLines(report.gate) : []),
-      ...written.map((path) => `Report: ${path}`),
+      this.verdict(report, written),
       '',
     ].join('\n');
   }

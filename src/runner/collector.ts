@@ -22,11 +22,12 @@ export class CheckCollector implements Reporter {
   stopped: string | undefined;
 
   /**
-   * @param onCheck receives each result as soon as its check finishes.
+   * @param onCheck receives each result as soon as its check finishes, with the check's
+   *   exchanges (bodies capped).
    * @param onSecrets receives the key material a check sent, before its result is printed.
    */
   constructor(
-    private readonly onCheck: (result: CheckResult) => void = () => {},
+    private readonly onCheck: (result: CheckResult, exchanges: readonly Exchange[]) => void = () => {},
     private readonly onSecrets: (secrets: ReadonlyArray<{ value: string; shown: string }>) => void = () => {},
   ) {}
 
@@ -77,7 +78,7 @@ export class CheckCollector implements Reporter {
     this.#byId.set(meta.id, result);
     this.#exchanges.set(meta.id, meta.exchanges);
     this.#created.set(meta.id, meta.created);
-    this.onCheck(result);
+    this.onCheck(result, meta.exchanges);
   }
 }
 

@@ -66,6 +66,7 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
   const startedAt = new Date();
   const started = performance.now();
   if (options.baseUrl && !options.apiKey) throw new UsageError('an API key is required with a base URL');
+  if (options.quiet && options.verbose) throw new UsageError('--quiet and --verbose exclude each other');
   if (options.baseUrl) assertSendableKey(options.apiKey!, options.keySource ?? 'the caller');
   // reportDir is the one option that may also be null (write nothing).
   checkValues(Object.fromEntries(SETTING_LIST.filter(([name]) => name !== 'reportDir').map(([name]) => [name, (options as SettingValues)[name]])), 'runConformance');
@@ -82,9 +83,13 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
   let reached: boolean | undefined;
 
   try {
-    print(format.header(settings, toolVersion));
+    if (!options.quiet) print(format.header(settings, toolVersion));
     const collector = new CheckCollector(
-      (result) => reached !== false && print(format.check(result)),
+      (result, exchanges) => {
+        if (reached === false || options.quiet) return;
+        print(format.check(result));
+        if (options.verbose && exchanges.length > 0) print(format.exchanges(exchanges));
+      },
       (secrets) => redactor.addAll(secrets),
     );
     // The suite's worker starts first, and the probe goes out while it starts: the worker
@@ -121,7 +126,7 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
     const exchanges = [preflight, ...judged.exchanges];
     const written = options.reportDir === null ? [] : await (await reportWriters()).writeReports(report, exchanges, options.reportDir, settings.formats, redactor);
     if (options.reportDir !== null && options.linkLatest) await linkLatest(options.reportDir);
-    print(format.summary(report, written));
+    print(options.quiet ? format.verdict(report, written) : format.summary(report, written));
     return { report: redactor.value(report), exitCode: exitCodeOf(report.verdict, report.gate), written, exchanges: judged.exchanges };
   } finally {
     await embedded?.close();

@@ -224,6 +224,21 @@ describe('secrets and named targets', () => {
   });
 });
 
+test('--quiet prints only the verdict and the report paths; --verbose every exchange; not both', async () => {
+  const dir = await tempDir();
+  const quiet = await cli(['run', '--quiet', '--checks', '^list-401-missing$', '--report-dir', dir]);
+  expect(quiet.code).toBe(0);
+  expect(quiet.stdout.trim().split('\n')).toEqual([
+    'Verdict: SELF-TEST (embedded reference server): CONFORMANT: all 1 must check passed',
+    ...['report.json', 'junit.xml', 'report.html', 'summary.md', 'exchanges.har'].map((file) => `Report: ${join(dir, file)}`),
+  ]);
+  const verbose = await cli(['run', '--verbose', '--checks', '^list-401-missing$', '--report-dir', dir]);
+  expect(verbose.code).toBe(0);
+  expect(verbose.stdout).toMatch(/✓ must +5\/R2 +list-401-missing .*\n +GET \/v1\/categories \[missing\] → 401 \(\d+(\.\d+)? ms\)\n/);
+  const both = await cli(['run', '--quiet', '--verbose']);
+  expect([both.code, both.stderr]).toEqual([2, 'petstore-conformance: error: --quiet and --verbose exclude each other\n']);
+});
+
 test('list prints every check (JSON: an array with id, clause and level) and the requirements catalogue, sending nothing', async () => {
   const json = await cli(['list', '--format', 'json']);
   expect(json.code).toBe(0);
