@@ -177,21 +177,32 @@ describe('traceability', () => {
 });
 
 describe('the CI examples', () => {
-  test('the GitHub Actions workflow is valid YAML that runs the suite, publishes JUnit and the summary, keeps the reports', async () => {
+  const RUNS_SUITE = /petstore-conformance(\.js)? run --base-url/;
+
+  test('the GitHub Actions workflow runs a pinned suite, publishes JUnit and the summary when written, keeps the reports, and tells exit 3 apart', async () => {
     const workflow = parseYaml(await readFile(join(ROOT, 'examples/ci/github-actions.yml'), 'utf8'));
-    const steps = workflow.jobs.conformance.steps as Array<Record<string, unknown>>;
+    const steps = workflow.jobs.conformance.steps as Array<Record<string, unknown> & { with?: Record<string, unknown> }>;
     const text = JSON.stringify(steps);
-    expect(text).toMatch(/npx (--yes )?petstore-conformance run --base-url/);
+    expect(text).toMatch(RUNS_SUITE);
     expect(text).toContain('secrets.PETSTORE_API_KEY');
-    expect(text).toContain('GITHUB_STEP_SUMMARY');
-    expect(text).toContain('junit.xml');
+    expect(steps.find((step) => String(step.uses).startsWith('actions/checkout@'))?.with?.ref).toMatch(/^v\d+\.\d+\.\d+$/);
+    expect(workflow.permissions.checks).toBe('write');
+    expect(Number(steps.find((step) => String(step.uses).startsWith('actions/setup-node@'))?.with?.['node-version'])).toBeGreaterThanOrEqual(22);
+    const run = steps.find((step) => RUNS_SUITE.test(String(step.run)))!;
+    expect(run.run).toMatch(/if \[ "\$code" -eq 3 \]/);
+    const summary = steps.find((step) => String(step.run).includes('GITHUB_STEP_SUMMARY'))!;
+    expect(summary.if).toContain("hashFiles('reports/ci/summary.md')");
+    expect(steps.find((step) => String(step.uses).startsWith('mikepenz/action-junit-report@'))?.with?.report_paths).toBe('reports/ci/junit.xml');
     expect(steps.some((step) => String(step.uses).startsWith('actions/upload-artifact@'))).toBe(true);
   });
 
-  test('the GitLab CI job is valid YAML with a JUnit report and artifacts', async () => {
+  test('the GitLab CI job runs a pinned suite on a supported Node, allows exit 3 as its own outcome, keeps JUnit and the reports', async () => {
     const pipeline = parseYaml(await readFile(join(ROOT, 'examples/ci/gitlab-ci.yml'), 'utf8'));
     const job = pipeline.conformance;
-    expect(job.script.join('\n')).toMatch(/npx (--yes )?petstore-conformance run --base-url/);
+    expect(job.script.join('\n')).toMatch(RUNS_SUITE);
+    expect(job.variables.SUITE_REF).toMatch(/^v\d+\.\d+\.\d+$/);
+    expect(Number(/^node:(\d+)/.exec(job.image)?.[1])).toBeGreaterThanOrEqual(22);
+    expect(job.allow_failure).toEqual({ exit_codes: [3] });
     expect(job.artifacts.reports.junit).toBe('reports/ci/junit.xml');
     expect(job.artifacts.when).toBe('always');
   });
