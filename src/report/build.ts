@@ -7,6 +7,7 @@ import { curlCommand } from './curl.js';
 import { OUT_OF_SCOPE, traceRequirements } from './traceability.js';
 import { coverageOf, decideVerdict, headline } from './verdict.js';
 import { gateOf } from './gate.js';
+import { findingsOf } from './findings.js';
 import type { KnownFailure } from '../config/known-failures.js';
 
 /** What one run produced, as the runner collected it. */
@@ -43,6 +44,7 @@ export function buildReport(record: RunRecord): Report {
     verdictReason: reason,
     headline: '',
     coverage: coverageOf(record.checks),
+    findings: [],
     target: { baseUrl: settings.baseUrl, kind: settings.targetKind },
     startedAt: record.startedAt.toISOString(),
     durationMs: Math.round(record.durationMs),
@@ -60,6 +62,7 @@ export function buildReport(record: RunRecord): Report {
     runErrors: record.runErrors,
   };
   report.headline = headline(report);
+  report.findings = findingsOf(report.checks);
   if (record.knownFailures) report.gate = gateOf(record.checks, record.knownFailures, record.startedAt.toISOString().slice(0, 10));
   if (record.preflight) {
     const { request, response, error } = record.preflight;

@@ -82,7 +82,12 @@ export class ConsoleFormat {
         .map((status) => `${counts[status]} ${status}`);
       return `  ${level.padEnd(6)} ${parts.length > 0 ? parts.join(', ') : 'none'}`;
     });
+    const causes = report.findings.map((finding) => {
+      const shown = finding.checks.length > 4 ? `${finding.checks.slice(0, 4).join(', ')}, …` : finding.checks.join(', ');
+      return `  ${finding.id.padEnd(4)} ${this.#paint('red', `${finding.checks.length} check${finding.checks.length === 1 ? '' : 's'}`)}: ${visible(finding.summary)} (${shown})`;
+    });
     return [
+      ...(causes.length > 0 ? ['', 'Root causes', ...causes] : []),
       '',
       'Checks',
       ...rows,

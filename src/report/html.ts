@@ -47,6 +47,11 @@ export function renderHtml(report: Report): string {
 <div class="meta">${e(report.target.baseUrl)} · profile ${e(report.settings.profile)} · seed ${e(report.settings.seed)} · ${e(report.startedAt)} · ${e(report.summary.requests)} requests in ${e((report.durationMs / 1000).toFixed(2))} s · ${e(report.tool.name)} ${e(report.tool.version)}, spec ${e(report.spec.version)}</div>
 </section>
 
+<h2>Root causes (${report.findings.length})</h2>
+${report.findings.length === 0 ? '<p>None.</p>' : `<table><tr><th>Finding</th><th>Deviation</th><th>Checks</th></tr>
+${report.findings.map((f) => `<tr><td>${e(f.id)}</td><td>${e(f.summary)}</td><td>${e(f.checks.length)}: ${f.checks.map((id) => `<code>${e(id)}</code>`).join(' ')}</td></tr>`).join('\n')}
+</table>`}
+
 <h2>Checks by level</h2>
 <table><tr><th>Level</th><th>Passed</th><th>Failed</th><th>Error</th><th>Skipped</th></tr>
 ${levels.map((level) => {

@@ -75,6 +75,16 @@ export interface Gate {
   expired: Array<{ check: string; expires: string }>;
 }
 
+/** One root cause: the checks that failed with the same deviation on the same request. */
+export interface Finding {
+  /** `F1`, `F2`, … most checks first. */
+  id: string;
+  /** The deviation in one line: `POST /v1/categories → status 200, expected status 201`. */
+  summary: string;
+  /** The failed checks it explains. */
+  checks: string[];
+}
+
 /** The whole report.json. */
 export interface Report {
   reportVersion: string;
@@ -93,6 +103,8 @@ export interface Report {
   coverage: Coverage;
   /** With known failures only: what the gate made of the run (since 1.1). */
   gate?: Gate;
+  /** The failures grouped by deviation, most checks first (since 1.1). */
+  findings: Finding[];
   target: { baseUrl: string; kind: 'embedded' | 'external' };
   /** ISO 8601. */
   startedAt: string;

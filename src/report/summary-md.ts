@@ -32,6 +32,10 @@ export function renderSummary(report: Report): string {
       return `| ${level} | ${c.passed} | ${c.failed} | ${c.error} | ${c.skipped} |`;
     }),
   ];
+  if (report.findings.length > 0) {
+    lines.push('', '### Root causes', '', '| Finding | Deviation | Checks |', '|---|---|---|');
+    for (const finding of report.findings) lines.push(`| ${finding.id} | ${cell(finding.summary)} | ${finding.checks.length}: ${finding.checks.map((id) => `\`${id}\``).join(', ')} |`);
+  }
   const failed = report.checks.filter((check) => check.status === 'failed' && check.level === 'must');
   if (failed.length > 0) {
     lines.push('', '### Failed must checks', '', '| Check | Clause | Finding |', '|---|---|---|');
