@@ -78,7 +78,7 @@ check(
 check(
   { id: 'create-listed', title: 'created categories appear in the list with the same fields', clause: '4.1/R1', level: 'must', requirements: ['R-4.1-R1'], needs: ['create', 'list'], writes: true },
   async (t) => {
-    if (sent.length === 0) throw new CheckError('no create succeeded, so there is nothing to look for in the list');
+    if (sent.length === 0) throw new CheckError('no create of the example checks answered 201 with its Category, so there is nothing to look for in the list');
     createdListed(await t.list(), sent);
   },
   { sequential: true },

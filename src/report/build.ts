@@ -7,7 +7,7 @@ import { curlCommand } from './curl.js';
 import { OUT_OF_SCOPE, traceRequirements } from './traceability.js';
 import { coverageOf, decideVerdict, headline } from './verdict.js';
 import { gateOf } from './gate.js';
-import { findingsOf } from './findings.js';
+import { findingsOf, withBlockers } from './findings.js';
 import type { KnownFailure } from '../config/known-failures.js';
 
 /** What one run produced, as the runner collected it. */
@@ -63,6 +63,7 @@ export function buildReport(record: RunRecord): Report {
   };
   report.headline = headline(report);
   report.findings = findingsOf(report.checks);
+  report.checks = withBlockers(report.checks, report.findings);
   if (record.knownFailures) report.gate = gateOf(record.checks, record.knownFailures, record.startedAt.toISOString().slice(0, 10));
   if (record.preflight) {
     const { request, response, error } = record.preflight;

@@ -1,4 +1,5 @@
 import { requestLine } from '../core/exchange.js';
+import type { Capability } from '../check/types.js';
 import type { CheckResult, Finding } from './model.js';
 
 /**
@@ -25,4 +26,20 @@ export function findingsOf(checks: readonly CheckResult[]): Finding[] {
   return [...groups.values()]
     .sort((a, b) => b.checks.length - a.checks.length)
     .map((group, i) => ({ id: `F${i + 1}`, summary: group.expected.length > 0 ? `${group.head}, expected ${group.expected.join('; ')}` : group.head, checks: group.checks }));
+}
+
+/** The request each capability rests on (CheckDefinition.needs): a finding there blocks the checks that need it. */
+const CAPABILITY_REQUEST: Record<Capability, string> = { create: 'POST /v1/categories →', list: 'GET /v1/categories →' };
+
+/**
+ * A check that could not be evaluated (`error`) because a capability it needs deviates:
+ * its reason names the finding first (`blocked by F1 (…)`), not only the consequence
+ * ("no create succeeded"). Other checks are returned as they are.
+ */
+export function withBlockers(checks: readonly CheckResult[], findings: readonly Finding[]): CheckResult[] {
+  return checks.map((check) => {
+    if (check.status !== 'error' || !check.needs) return check;
+    const blocker = findings.find((finding) => check.needs!.some((need) => finding.summary.includes(CAPABILITY_REQUEST[need])));
+    return blocker ? { ...check, reason: `blocked by ${blocker.id} (${blocker.summary}): ${check.reason ?? 'not evaluated'}` } : check;
+  });
 }
