@@ -1,8 +1,8 @@
-import { gateLines } from './gate.js';
 import type { CheckLevel } from '../check/types.js';
 import { escape } from 'he';
 import type { Report } from './model.js';
 import { visible } from './visible.js';
+import { gateLines } from './gate.js';
 
 /**
  * Server text as Markdown cell text: one line, HTML escaped (he), Markdown's punctuation
@@ -47,7 +47,7 @@ export function renderSummary(report: Report): string {
     '',
     `Requirements: ${[...outcomes].map(([outcome, n]) => `${n} ${outcome}`).join(', ')} (of ${report.requirements.length}).`,
     '',
-    `Replay: \`petstore-conformance run${report.target.kind === 'external' ? ` --base-url ${report.target.baseUrl}` : ''} --seed ${report.settings.seed}\``,
+    `Replay: \`petstore-conformance run${report.target.kind === 'external' ? ` --base-url ${report.target.baseUrl}` : ''} --profile ${report.settings.profile} --seed ${report.settings.seed}${report.settings.knownFailures ? ` --known-failures ${report.settings.knownFailures}` : ''}\``,
     '',
   );
   return lines.join('\n');

@@ -112,6 +112,8 @@ test('summary.md states the verdict and the failed must checks', async () => {
   const md = await file('summary.md');
   expect(md).toMatch(/^## ❌ Pet Store conformance: NONCONFORMANT\n/);
   expect(md).toContain('| `create-401-missing` | 4.2/R3 |');
+  // The replay carries what changes what is sent: off loopback the default profile is read-only.
+  expect(md).toMatch(/Replay: `petstore-conformance run --base-url \S+ --profile full --seed 11`/);
   expect(md).toContain('--seed 11');
 });
 
