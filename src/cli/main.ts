@@ -114,7 +114,9 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
 
 async function runCommand(flags: RunFlags, explicit: (name: SettingName) => boolean, io: CliIo): Promise<number> {
   const options = await resolveRunOptions(flags, explicit, io.env, io.cwd);
-  const reportDir = await usableReportDir(flags.reportDir, io);
+  // `--report-dir -`: the one format asked for goes to stdout, and the console to stderr.
+  const toStdout = flags.reportDir === '-';
+  const reportDir = toStdout ? null : await usableReportDir(flags.reportDir, io);
 
   const interrupt = io.interrupt ?? new AbortController().signal;
   const announce = () => io.stderr.write(`petstore-conformance: ${String(interrupt.reason)}; finishing the report (press Ctrl-C again to quit now)\n`);
@@ -126,9 +128,10 @@ async function runCommand(flags: RunFlags, explicit: (name: SettingName) => bool
     const outcome = await runConformance({
       ...options,
       reportDir,
-      linkLatest: !flags.reportDir && reportDir.startsWith(resolve(io.cwd, 'reports')),
-      out: io.stdout,
-      color: flags.color !== false && !io.env.NO_COLOR && Boolean(io.stdout.isTTY || io.env.FORCE_COLOR),
+      linkLatest: !flags.reportDir && reportDir !== null && reportDir.startsWith(resolve(io.cwd, 'reports')),
+      out: toStdout ? io.stderr : io.stdout,
+      ...(toStdout ? { reportStream: io.stdout } : {}),
+      color: flags.color !== false && !io.env.NO_COLOR && Boolean((toStdout ? (io.stderr as { isTTY?: boolean }) : io.stdout).isTTY || io.env.FORCE_COLOR),
       signal: interrupt,
     });
     return outcome.exitCode;

@@ -38,8 +38,13 @@ export async function writeReports(
   return Promise.all(
     formats.map(async (format) => {
       const path = join(dir, FORMAT_FILES[format]);
-      await writeFile(path, redactor.text(RENDERERS[format](report, exchanges)));
+      await writeFile(path, renderReport(report, exchanges, format, redactor));
       return path;
     }),
   );
+}
+
+/** One report format as text, every secret the run knows redacted (what `--report-dir -` prints). */
+export function renderReport(report: Report, exchanges: readonly Exchange[], format: Format, redactor: Redactor): string {
+  return redactor.text(RENDERERS[format](report, exchanges));
 }

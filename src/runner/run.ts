@@ -38,6 +38,11 @@ export interface RunOptions extends Omit<SettingValues, 'reportDir'> {
   linkLatest?: boolean;
   /** Console output; `null` prints nothing. */
   out?: NodeJS.WritableStream | null;
+  /**
+   * Where to write the one report format asked for (`formats`), instead of files: the
+   * CLI's `--report-dir -` (stdout, the console then going to stderr). Needs `reportDir: null`.
+   */
+  reportStream?: NodeJS.WritableStream;
   /** Aborts the run (e.g. on SIGINT); the report then has verdict `error`. */
   signal?: AbortSignal;
 }
@@ -67,6 +72,9 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
   const started = performance.now();
   if (options.baseUrl && !options.apiKey) throw new UsageError('an API key is required with a base URL');
   if (options.quiet && options.verbose) throw new UsageError('--quiet and --verbose exclude each other');
+  if (options.reportStream && (options.reportDir !== null || options.formats?.length !== 1)) {
+    throw new UsageError('a report goes to stdout alone: --report-dir - takes exactly one --format (json, junit, html, md or har)');
+  }
   if (options.baseUrl) assertSendableKey(options.apiKey!, options.keySource ?? 'the caller');
   // reportDir is the one option that may also be null (write nothing).
   checkValues(Object.fromEntries(SETTING_LIST.filter(([name]) => name !== 'reportDir').map(([name]) => [name, (options as SettingValues)[name]])), 'runConformance');
@@ -101,7 +109,7 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
     stop?.addEventListener('abort', stopWorker, { once: true });
     const signals = [stop, unreachable.signal].filter((signal) => signal !== undefined);
     const suite = await startSuite(settings, collector, { signal: AbortSignal.any(signals) });
-    if (options.reportDir !== null) void reportWriters(); // loads while the worker starts, when this thread is idle
+    if (options.reportDir !== null || options.reportStream) void reportWriters(); // loads while the worker starts, when this thread is idle
     const preflight = await probe(settings, redactor, stop);
 
     reached = !preflight.error || !UNREACHABLE.includes(preflight.error.code);
@@ -125,6 +133,7 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
     });
     const exchanges = [preflight, ...judged.exchanges];
     const written = options.reportDir === null ? [] : await (await reportWriters()).writeReports(report, exchanges, options.reportDir, settings.formats, redactor);
+    if (options.reportStream) options.reportStream.write((await reportWriters()).renderReport(report, exchanges, settings.formats[0]!, redactor));
     if (options.reportDir !== null && options.linkLatest) await linkLatest(options.reportDir);
     print(options.quiet ? format.verdict(report, written) : format.summary(report, written));
     return { report: redactor.value(report), exitCode: exitCodeOf(report.verdict, report.gate), written, exchanges: judged.exchanges };

@@ -4,6 +4,7 @@
  */
 import { execFile, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -237,6 +238,18 @@ test('--quiet prints only the verdict and the report paths; --verbose every exch
   expect(verbose.stdout).toMatch(/✓ must +5\/R2 +list-401-missing .*\n +GET \/v1\/categories \[missing\] → 401 \(\d+(\.\d+)? ms\)\n/);
   const both = await cli(['run', '--quiet', '--verbose']);
   expect([both.code, both.stderr]).toEqual([2, 'petstore-conformance: error: --quiet and --verbose exclude each other\n']);
+});
+
+test('--report-dir - with one --format writes that report to stdout, the console to stderr, and no folder named -', async () => {
+  const cwd = await tempDir();
+  const { code, stdout, stderr } = await cli(['run', '--format', 'json', '--report-dir', '-', '--checks', '^list-401-missing$'], {}, undefined, cwd);
+  expect(code).toBe(0);
+  const report = JSON.parse(stdout);
+  expect(report.headline).toBe('SELF-TEST (embedded reference server): CONFORMANT');
+  expect(stderr).toContain('Verdict: SELF-TEST (embedded reference server): CONFORMANT');
+  expect(existsSync(join(cwd, '-'))).toBe(false);
+  const two = await cli(['run', '--report-dir', '-'], {}, undefined, cwd);
+  expect([two.code, two.stderr]).toEqual([2, 'petstore-conformance: error: a report goes to stdout alone: --report-dir - takes exactly one --format (json, junit, html, md or har)\n']);
 });
 
 test('list prints every check (JSON: an array with id, clause and level) and the requirements catalogue, sending nothing', async () => {
