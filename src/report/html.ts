@@ -20,15 +20,24 @@ th{background:#eaeef2}
 .card{background:#fff;border:1px solid #d0d7de;border-left:4px solid #cf222e;border-radius:6px;padding:12px 16px;margin:12px 0}
 pre{background:#f6f8fa;border:1px solid #d0d7de;border-radius:6px;padding:8px;overflow:auto;white-space:pre-wrap;word-break:break-word;font-size:12px}
 code{font-family:ui-monospace,SFMono-Regular,Menlo,monospace}
+.toc{background:#fff;border:1px solid #d0d7de;border-radius:6px;padding:8px 16px;margin:16px 0;font-size:13px}.toc a{margin-right:14px}
+.lv{display:inline-block;border-radius:10px;padding:0 8px;font-size:12px;font-weight:600;color:#fff}
+.lv-must{background:#8250df}.lv-should{background:#0969da}.lv-info{background:#6e7781}
+.status{display:inline-block;border-radius:4px;padding:0 6px;background:#ffebe9;color:#cf222e;font-weight:700;font-family:ui-monospace,SFMono-Regular,Menlo,monospace}
+.card.blocked{border-left-color:#9a6700}
+details>summary{cursor:pointer;color:#57606a;margin:4px 0}
 `;
 
 /**
  * report.json as one self-contained HTML page: inline style, no script, no fonts, no
- * requests. The verdict first, then the failures (message, exchange, curl, counterexample
- * and seed), counts by level, the requirement matrix, every check, and what is out of scope.
+ * requests. The verdict first, a table of contents, the root causes, counts by level, the
+ * failures (the received status highlighted; long exchanges folded in <details>), the
+ * must checks not evaluated, the requirement matrix, every check (levels in distinct
+ * colours), and what is out of scope.
  */
 export function renderHtml(report: Report): string {
   const failures = report.checks.filter((check) => check.status === 'failed');
+  const mustErrors = report.checks.filter((check) => check.status === 'error' && check.level === 'must');
   const statusClass = (status: string) => (status === 'error' ? 'error-s' : status);
   const levels: CheckLevel[] = ['must', 'should', 'info'];
   return `<!DOCTYPE html>
@@ -47,36 +56,41 @@ export function renderHtml(report: Report): string {
 <div class="meta">${e(report.target.baseUrl)} · profile ${e(report.settings.profile)} · seed ${e(report.settings.seed)} · ${e(report.startedAt)} · ${e(report.summary.requests)} requests in ${e((report.durationMs / 1000).toFixed(2))} s · ${e(report.tool.name)} ${e(report.tool.version)}, spec ${e(report.spec.version)}</div>
 </section>
 
-<h2>Root causes (${report.findings.length})</h2>
+<nav class="toc"><a href="#root-causes">Root causes (${report.findings.length})</a><a href="#levels">Checks by level</a><a href="#failures">Failures (${failures.length})</a><a href="#not-evaluated">Not evaluated (${mustErrors.length})</a><a href="#requirements">Requirements</a><a href="#checks">All checks</a><a href="#scope">Out of scope</a><a href="#written">Written</a></nav>
+
+<h2 id="root-causes">Root causes (${report.findings.length})</h2>
 ${report.findings.length === 0 ? '<p>None.</p>' : `<table><tr><th>Finding</th><th>Deviation</th><th>Checks</th></tr>
 ${report.findings.map((f) => `<tr><td>${e(f.id)}</td><td>${e(f.summary)}</td><td>${e(f.checks.length)}: ${f.checks.map((id) => `<code>${e(id)}</code>`).join(' ')}</td></tr>`).join('\n')}
 </table>`}
 
-<h2>Checks by level</h2>
+<h2 id="levels">Checks by level</h2>
 <table><tr><th>Level</th><th>Passed</th><th>Failed</th><th>Error</th><th>Skipped</th></tr>
 ${levels.map((level) => {
   const c = report.summary.byLevel[level];
-  return `<tr><td>${level}</td><td class="passed">${c.passed}</td><td class="failed">${c.failed}</td><td>${c.error}</td><td>${c.skipped}</td></tr>`;
+  return `<tr><td>${levelBadge(level)}</td><td class="passed">${c.passed}</td><td class="failed">${c.failed}</td><td>${c.error}</td><td>${c.skipped}</td></tr>`;
 }).join('\n')}
 </table>
 
-<h2>Failures (${failures.length})</h2>
+<h2 id="failures">Failures (${failures.length})</h2>
 ${failures.length === 0 ? '<p>None.</p>' : failures.map(failureCard).join('\n')}
 
-<h2>Requirements</h2>
+<h2 id="not-evaluated">Must checks not evaluated (${mustErrors.length})</h2>
+${mustErrors.length === 0 ? '<p>None.</p>' : mustErrors.map((c) => `<div class="card blocked"><div><code>${e(c.id)}</code> · ${e(c.clause)} · ${levelBadge(c.level)}</div><div><strong>${e(c.title)}</strong></div><div>${e(c.reason ?? '')}</div></div>`).join('\n')}
+
+<h2 id="requirements">Requirements</h2>
 <table><tr><th>Requirement</th><th>Clause</th><th>Level</th><th>Outcome</th><th>Checks</th><th>Statement</th></tr>
 ${report.requirements.map((r) => `<tr><td><code>${e(r.id)}</code></td><td>${e(r.clause)}</td><td>${e(r.level)}</td><td class="${e(r.outcome)}">${e(r.outcome)}</td><td>${r.checks.map((c) => `<code class="${statusClass(c.status)}">${e(c.id)}</code>`).join(' ') || e(r.inapplicable ?? '')}</td><td>${e(r.quote)}</td></tr>`).join('\n')}
 </table>
 
-<h2>All checks (${report.checks.length})</h2>
+<h2 id="checks">All checks (${report.checks.length})</h2>
 <table><tr><th>Check</th><th>Clause</th><th>Level</th><th>Status</th><th>Requests</th><th>ms</th><th>What holds when it passes</th></tr>
-${report.checks.map((c) => `<tr><td><code>${e(c.id)}</code></td><td>${e(c.clause)}</td><td>${e(c.level)}</td><td class="${statusClass(c.status)}">${e(c.status)}${c.reason ? `: ${e(c.reason)}` : ''}</td><td>${c.requests}</td><td>${c.durationMs}</td><td>${e(c.title)}</td></tr>`).join('\n')}
+${report.checks.map((c) => `<tr><td><code>${e(c.id)}</code></td><td>${e(c.clause)}</td><td>${levelBadge(c.level)}</td><td class="${statusClass(c.status)}">${e(c.status)}${c.reason ? `: ${e(c.reason)}` : ''}</td><td>${c.requests}</td><td>${c.durationMs}</td><td>${e(c.title)}</td></tr>`).join('\n')}
 </table>
 
-<h2>Out of scope (the spec marks these "not shown")</h2>
+<h2 id="scope">Out of scope (the spec marks these "not shown")</h2>
 <ul>${report.outOfScope.map((o) => `<li>${e(o.clause)}: ${e(o.what)}</li>`).join('')}</ul>
 
-<h2>Written to the target</h2>
+<h2 id="written">Written to the target</h2>
 <p>${e(report.created.length)} categories created (listed in report.json, with their ids).</p>
 </main>
 </body>
@@ -84,12 +98,25 @@ ${report.checks.map((c) => `<tr><td><code>${e(c.id)}</code></td><td>${e(c.clause
 `;
 }
 
+/** The level as a coloured badge: must, should and info are told apart at a glance. */
+const levelBadge = (level: CheckLevel) => `<span class="lv lv-${level}">${level}</span>`;
+
+/** Exchanges longer than this (characters) are folded into a <details>. */
+const FOLDED_CHARS = 1500;
+
 function failureCard(check: CheckResult): string {
   const property = check.property;
+  const failure = check.failure!;
+  const received = failure.response ? `HTTP ${failure.response.status}` : failure.error ? `no response: ${failure.error.code}` : '';
+  const text = failureText(check);
+  const exchange = text.length > FOLDED_CHARS
+    ? `<details><summary>the whole exchange (${e(text.length)} characters)</summary><pre>${e(text)}</pre></details>`
+    : `<pre>${e(text)}</pre>`;
   return `<div class="card" id="${e(check.id)}">
-<div><code>${e(check.id)}</code> · ${e(check.clause)} · ${e(check.level)}${check.reference ? ` · ${e(check.reference)}` : ''}</div>
+<div><code>${e(check.id)}</code> · ${e(check.clause)} · ${levelBadge(check.level)}${check.reference ? ` · ${e(check.reference)}` : ''}${received ? ` · received <span class="status">${e(received)}</span>` : ''}</div>
 <div><strong>${e(check.title)}</strong></div>
-<pre>${e(failureText(check))}</pre>
+<div>${e(failure.message.split('\n')[0]!)}</div>
+${exchange}
 ${property?.counterexample ? `<div>Counterexample (seed ${e(property.seed)}, path ${e(property.path ?? '')}, ${e(property.numRuns)} runs, ${e(property.numShrinks)} shrinks):</div><pre>${e(property.counterexample)}</pre>` : ''}
 ${property?.replay ? `<div>Replay:</div><pre>${e(property.replay)}</pre>` : ''}
 </div>`;

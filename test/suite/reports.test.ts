@@ -152,6 +152,16 @@ describe('report.html', () => {
       expect(problems).toEqual([]);
       expect(requests).toEqual([url]);
       expect(await page.locator('h1').first().textContent()).toBe('NONCONFORMANT');
+      // Navigable: a table of contents whose every link has its target, root causes first.
+      const anchors = await page.locator('nav.toc a').evaluateAll((links) => links.map((a) => (a as unknown as { hash: string }).hash));
+      expect(anchors[0]).toBe('#root-causes');
+      for (const hash of anchors) expect(await page.locator(hash).count(), hash).toBe(1);
+      // must, should and info in distinct colours; the received status highlighted in each failure.
+      const colour = (level: string) =>
+        page.locator(`.lv-${level}`).first().evaluate((el) => (globalThis as unknown as { getComputedStyle(e: unknown): { backgroundColor: string } }).getComputedStyle(el).backgroundColor);
+      expect(new Set([await colour('must'), await colour('should'), await colour('info')]).size).toBe(3);
+      expect(await page.locator('.card .status').first().textContent()).toMatch(/^HTTP \d{3}$/);
+      expect(await page.locator('#failures ~ .card').count()).toBe(outcome.report.checks.filter((c) => c.status === 'failed').length + outcome.report.checks.filter((c) => c.status === 'error' && c.level === 'must').length);
       await mkdir(join(ROOT, 'reports', 'screenshots'), { recursive: true });
       await page.screenshot({ path: SCREENSHOT, fullPage: false });
       expect(existsSync(SCREENSHOT)).toBe(true);
