@@ -51,11 +51,7 @@ function nestingDepth(text: string, limit: number): number {
   for (let i = text.indexOf('[') === -1 && text.indexOf('{') === -1 ? text.length : 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === QUOTE) {
-      for (i++; i < text.length; i++) {
-        const s = text.charCodeAt(i);
-        if (s === BACKSLASH) i++;
-        else if (s === QUOTE) break;
-      }
+      i = closingQuote(text, i);
     } else if (c === OPEN_BRACKET || c === OPEN_BRACE) {
       if (++depth > deepest && (deepest = depth) > limit) return deepest;
     } else if (c === CLOSE_BRACKET || c === CLOSE_BRACE) {
@@ -63,6 +59,17 @@ function nestingDepth(text: string, limit: number): number {
     }
   }
   return deepest;
+}
+
+/** The index of the quote that closes the string opened at `open` (escapes skipped), or the text's length. */
+function closingQuote(text: string, open: number): number {
+  let i = open + 1;
+  for (; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === BACKSLASH) i++;
+    else if (c === QUOTE) break;
+  }
+  return i;
 }
 
 /**
@@ -77,11 +84,7 @@ function hasInexactNumber(text: string): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === QUOTE) {
-      for (i++; i < text.length; i++) {
-        const s = text.charCodeAt(i);
-        if (s === BACKSLASH) i++;
-        else if (s === QUOTE) break;
-      }
+      i = closingQuote(text, i);
     } else if (c === MINUS || (c >= ZERO && c <= NINE)) {
       let digits = 0;
       for (; i < text.length; i++) {

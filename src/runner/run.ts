@@ -83,7 +83,7 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
   const knownFailures = options.knownFailures ? await loadKnownFailures(options.knownFailures) : undefined;
   let embedded: ReferenceServer | undefined;
   if (!options.baseUrl) embedded = await (await import('../reference/server.js')).startReferenceServer();
-  const settings = { ...settingsFor(options, embedded), ...(options.deadlineSeconds ? { deadlineAt: startedAt.getTime() + options.deadlineSeconds * 1000 } : {}) };
+  const settings = settingsFor(options, embedded, startedAt);
   // The key; every credential derived from it arrives with the result of the check that sent it.
   const redactor = new Redactor().add(settings.apiKey, KEY_PLACEHOLDER);
   const format = new ConsoleFormat(options.color ?? Boolean((options.out as { isTTY?: boolean } | null)?.isTTY));
@@ -103,7 +103,7 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
     // The suite's worker starts first, and the probe goes out while it starts: the worker
     // takes longest to start, and an unreachable target cancels the run before any check.
     const unreachable = new AbortController();
-    const stop = withDeadline(options, started);
+    const stop = withDeadline(options, settings);
     // The worker sends the requests: it is told at once, checks under way included.
     const stopWorker = () => broadcastStop(settings.runId, String(stop!.reason));
     stop?.addEventListener('abort', stopWorker, { once: true });
@@ -142,8 +142,11 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
   }
 }
 
-/** The run's settings: the options, their defaults, and the embedded server when there is one. */
-function settingsFor(options: RunOptions, embedded: ReferenceServer | undefined): RunSettings {
+/**
+ * The run's settings: the options, their defaults, the embedded server when there is one,
+ * and when the deadline falls (`deadlineSeconds` from `startedAt`).
+ */
+function settingsFor(options: RunOptions, embedded: ReferenceServer | undefined, startedAt: Date): RunSettings {
   const seed = options.seed ?? freshSeed();
   const { reportDir: _reportDir, ...values } = options;
   return {
@@ -157,19 +160,20 @@ function settingsFor(options: RunOptions, embedded: ReferenceServer | undefined)
     profile: options.profile ?? defaultProfile(embedded ? undefined : options.baseUrl),
     profileSource: options.profile ? 'explicit' : 'default',
     ...(options.caPem ? { caPem: options.caPem } : {}),
+    ...(options.deadlineSeconds ? { deadlineAt: startedAt.getTime() + options.deadlineSeconds * 1000 } : {}),
   };
 }
 
 const NO_CREDENTIAL: Credential = { name: 'missing', description: 'no Authorization header' };
 
 /**
- * The caller's abort signal, combined with the run's deadline when one is set.
- * @param started when the run started, in ms on `performance.now()`: the deadline counts from there.
+ * The caller's abort signal, combined with the run's deadline when one is set: the same
+ * instant (`deadlineAt`) the request guard reads off the clock.
  */
-function withDeadline(options: RunOptions, started: number): AbortSignal | undefined {
-  if (!options.deadlineSeconds) return options.signal;
-  const deadline = AbortSignal.timeout(Math.max(0, Math.ceil(options.deadlineSeconds * 1000 - (performance.now() - started))));
-  const reason = deadlineReached(options.deadlineSeconds);
+function withDeadline(options: RunOptions, { deadlineAt, deadlineSeconds }: RunSettings): AbortSignal | undefined {
+  if (deadlineAt === undefined || deadlineSeconds === undefined) return options.signal;
+  const deadline = AbortSignal.timeout(Math.max(0, Math.ceil(deadlineAt - Date.now())));
+  const reason = deadlineReached(deadlineSeconds);
   const timed = new AbortController();
   deadline.addEventListener('abort', () => timed.abort(reason), { once: true });
   return options.signal ? AbortSignal.any([options.signal, timed.signal]) : timed.signal;

@@ -128,13 +128,10 @@ describe('a check never passes on an exchange it did not make', () => {
 
 describe('aborting', () => {
   test('an aborted run ends with verdict error and exit 3, with what ran so far; no check sends on', async () => {
-    const counting = countingRequests();
+    const counting = countingRequests({ holdFrom: 20 });
     // One connection, and the 20th request held: nothing else is on its way when the run is
     // aborted, so any request the server receives after was sent after the abort.
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    const holding: Variation = (base) => ({ respond: async (req) => (counting.received() >= 20 ? held.then(() => base.respond(req)) : base.respond(req)) });
-    const server = await startReferenceServer({ variations: [counting.variation, holding] });
+    const server = await startReferenceServer({ variations: [counting.variation] });
     try {
       const abort = new AbortController();
       void counting.reached(20).then(() => abort.abort('interrupted by the user'));
@@ -154,7 +151,7 @@ describe('aborting', () => {
       for (const check of unrun) expect(check.reason, check.id).toBe('not run: the run was interrupted');
       expect(skipped.filter((c) => /^(pets|orders)-/.test(c.id)).map((c) => c.reason)).toEqual(['not selected', 'not selected']);
     } finally {
-      release();
+      counting.release();
       await server.close();
     }
   });

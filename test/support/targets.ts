@@ -94,17 +94,28 @@ export function delayedBy(ms: number): Variation {
 /**
  * A variation that counts the requests the server receives and tells when the count
  * reaches a number: tests stop a run on the server's word, not after some milliseconds.
+ * With `holdFrom`, the request of that number and every later one is held unanswered
+ * until `release()`: over one connection, nothing else is then on its way, so any request
+ * received after a stop was sent after it.
  */
-export function countingRequests(): { variation: Variation; received: () => number; reached: (count: number) => Promise<void> } {
+export function countingRequests({ holdFrom = Infinity }: { holdFrom?: number } = {}): {
+  variation: Variation;
+  received: () => number;
+  reached: (count: number) => Promise<void>;
+  release: () => void;
+} {
   let received = 0;
   const waiting: Array<{ count: number; resolve: () => void }> = [];
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
   const variation: Variation = (base) => ({
-    respond(req) {
+    async respond(req) {
       received++;
       for (const wait of waiting.filter((w) => w.count <= received)) {
         waiting.splice(waiting.indexOf(wait), 1);
         wait.resolve();
       }
+      if (received >= holdFrom) await held;
       return base.respond(req);
     },
   });
@@ -112,5 +123,6 @@ export function countingRequests(): { variation: Variation; received: () => numb
     variation,
     received: () => received,
     reached: (count) => (received >= count ? Promise.resolve() : new Promise((resolve) => waiting.push({ count, resolve }))),
+    release,
   };
 }
