@@ -1,3 +1,4 @@
+import { secretHeaders } from '../config/extra-headers.js';
 import { inject } from 'vitest';
 import type { RunSettings } from '../config/settings.js';
 import { HttpClient } from '../http/client.js';
@@ -44,7 +45,7 @@ export class RunState {
       this.interrupted = true;
       this.guard.stop(reason);
     });
-    this.redactor = new Redactor().add(settings.apiKey, KEY_PLACEHOLDER);
+    this.redactor = new Redactor().add(settings.apiKey, KEY_PLACEHOLDER).addAll(secretHeaders(settings.extraHeaders));
     this.valid = validCredential(settings.apiKey);
     this.invalid = exampleCredentials(settings.apiKey, derivedHex(settings.seed, 'unknown-key', 24));
     for (const credential of this.invalid) this.redactor.addAll(credential.secrets ?? []);

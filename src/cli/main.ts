@@ -198,9 +198,11 @@ function optionFor(setting: Setting): Option {
   const shown = facts.filter((fact) => fact !== undefined);
   const option = new Option(setting.flag!, `${setting.help}${shown.length > 0 ? ` (${shown.join('; ')})` : ''}`);
   if (setting.type === 'boolean') return option;
-  return option.argParser((text: string) => {
+  return option.argParser((text: string, previous: unknown) => {
     try {
-      return parseArgument(setting, text);
+      const value = parseArgument(setting, text);
+      // A repeated flag collects its items (commander passes the default, absent here, first).
+      return setting.type === 'texts' ? [...((previous as string[] | undefined) ?? []), value] : value;
     } catch (error) {
       throw new InvalidArgumentError((error as Error).message);
     }

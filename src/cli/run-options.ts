@@ -20,7 +20,7 @@ export interface RunFlags extends SettingValues {
  * wins over the table's default (applied by the run).
  * @param explicit whether a setting was given on the command line.
  * @throws UsageError for every problem of the input: unknown target, bad URL, plain http
- *   to a remote host, missing or unreadable key, unreadable CA file.
+ *   to a remote host, missing or unreadable key, unreadable CA file, client certificate or key.
  */
 export async function resolveRunOptions(
   flags: RunFlags,
@@ -36,15 +36,16 @@ export async function resolveRunOptions(
     if (value !== undefined) (options as Record<string, unknown>)[name] = value;
   }
   if (options.knownFailures !== undefined) options.knownFailures = resolve(cwd, options.knownFailures);
-  if (options.baseUrl === undefined) return options; // the embedded reference server
+  const read = async (file: string | undefined, what: string) => (file ? await readInput(resolve(cwd, file), what) : undefined);
+  const tls = {
+    caPem: await read(options.caFile, 'the CA file'),
+    clientCertPem: await read(options.clientCert, 'the client certificate'),
+    clientKeyPem: await read(options.clientKey, 'the client key'),
+  };
+  if (options.baseUrl === undefined) return { ...options, ...tls, env }; // the embedded reference server
   const baseUrl = normalizeBaseUrl(options.baseUrl);
   assertSecureTransport(baseUrl, options.allowInsecureHttp ?? false);
-  return {
-    ...options,
-    baseUrl,
-    ...(await apiKey(options.apiKeyFile, options.apiKeyEnv ?? SETTINGS.apiKeyEnv.default, env, cwd)),
-    ...(options.caFile ? { caPem: await readInput(resolve(cwd, options.caFile), 'the CA file') } : {}),
-  };
+  return { ...options, baseUrl, ...(await apiKey(options.apiKeyFile, options.apiKeyEnv ?? SETTINGS.apiKeyEnv.default, env, cwd)), ...tls, env };
 }
 
 async function selectedTarget(flags: RunFlags, cwd: string): Promise<TargetConfig | undefined> {

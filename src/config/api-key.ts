@@ -1,20 +1,26 @@
 import { UsageError } from '../core/errors.js';
 
 /**
- * Refuses a key that cannot be sent in the Authorization header: a control character
- * (a newline from a file or a copied secret, NUL, DEL) or a character outside ASCII
- * (RFC 9110 §5.5: field values are visible ASCII; a token68 credential is narrower still).
- * The message names the character's code point and position, never the key.
- * @param source where the key came from, e.g. `the environment variable PETSTORE_API_KEY`.
+ * Refuses a value that cannot be sent in a header field: a control character (a newline
+ * from a file or a copied secret, NUL, DEL) or a character outside ASCII (RFC 9110 §5.5:
+ * field values are visible ASCII; a token68 credential is narrower still). The message
+ * names the character's code point and position, never the value.
+ * @param what the value, e.g. `the API key`.
+ * @param source where it came from, e.g. `the environment variable PETSTORE_API_KEY`.
  * @throws UsageError naming the first such character.
  */
-export function assertSendableKey(key: string, source: string): void {
-  for (const [i, character] of [...key].entries()) {
+export function assertSendable(value: string, what: string, source: string): void {
+  for (const [i, character] of [...value].entries()) {
     const code = character.codePointAt(0)!;
-    const what = code < 0x20 || code === 0x7f ? 'a control character' : code > 0x7e ? 'a character outside ASCII' : undefined;
-    if (what) {
+    const kind = code < 0x20 || code === 0x7f ? 'a control character' : code > 0x7e ? 'a character outside ASCII' : undefined;
+    if (kind) {
       const point = `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
-      throw new UsageError(`the API key (from ${source}) holds a character that cannot be sent in an HTTP header: ${what} (${point}) at position ${i + 1}; check how it was stored`);
+      throw new UsageError(`${what} (from ${source}) holds a character that cannot be sent in an HTTP header: ${kind} (${point}) at position ${i + 1}; check how it was stored`);
     }
   }
+}
+
+/** {@link assertSendable} for the API key. */
+export function assertSendableKey(key: string, source: string): void {
+  assertSendable(key, 'the API key', source);
 }

@@ -11,6 +11,8 @@ export function expectation(setting: Setting): string {
       return `one of ${setting.choices.join(', ')}`;
     case 'list':
       return `some of ${setting.choices.join(', ')}, comma-separated`;
+    case 'texts':
+      return `a list of texts, each matching ${setting.pattern}`;
     case 'regex':
       return 'a regular expression';
     case 'url':
@@ -37,6 +39,8 @@ export function accepts(setting: Setting, value: unknown): boolean {
       return typeof value === 'string' && setting.choices.includes(value);
     case 'list':
       return Array.isArray(value) && value.length > 0 && value.every((item) => setting.choices.includes(item as string));
+    case 'texts':
+      return Array.isArray(value) && value.every((item) => matches(setting.pattern, item));
     case 'boolean':
       return typeof value === 'boolean';
     case 'regex':
@@ -48,16 +52,25 @@ export function accepts(setting: Setting, value: unknown): boolean {
         return false;
       }
     default:
-      return typeof value === 'string' && value !== '' && (!setting.pattern || new RegExp(setting.pattern).test(value));
+      return setting.pattern ? matches(setting.pattern, value) : typeof value === 'string' && value !== '';
   }
 }
 
+function matches(pattern: string, value: unknown): boolean {
+  return typeof value === 'string' && new RegExp(pattern).test(value);
+}
+
 /**
- * A setting's value from its command-line argument.
+ * A setting's value from its command-line argument; for a repeated setting, one item (the
+ * command line collects them).
  * @throws Error with the message `expected <what the setting accepts>.` (the command line
  *   prints it after the flag).
  */
 export function parseArgument(setting: Setting, text: string): unknown {
+  if (setting.type === 'texts') {
+    if (!matches(setting.pattern, text)) throw new Error(`expected text matching ${setting.pattern}.`);
+    return text;
+  }
   let value: unknown = text;
   if (setting.type === 'integer' || setting.type === 'number') value = text.trim() === '' ? NaN : Number(text);
   if (setting.type === 'list') value = text.split(',').map((item) => item.trim());
@@ -90,6 +103,8 @@ function valueSchema(setting: Setting): Record<string, unknown> {
       return { enum: setting.choices, ...description };
     case 'list':
       return { type: 'array', items: { enum: setting.choices }, minItems: 1, ...description };
+    case 'texts':
+      return { type: 'array', items: { type: 'string', pattern: setting.pattern }, ...description };
     case 'boolean':
       return { type: 'boolean', ...description };
     default:

@@ -2,6 +2,13 @@
 import type {} from 'vitest';
 import { KEY_VARIABLE } from '../secrets/redactor.js';
 import { isLoopback } from './base-url.js';
+import type { ExtraHeader } from './extra-headers.js';
+import type { ProxyEnvironment } from './proxy.js';
+
+/** `Name: value`: a field name is a token, its value visible ASCII with inner spaces (RFC 9110 §5.1, §5.5). */
+const HEADER_PATTERN = "^[!#$%&'*+.^_`|~0-9A-Za-z-]+:[ \\t]*[!-~]([ \\t!-~]*[!-~])?[ \\t]*$";
+/** `Name=VARIABLE`: a field name and an environment variable's name. */
+const HEADER_ENV_PATTERN = "^[!#$%&'*+.^_`|~0-9A-Za-z-]+=[A-Za-z_][A-Za-z0-9_]*$";
 
 /**
  * What a run may do to its target. `read-only` sends nothing that could create a
@@ -59,6 +66,16 @@ export interface ListSetting extends Declared {
   default: readonly string[];
 }
 
+/**
+ * Text that may be given more than once: the flag repeats, the configuration takes a list.
+ * Every item must match the pattern.
+ */
+export interface RepeatedSetting extends Declared {
+  type: 'texts';
+  pattern: string;
+  default?: undefined;
+}
+
 /** On or off: a flag without an argument (`--no-…` for a default of true). */
 export interface SwitchSetting extends Declared {
   type: 'boolean';
@@ -66,7 +83,7 @@ export interface SwitchSetting extends Declared {
 }
 
 /** The declaration of one setting. */
-export type Setting = NumberSetting | TextSetting | ChoiceSetting | ListSetting | SwitchSetting;
+export type Setting = NumberSetting | TextSetting | ChoiceSetting | ListSetting | RepeatedSetting | SwitchSetting;
 
 /**
  * Every setting of a run, declared once. The name is the option of the programmatic API,
@@ -125,6 +142,22 @@ export const SETTINGS = {
   allowInsecureHttp: { type: 'boolean', flag: '--allow-insecure-http', config: true, help: 'allow plain http to a host that is not this machine' },
   strict: { type: 'boolean', flag: '--strict', config: true, reported: true, help: 'should failures (HTTP standards the spec does not state) count for the verdict, as must failures do' },
   caFile: { type: 'path', flag: '--ca-file <file>', config: true, help: 'PEM file of extra trusted CA certificates (NODE_EXTRA_CA_CERTS works too)' },
+  clientCert: { type: 'path', flag: '--client-cert <file>', config: true, help: 'PEM certificate the client presents for mutual TLS (with --client-key)' },
+  clientKey: { type: 'path', flag: '--client-key <file>', config: true, help: 'PEM private key of --client-cert (unencrypted; never printed)' },
+  headers: {
+    type: 'texts',
+    pattern: HEADER_PATTERN,
+    flag: '--header <name: value>',
+    config: true,
+    help: 'a header sent with every request, e.g. "X-Tenant: blue" (repeatable); shown as given in reports and replays',
+  },
+  headerEnv: {
+    type: 'texts',
+    pattern: HEADER_ENV_PATTERN,
+    flag: '--header-env <name=VARIABLE>',
+    config: true,
+    help: 'a header sent with every request, its value read from an environment variable and redacted like the key, e.g. X-Gateway-Key=GATEWAY_KEY (repeatable)',
+  },
   knownFailures: {
     type: 'path',
     flag: '--known-failures <file>',
@@ -161,6 +194,8 @@ type ValueOf<S> = S extends { type: 'integer' | 'number' }
   ? number
   : S extends { type: 'boolean' }
     ? boolean
+    : S extends { type: 'texts' }
+      ? string[]
     : S extends { type: 'list'; choices: readonly (infer C)[] }
       ? C[]
       : S extends { type: 'choice'; choices: readonly (infer C)[] }
@@ -217,6 +252,14 @@ export interface RunSettings extends ResolvedSettings {
   profileSource: 'explicit' | 'default';
   /** Extra trusted CA certificates (PEM) for the target's TLS, read from `caFile`. */
   caPem?: string;
+  /** The certificate (PEM) presented for mutual TLS, read from `clientCert`. */
+  clientCertPem?: string;
+  /** Its private key (PEM, secret), read from `clientKey`. */
+  clientKeyPem?: string;
+  /** Headers sent with every request (`headers`, `headerEnv`); secret values are redacted. None: absent. */
+  extraHeaders?: ExtraHeader[];
+  /** The proxies the environment names for the target; absent: reached directly (the embedded server always is). */
+  proxy?: ProxyEnvironment;
   /** When `deadlineSeconds` ends, in ms since the epoch: no request is sent from then on. */
   deadlineAt?: number;
 }

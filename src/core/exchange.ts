@@ -68,6 +68,8 @@ export type TransportErrorCode =
   | 'RESPONSE_TOO_LARGE'
   | 'INVALID_HTTP'
   | 'TLS'
+  /** A proxy (HTTP_PROXY, HTTPS_PROXY) refused the tunnel to the target: the target was never reached. */
+  | 'PROXY'
   | 'OTHER';
 
 export interface TransportError {

@@ -1,24 +1,25 @@
-import { rootCertificates } from 'node:tls';
 import pThrottle from 'p-throttle';
 import type { Redactor } from '../secrets/redactor.js';
 import type { RunSettings } from '../config/settings.js';
 import { AdaptivePace, isTooMany, refusalWaitMs } from './adaptive-pace.js';
 import { BodyReader, BodyTooLarge, GaveWay, PausableDeadline, responseCap, type ReadBody } from './body-reader.js';
-import { ConnectionPool, type ConnectionSlot, type WatchedDispatcher } from './connection-pool.js';
+import { ConnectionPool, type ConnectionSlot } from './connection-pool.js';
 import { recordedRequest, type Exchange, type RecordedResponse, type TransportError } from '../core/exchange.js';
 import { HungRoutes } from './hung-routes.js';
 import { bodyText, isIdempotent, type RequestSpec } from './request.js';
 import { RequestGuard, TargetHealth } from './safety.js';
 import { RouteHung, RunStopped, TargetRefused } from '../core/errors.js';
 import { toTransportError } from './transport-error.js';
-import { Agent, request, type Dispatcher } from 'undici';
+import { request, type Dispatcher } from 'undici';
+import { slotDispatcher, type DispatcherOptions } from './dispatcher.js';
 
 /**
  * Settings of the HTTP client: the run's settings it uses (each declared, with its unit, in
  * config/settings.ts), and its collaborators.
  */
 export interface ClientOptions
-  extends Pick<RunSettings, 'baseUrl' | 'timeoutMs' | 'maxResponseBytes' | 'connections' | 'rateLimit' | 'patienceSeconds' | 'userAgent' | 'caPem'> {
+  extends Pick<RunSettings, 'baseUrl' | 'connections' | 'rateLimit' | 'patienceSeconds' | 'userAgent' | 'extraHeaders'>,
+    DispatcherOptions {
   /** Applied to every response before anyone sees it: a server echoing the key leaks nothing. */
   redactor: Redactor;
   /** Called with every attempt of every request, superseded ones included, in completion order. */
@@ -79,20 +80,8 @@ export class HttpClient {
     // The user's ceiling: p-throttle's strict mode spaces calls evenly, one per 1000/rate ms.
     const throttled = options.rateLimit ? pThrottle({ limit: 1, interval: 1000 / options.rateLimit, strict: true })((run: () => Promise<unknown>) => run()) : undefined;
     this.#throttle = throttled ? <T>(run: () => Promise<T>) => throttled(run) as Promise<T> : (run) => run();
-    // One single-connection agent per slot, so each request knows whether its connection is fresh.
-    this.#pool = new ConnectionPool(options.connections, () =>
-      new Agent({
-        connections: 1,
-        // undici does not abort a request while its connection is being set up: the connect
-        // timeout is the request deadline, so an unreachable target costs one deadline.
-        connect: { timeout: options.timeoutMs, ...(options.caPem ? { ca: [...rootCertificates, options.caPem] } : {}) },
-        maxResponseSize: options.maxResponseBytes,
-        // Backstops only: the abort signal enforces the precise deadline.
-        headersTimeout: options.timeoutMs + 1000,
-        bodyTimeout: options.timeoutMs + 1000,
-        keepAliveTimeout: 4000,
-      }) as unknown as WatchedDispatcher,
-    );
+    // One single-connection dispatcher per slot, so each request knows whether its connection is fresh.
+    this.#pool = new ConnectionPool(options.connections, () => slotDispatcher(options));
   }
 
   /** Requests sent so far (every attempt). */
@@ -179,6 +168,10 @@ export class HttpClient {
     const url = this.#options.baseUrl + spec.path;
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': this.#options.userAgent };
     const shownHeaders: Record<string, string> = { ...headers };
+    for (const extra of this.#options.extraHeaders ?? []) {
+      headers[extra.name] = extra.value;
+      shownHeaders[extra.name] = extra.shown;
+    }
     if (spec.credential.header !== undefined) {
       headers.authorization = spec.credential.header;
       shownHeaders.authorization = spec.credential.shown ?? '<redacted>';

@@ -11,6 +11,12 @@ export function toTransportError(error: unknown, timeoutMs: number): TransportEr
   if (err?.name === 'TimeoutError' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
     return { code: 'TIMEOUT', message: `no complete response within ${timeoutMs} ms` };
   }
+  const tunnel = /^Proxy response \((\d+)\)/.exec(err?.message ?? '');
+  if (tunnel) {
+    const status = Number(tunnel[1]);
+    const why = status === 407 ? 'it asks for credentials: give them in the proxy URL (http://user:password@host:port)' : 'check that it allows tunnels to the target host and port';
+    return { code: 'PROXY', message: `the proxy refused the tunnel to the target: CONNECT answered ${status} (RFC 9110 §9.3.6); ${why}` };
+  }
   if (code === 'UND_ERR_CONNECT_TIMEOUT') return { code: 'CONNECT_TIMEOUT', message: `could not connect within ${timeoutMs} ms` };
   if (code === 'ECONNREFUSED') return { code: 'CONNECTION_REFUSED', message: detail };
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return { code: 'HOST_NOT_FOUND', message: detail };

@@ -17,8 +17,11 @@ export interface ReferenceServerOptions {
   variations?: Variation[];
   /** First id the store assigns; default 1. */
   firstId?: bigint;
-  /** Serve HTTPS with this PEM key and certificate instead of plain HTTP. */
-  tls?: { key: string; cert: string };
+  /**
+   * Serve HTTPS with this PEM key and certificate instead of plain HTTP; with `clientCa`,
+   * only to clients presenting a certificate it signed (mutual TLS).
+   */
+  tls?: { key: string; cert: string; clientCa?: string };
   /**
    * Changes to the server itself before it listens, for behaviour below the HTTP
    * exchange (how connections are kept alive or closed): the project's own tests use it.
@@ -61,7 +64,8 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
       else res.destroy();
     }
   };
-  const server: Server = options.tls ? createHttpsServer(options.tls, handler) : createServer(handler);
+  const tls = options.tls && { key: options.tls.key, cert: options.tls.cert, ...(options.tls.clientCa ? { ca: options.tls.clientCa, requestCert: true, rejectUnauthorized: true } : {}) };
+  const server: Server = tls ? createHttpsServer(tls, handler) : createServer(handler);
   server.keepAliveTimeout = 5_000;
   options.configure?.(server);
 

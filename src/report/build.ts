@@ -1,4 +1,5 @@
 import type { CheckLevel, CheckStatus, CreatedCategory } from '../check/types.js';
+import { shownProxy, type ShownProxy } from '../config/proxy.js';
 import { reportedValues, type RunSettings } from '../config/settings.js';
 import type { Exchange, TransportErrorCode } from '../core/exchange.js';
 import { specVersion, toolVersion } from '../package-info.js';
@@ -45,7 +46,7 @@ export function buildReport(record: RunRecord): Report {
     headline: '',
     coverage: coverageOf(record.checks),
     findings: [],
-    target: { baseUrl: settings.baseUrl, kind: settings.targetKind },
+    target: { baseUrl: settings.baseUrl, kind: settings.targetKind, ...proxyOf(settings) },
     startedAt: record.startedAt.toISOString(),
     durationMs: Math.round(record.durationMs),
     ...timing(record),
@@ -85,22 +86,35 @@ function timing(record: RunRecord): { timing?: RunTiming } {
   return { timing: { firstCheckRequestMs: Math.max(0, first - record.startedAt.getTime()), requestsMs: Math.round(last - first) } };
 }
 
+/** The proxy the environment names for the target, as report.json records it. */
+function proxyOf(settings: RunSettings): { proxy?: ShownProxy } {
+  const proxy = settings.proxy && shownProxy(settings.baseUrl, settings.proxy);
+  return proxy ? { proxy } : {};
+}
+
 /**
  * Transport errors that mean the target was never reached. Others (a reset mid-body, an
  * oversized or malformed answer) mean it answered something: the checks judge that.
  */
-export const UNREACHABLE: readonly TransportErrorCode[] = ['CONNECTION_REFUSED', 'HOST_NOT_FOUND', 'TLS', 'CONNECT_TIMEOUT', 'OTHER'];
+export const UNREACHABLE: readonly TransportErrorCode[] = ['CONNECTION_REFUSED', 'HOST_NOT_FOUND', 'TLS', 'CONNECT_TIMEOUT', 'PROXY', 'OTHER'];
 
 function assessability(record: RunRecord, answered: number): { assessable: boolean; unassessableReason?: string } {
   if (record.aborted) return { assessable: false, unassessableReason: `the run was aborted: ${record.aborted}` };
   const probe = record.preflight;
   if (probe?.error && UNREACHABLE.includes(probe.error.code)) {
-    return { assessable: false, unassessableReason: `the target is unreachable: ${probe.error.code}: ${probe.error.message}` };
+    const proxy = proxyOf(record.settings).proxy;
+    const via = proxy ? ` (through the proxy ${proxy.url} from ${proxy.variable}, unless NO_PROXY matches)` : '';
+    return { assessable: false, unassessableReason: `the target is unreachable${via}: ${probe.error.code}: ${probe.error.message}` };
   }
   if (record.exchanges.length > 0 && answered === 0) {
     // An abandoned request is a consequence (its route hung): cite the failure that caused it.
     const first = (record.exchanges.find((exchange) => exchange.error?.code !== 'ABANDONED') ?? record.exchanges[0]!).error;
-    return { assessable: false, unassessableReason: `every request failed, first with ${first?.code}: ${first?.message}` };
+    // TLS 1.3 ends a handshake without the certificate a server asked for by closing the connection.
+    const mutualTls =
+      first?.code === 'CONNECTION_RESET' && record.settings.baseUrl.startsWith('https:') && !record.settings.clientCertPem
+        ? '; a TLS server that closes every connection before answering may require a client certificate (--client-cert and --client-key)'
+        : '';
+    return { assessable: false, unassessableReason: `every request failed, first with ${first?.code}: ${first?.message}${mutualTls}` };
   }
   const setup = setupProblem(record);
   return setup ? { assessable: false, unassessableReason: setup } : { assessable: true };

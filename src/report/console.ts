@@ -1,3 +1,4 @@
+import { shownProxy } from '../config/proxy.js';
 import { styleText } from 'node:util';
 import { outcomeLine, requestLine, type Exchange } from '../core/exchange.js';
 import { NOT_SELECTED } from '../check/reasons.js';
@@ -21,7 +22,9 @@ export class ConsoleFormat {
   /** The run's first line. */
   header(settings: RunSettings, version: string): string {
     const what = settings.targetKind === 'embedded' ? ' (embedded reference server)' : '';
-    return `petstore-conformance ${version}: checking ${settings.baseUrl}${what}, profile ${settings.profile}, seed ${settings.seed}\n`;
+    const proxy = settings.proxy && shownProxy(settings.baseUrl, settings.proxy);
+    const via = proxy ? `\n  through the proxy ${proxy.url} (${proxy.variable}${proxy.noProxy ? `; directly if NO_PROXY matches: ${proxy.noProxy}` : ''})` : '';
+    return `petstore-conformance ${version}: checking ${settings.baseUrl}${what}, profile ${settings.profile}, seed ${settings.seed}${via}\n`;
   }
 
   /**

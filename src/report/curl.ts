@@ -4,20 +4,24 @@ import { KEY_VARIABLE } from '../secrets/redactor.js';
 /**
  * A bash command that sends the recorded request again with curl. Credentials appear as
  * expansions of `$PETSTORE_API_KEY` (the recorded form), so the command holds no secret
- * and replays the exact credential once the variable is set. Everything else is quoted
+ * and replays the exact credential once the variable is set; so do headers read from the
+ * environment (`${VARIABLE}`). Everything else is quoted
  * literally, in POSIX single quotes.
  */
 export function curlCommand(request: RecordedRequest): string {
   const parts = ['curl -sS -i', `-X ${quoted(request.method)}`, quoted(request.url)];
   for (const [name, value] of Object.entries(request.headers)) {
     const header = `${name}: ${value}`;
-    parts.push(`-H ${value.includes(KEY_VARIABLE) ? doubleQuoted(header) : quoted(header)}`);
+    parts.push(`-H ${value.includes(KEY_VARIABLE) || SECRET_HEADER.test(value) ? doubleQuoted(header) : quoted(header)}`);
   }
   if (request.body !== undefined) parts.push(`--data-binary ${quoted(request.body)}`);
   // A cut body cannot be sent again as recorded: the replay command (the seed) sends it whole.
   if (request.bodyBytes !== undefined) parts.push(`# the body sent was ${request.bodyBytes} bytes, recorded truncated`);
   return parts.join(' ');
 }
+
+/** How a header read from the environment (`--header-env`) is recorded: `${VARIABLE}`. */
+const SECRET_HEADER = /^\$\{[A-Za-z_][A-Za-z0-9_]*\}$/;
 
 /** POSIX single quotes: every character literal, a quote written as '\''. */
 function quoted(text: string): string {

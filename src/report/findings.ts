@@ -35,11 +35,18 @@ const CAPABILITY_REQUEST: Record<Capability, string> = { create: 'POST /v1/categ
  * A check that could not be evaluated (`error`) because a capability it needs deviates:
  * its reason names the finding first (`blocked by F1 (…)`), not only the consequence
  * ("no create succeeded"). Other checks are returned as they are.
+ * @param named whether to cite the finding by its id: the live console line, printed
+ *   before every finding is known (ids follow the final counts), cites its summary alone.
  */
+export function withBlocker(check: CheckResult, findings: readonly Finding[], named = true): CheckResult {
+  if (check.status !== 'error' || !check.needs) return check;
+  const blocker = findings.find((finding) => check.needs!.some((need) => finding.summary.includes(CAPABILITY_REQUEST[need])));
+  if (!blocker) return check;
+  const cited = named ? `${blocker.id} (${blocker.summary})` : blocker.summary;
+  return { ...check, reason: `blocked by ${cited}: ${check.reason ?? 'not evaluated'}` };
+}
+
+/** {@link withBlocker} for every check of a run. */
 export function withBlockers(checks: readonly CheckResult[], findings: readonly Finding[]): CheckResult[] {
-  return checks.map((check) => {
-    if (check.status !== 'error' || !check.needs) return check;
-    const blocker = findings.find((finding) => check.needs!.some((need) => finding.summary.includes(CAPABILITY_REQUEST[need])));
-    return blocker ? { ...check, reason: `blocked by ${blocker.id} (${blocker.summary}): ${check.reason ?? 'not evaluated'}` } : check;
-  });
+  return checks.map((check) => withBlocker(check, findings));
 }

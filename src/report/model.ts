@@ -1,3 +1,4 @@
+import type { ShownProxy } from '../config/proxy.js';
 import type { RecordedRequest, RecordedResponse, TransportError } from '../core/exchange.js';
 import type { RunSettings, SettingValues } from '../config/settings.js';
 import type { Requirement } from '../requirements/catalogue.js';
@@ -105,7 +106,8 @@ export interface Report {
   gate?: Gate;
   /** The failures grouped by deviation, most checks first (since 1.1). */
   findings: Finding[];
-  target: { baseUrl: string; kind: 'embedded' | 'external' };
+  /** What was checked; `proxy`: the proxy the environment names for it (credentials removed). */
+  target: { baseUrl: string; kind: 'embedded' | 'external'; proxy?: ShownProxy };
   /** ISO 8601. */
   startedAt: string;
   /** Wall time of the run, from its start to the report, in ms. */

@@ -1,5 +1,8 @@
 import { derivedHex, freshSeed } from '../check/seed.js';
 import { assertSendableKey } from '../config/api-key.js';
+import { assertClientCertificate } from '../config/client-certificate.js';
+import { extraHeaders, secretHeaders } from '../config/extra-headers.js';
+import { DIRECT, proxyEnvironment } from '../config/proxy.js';
 import { checkValues } from '../config/setting-values.js';
 import { defaultProfile, SETTING_LIST, withDefaults, type RunSettings, type SettingValues } from '../config/settings.js';
 import type { Credential } from '../http/credential.js';
@@ -7,6 +10,7 @@ import type { Exchange } from '../core/exchange.js';
 import { toolVersion } from '../package-info.js';
 import type { ReferenceServer } from '../reference/server.js';
 import { buildReport } from '../report/build.js';
+import { findingsOf, withBlocker } from '../report/findings.js';
 import { ConsoleFormat } from '../report/console.js';
 import type { Report } from '../report/model.js';
 import { exitCodeOf } from '../report/gate.js';
@@ -32,6 +36,14 @@ export interface RunOptions extends Omit<SettingValues, 'reportDir'> {
   keySource?: string;
   /** Extra trusted CA certificates (PEM) for the target's TLS (the CLI reads them from `caFile`). */
   caPem?: string;
+  /** The certificate and key (PEM) for mutual TLS (the CLI reads them from `clientCert` and `clientKey`). */
+  clientCertPem?: string;
+  clientKeyPem?: string;
+  /**
+   * Where `headerEnv`'s variables and the proxy variables (HTTP_PROXY, HTTPS_PROXY,
+   * NO_PROXY) are read; default: `process.env`.
+   */
+  env?: NodeJS.ProcessEnv;
   /** Where the report files go; `null` writes nothing. */
   reportDir: string | null;
   /** Whether to point `<reportDir>/../latest` at this run (for the default directory). */
@@ -78,14 +90,17 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
   if (options.baseUrl) assertSendableKey(options.apiKey!, options.keySource ?? 'the caller');
   // reportDir is the one option that may also be null (write nothing).
   checkValues(Object.fromEntries(SETTING_LIST.filter(([name]) => name !== 'reportDir').map(([name]) => [name, (options as SettingValues)[name]])), 'runConformance');
+  assertClientCertificate(options.clientCertPem, options.clientKeyPem);
+  const env = options.env ?? process.env;
+  const network = { extraHeaders: extraHeaders(options.headers, options.headerEnv, env), proxy: options.baseUrl ? proxyEnvironment(env) : DIRECT };
 
   // Read before anything starts: a malformed file is a usage error (exit 2), not a finding.
   const knownFailures = options.knownFailures ? await loadKnownFailures(options.knownFailures) : undefined;
   let embedded: ReferenceServer | undefined;
   if (!options.baseUrl) embedded = await (await import('../reference/server.js')).startReferenceServer();
-  const settings = settingsFor(options, embedded, startedAt);
-  // The key; every credential derived from it arrives with the result of the check that sent it.
-  const redactor = new Redactor().add(settings.apiKey, KEY_PLACEHOLDER);
+  const settings = { ...settingsFor(options, embedded, startedAt), ...network };
+  // The key and the secret headers; every credential derived from the key arrives with the result of the check that sent it.
+  const redactor = new Redactor().add(settings.apiKey, KEY_PLACEHOLDER).addAll(secretHeaders(network.extraHeaders));
   const format = new ConsoleFormat(options.color ?? Boolean((options.out as { isTTY?: boolean } | null)?.isTTY));
   const print = (text: string | undefined) => text !== undefined && options.out?.write(`${redactor.text(text)}\n`);
   let reached: boolean | undefined;
@@ -95,7 +110,8 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
     const collector = new CheckCollector(
       (result, exchanges) => {
         if (reached === false || options.quiet) return;
-        print(format.check(result));
+        // A check blocked by a deviation seen so far says so at once, as the report will.
+        print(format.check(withBlocker(result, findingsOf(collector.results), false)));
         if (options.verbose && exchanges.length > 0) print(format.exchanges(exchanges));
       },
       (secrets) => redactor.addAll(secrets),
@@ -160,6 +176,7 @@ function settingsFor(options: RunOptions, embedded: ReferenceServer | undefined,
     profile: options.profile ?? defaultProfile(embedded ? undefined : options.baseUrl),
     profileSource: options.profile ? 'explicit' : 'default',
     ...(options.caPem ? { caPem: options.caPem } : {}),
+    ...(options.clientCertPem && options.clientKeyPem ? { clientCertPem: options.clientCertPem, clientKeyPem: options.clientKeyPem } : {}),
     ...(options.deadlineSeconds ? { deadlineAt: startedAt.getTime() + options.deadlineSeconds * 1000 } : {}),
   };
 }

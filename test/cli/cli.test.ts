@@ -287,8 +287,19 @@ describe('usage errors: exit 2, one line, no stack trace', () => {
     // A key on the command line: the way that works, and never the value.
     [['run', '--api-key', 'S3cret-Key-Value', '--base-url', 'http://127.0.0.1:9/v1'], /^(?!.*S3cret).*use --api-key-env NAME \(default PETSTORE_API_KEY\) or --api-key-file FILE\n$/],
     [['run', '--api-key=S3cret-Key-Value'], /^(?!.*S3cret).*never taken on the command line/],
-  ])('%j', async (args, message) => {
-    const { code, stdout, stderr } = await cli(args as string[]);
+    // Extra headers: what the suite sets itself, malformed ones, an unset variable; mutual TLS by halves.
+    [['run', '--header', 'Authorization: Bearer x'], /--header Authorization: the suite sets this header itself \(the checks send the key/],
+    [['run', '--header', 'X-Tenant: blue', '--header', 'x-tenant: green'], /--header x-tenant: the header is given twice/],
+    [['run', '--header', 'X-Tenant blue'], /--header.*expected text matching/],
+    [['run', '--header', 'X-Tenant: a\u0001b'], /--header.*expected text matching/],
+    [['run', '--header-env', 'X-Gateway-Key=NO_SUCH_VARIABLE_SET'], /--header-env X-Gateway-Key=NO_SUCH_VARIABLE_SET: the environment variable NO_SUCH_VARIABLE_SET is not set/],
+    [['run', '--header-env', 'X-Gateway-Key=GW_KEY'], /^(?!.*S3cret).*the value of X-Gateway-Key \(from the environment variable GW_KEY\) holds a character that cannot be sent/, { GW_KEY: 'S3cret\u00e9' }],
+    [['run', '--client-cert', 'test/fixtures/tls/client-cert.pem'], /--client-cert and --client-key go together/],
+    [['run', '--client-cert', 'test/fixtures/tls/client-cert.pem', '--client-key', 'test/fixtures/tls/key.pem'], /--client-cert\/--client-key: the key does not belong to the certificate/],
+    [['run', '--client-key', '/no/such/key.pem', '--client-cert', 'test/fixtures/tls/client-cert.pem'], /cannot read the client key \/no\/such\/key\.pem: ENOENT/],
+    [['run', '--base-url', 'http://127.0.0.1:9/v1'], /HTTPS_PROXY \(or https_proxy\) is not a proxy URL/, { PETSTORE_API_KEY: 'k', HTTPS_PROXY: 'proxy.internal:3128' }],
+  ] as Array<[string[], RegExp, Record<string, string>?]>)('%j', async (args, message, env) => {
+    const { code, stdout, stderr } = await cli(args, env);
     expect(code).toBe(2);
     expect(stderr).toMatch(message);
     expect(stderr.trim().split('\n')).toHaveLength(1);

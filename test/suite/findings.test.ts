@@ -27,4 +27,6 @@ test('200 instead of 201 is one root cause holding every check it fails, first i
   expect(await readFile(join(dir, 'report.html'), 'utf8')).toContain('<h2 id="root-causes">Root causes (1)</h2>');
   // The check whose precondition (a 201 create) the finding broke says so first.
   expect(outcome.report.checks.find((c) => c.id === 'create-listed')?.reason).toMatch(/^blocked by F1 \(POST \/v1\/categories → status 200, expected status 201.*\): no create of the example checks answered 201/);
+  // So does its live console line, citing the deviation seen so far (ids follow the final counts).
+  expect(outcome.console).toMatch(/create-listed .*\n\s+error: blocked by POST \/v1\/categories → status 200, expected status 201.*: no create of the example checks answered 201/);
 });

@@ -22,8 +22,8 @@ export interface TargetShape {
   firstId?: bigint;
   /** The key the server accepts (default: the matrix's). */
   apiKey?: string;
-  /** Serve HTTPS with this PEM key and certificate. */
-  tls?: { key: string; cert: string };
+  /** Serve HTTPS with this PEM key and certificate (and, with `clientCa`, to clients it signed only). */
+  tls?: { key: string; cert: string; clientCa?: string };
 }
 
 /**

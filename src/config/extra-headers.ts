@@ -1,0 +1,66 @@
+import { UsageError } from '../core/errors.js';
+import { assertSendable } from './api-key.js';
+
+/** A header the user adds to every request (`--header`, `--header-env`). */
+export interface ExtraHeader {
+  /** The field name, lower-case (RFC 9110 §5.1: names are case-insensitive). */
+  name: string;
+  value: string;
+  /** What reports, HAR and curl replays show: the value, or `${VARIABLE}` for one read from the environment. */
+  shown: string;
+  /** Read from the environment: redacted wherever the tool writes, like the key. */
+  secret: boolean;
+}
+
+/**
+ * Fields the suite sets itself, each with why: a user's value would change what the
+ * checks send (the credential, the body's type and length) or what HTTP/1.1 frames.
+ */
+const RESERVED: Record<string, string> = {
+  authorization: 'the checks send the key, and the credentials they test, in Authorization: the key comes from --api-key-env or --api-key-file',
+  'proxy-authorization': 'a proxy takes its credentials from the proxy URL (HTTPS_PROXY=http://user:password@host:port)',
+  accept: 'the checks ask for application/json',
+  'content-type': 'the checks send the content type that goes with each body',
+  'content-length': 'the body sets its length',
+  'transfer-encoding': 'the body sets its framing',
+  host: 'the base URL sets the host',
+  connection: 'the client manages its connections',
+  'keep-alive': 'the client manages its connections',
+  te: 'the client manages its connections',
+  upgrade: 'the client speaks HTTP/1.1',
+  expect: 'the client sends bodies at once',
+};
+
+/**
+ * The extra headers of a run, from `Name: value` items (`headers`) and `Name=VARIABLE`
+ * items (`headerEnv`, each value read from `env`).
+ * @throws UsageError for a field the suite sets itself, a name given twice, an unset or
+ *   empty variable, or a value that cannot be sent in a header (never quoting a secret).
+ */
+export function extraHeaders(headers: readonly string[] = [], headerEnv: readonly string[] = [], env: NodeJS.ProcessEnv): ExtraHeader[] {
+  const plain = headers.map((item) => {
+    const colon = item.indexOf(':');
+    const value = item.slice(colon + 1).trim();
+    return { name: item.slice(0, colon).toLowerCase(), value, shown: value, secret: false, flag: `--header ${item.slice(0, colon)}` };
+  });
+  const fromEnv = headerEnv.map((item) => {
+    const [name, variable] = item.split('=') as [string, string];
+    const value = env[variable]?.trim();
+    if (!value) throw new UsageError(`--header-env ${item}: the environment variable ${variable} is not set`);
+    assertSendable(value, `the value of ${name}`, `the environment variable ${variable}`);
+    return { name: name.toLowerCase(), value, shown: `\${${variable}}`, secret: true, flag: `--header-env ${name}` };
+  });
+  const seen = new Set<string>();
+  return [...plain, ...fromEnv].map(({ flag, ...header }) => {
+    const reserved = RESERVED[header.name];
+    if (reserved) throw new UsageError(`${flag}: the suite sets this header itself (${reserved})`);
+    if (seen.has(header.name)) throw new UsageError(`${flag}: the header is given twice (names are case-insensitive)`);
+    seen.add(header.name);
+    return header;
+  });
+}
+
+/** The headers whose values are secret (read from the environment), for the redactor's `addAll`. */
+export function secretHeaders(headers: readonly ExtraHeader[] = []): ExtraHeader[] {
+  return headers.filter((header) => header.secret);
+}
