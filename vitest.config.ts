@@ -8,6 +8,9 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     pool: 'forks',
+    // Most of the tests wait on sockets and timers (stalls, deadlines, rate limiters), not
+    // on the CPU: three files at once on two cores keep both busy. No test asserts wall time.
+    maxWorkers: 3,
     testTimeout: 60_000,
     hookTimeout: 30_000,
   },

@@ -5,10 +5,11 @@
  * (one after another, so each one's time is its own) against a list of 100,000 categories
  * (about 13 MB); (d) a bare undici loop sending (a)'s request count, the floor for (a);
  * (e) vitest's fixed start cost (the runner's configuration, one empty test); then (a)
- * with three --num-runs budgets, to show that cost follows the work. (a), (d) and (e) run
+ * with three --num-runs budgets, to show that cost follows the work; (f) fleets of 1, 6, 10
+ * and 50 targets in one process (`run --targets all`). (a), (d) and (e) run
  * interleaved, 11 times each, and (b) 11 times interleaved with (e) again, so that a noisy
  * machine weighs on what is compared alike. Prints a table and writes reports/bench.json.
- * Usage: npm run bench [-- a b c d e n] (scenarios to run; default all).
+ * Usage: npm run bench [-- a b c d e f n] (scenarios to run; default all).
  */
 import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -194,6 +195,38 @@ if (wanted('c')) {
   ratios.cPeakRssMb = c.peakRssMb;
 }
 
+/**
+ * (f) A fleet of `n` targets (reference servers on loopback, in this process) checked by
+ * one CLI process with `run --targets all`: wall time, peak RSS and the targets' requests.
+ */
+async function fleetRun(servers: ReadonlyArray<{ baseUrl: string; apiKey: string }>): Promise<Sample> {
+  const dir = await mkdtemp(join(tmpdir(), 'pcs-bench-fleet-'));
+  const config = join(dir, 'fleet.yaml');
+  await writeFile(config, `targets:\n${servers.map((server, i) => `  t${String(i).padStart(3, '0')}:\n    baseUrl: ${server.baseUrl}\n`).join('')}`);
+  const { wallMs, peakRssMb } = await timed([process.execPath, CLI, 'run', '--targets', 'all', '--config', config, '--report-dir', join(dir, 'out'), '--format', 'json'], {
+    PETSTORE_API_KEY: servers[0]!.apiKey,
+  });
+  const fleet = JSON.parse(await readFile(join(dir, 'out', 'fleet.json'), 'utf8')) as { targets: Array<{ verdict: string; summary: { requests: number } }> };
+  await rm(dir, { recursive: true, force: true });
+  if (fleet.targets.some((target) => target.verdict !== 'conformant')) throw new Error('a fleet target of the bench was not conformant');
+  return { wallMs, peakRssMb, requests: fleet.targets.reduce((sum, target) => sum + target.summary.requests, 0) };
+}
+
+if (wanted('f')) {
+  const sizes = [1, 6, 10, 50];
+  const apiKey = 'bench-fleet-key-0123456789abcdef';
+  const servers = await Promise.all(Array.from({ length: Math.max(...sizes) }, () => startReferenceServer({ apiKey })));
+  const samples = await interleaved(3, Object.fromEntries(sizes.map((n) => [n, () => fleetRun(servers.slice(0, n))])));
+  await Promise.all(servers.map((server) => server.close()));
+  const fleetRows = sizes.map((n) => row(`(f) fleet of ${n} target${n === 1 ? '' : 's'}`, samples[n]!));
+  rows.push(...fleetRows);
+  const [one, six, , fifty] = fleetRows as [Row, Row, Row, Row];
+  ratios.fSixOverOne = +(six.wallMsMedian / one.wallMsMedian).toFixed(2);
+  ratios.fMarginalMsPerTarget = Math.round((fifty.wallMsMedian - one.wallMsMedian) / 49);
+  ratios.fRequestsPerTarget = Math.round(fifty.requests / 50);
+  ratios.fPeakRssMb50 = fifty.peakRssMb;
+}
+
 if (wanted('n')) {
   const budgets = [];
   for (const numRuns of [10, 50, 200]) {
@@ -222,6 +255,11 @@ if (ratios.bLatencyFloorMs !== undefined) {
     `(b) floor: max(critical path ${ratios.bCriticalPathRequests} requests, ${ratios.bConnectionRounds} rounds of ${DEFAULT_CONNECTIONS} connections) × ${LATENCY_MS} ms = ${ratios.bLatencyFloorMs} ms; (b) ÷ floor ${ratios.bOverFloor}; ` +
       `its requests phase (${ratios.bRequestsMs} ms) ÷ floor ${ratios.bRequestsOverFloor}` +
       `; with (e) = ${ratios.bFixedStartMs} ms measured alongside: ((b) − (e)) ÷ floor ${ratios.bMinusEOverFloor}, (b) ÷ ((e) + floor) ${ratios.bOverEPlusFloor}`,
+  );
+}
+if (ratios.fSixOverOne !== undefined) {
+  lines.push(
+    `(f) six targets ÷ one: ${ratios.fSixOverOne}; marginal cost per target (50 vs 1): ${ratios.fMarginalMsPerTarget} ms for ${ratios.fRequestsPerTarget} requests; peak RSS at 50 targets ${ratios.fPeakRssMb50} MB`,
   );
 }
 if (ratios.cPeakRssMb !== undefined) lines.push(`(c) list of ${ratios.cListMb} MB: slowest list check ${ratios.cSlowestListCheckMs} ms, peak RSS ${ratios.cPeakRssMb} MB`);

@@ -19,7 +19,7 @@ const meta = { check: { id: 'nothing', title: 'sends nothing', clause: '0', leve
 await writeFile(join(dir, 'empty.test.js'), `import { test } from 'vitest';\ntest('nothing', { meta: ${JSON.stringify(meta)} }, () => {});\n`);
 const settings = { concurrency: 16 } as RunSettings; // the empty file reads none of it
 const collector = new CheckCollector();
-const suite = await startSuite(settings, collector, { files: { dir, include: '**/*.test.js', native: true } });
+const suite = await startSuite([settings], [collector], { files: { dir, include: '**/*.test.js', native: true } });
 const aborted = await suite.finished;
 await rm(dir, { recursive: true, force: true });
 if (aborted || collector.results.length !== 1) {

@@ -4,6 +4,9 @@
  * CLI is a thin layer over it (flags → RunOptions, RunOutcome.exitCode → exit code).
  */
 export { runConformance, type RunOptions, type RunOutcome } from './runner/run.js';
+export { runFleet, type FleetMember, type FleetOptions, type FleetOutcome } from './runner/fleet.js';
+export { mergeFleets, type MergeOutcome } from './runner/merge.js';
+export type { FleetReport, FleetTarget } from './report/fleet.js';
 export { listChecks } from './runner/list.js';
 export { EXIT, exitCodeFor } from './report/verdict.js';
 export type { CheckResult, Coverage, Report, Verdict } from './report/model.js';

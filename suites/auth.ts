@@ -17,108 +17,111 @@ import type { RequestBody } from '../src/http/request.js';
 import { schemas } from '../src/schema/validators.js';
 import { validCredentialSpelled } from '../src/http/credential.js';
 
-for (const credential of runState().invalid) {
+/** Registers the checks of this class for the target under registration (see check/run-state.ts). */
+export default function register(): void {
+  for (const credential of runState().invalid) {
+    check(
+      {
+        id: `create-401-${credential.name}`,
+        title: `createCategory with ${credential.description} answers 401, whatever the body`,
+        clause: '4.2/R3',
+        level: 'must',
+        requirements: ['R-4.2-R3', 'R-5-R1', 'R-5-R2'],
+        // A POST, whatever its body, could write on a server that stores before it checks.
+        writes: true,
+      },
+      async (t, skip) => {
+        if (credential.unavailable) skip(credential.unavailable);
+        const bodies: Array<{ label: string; body?: RequestBody }> = [
+          { label: 'with a valid body', body: { json: { name: t.name() } } },
+          { label: 'with a body lacking name', body: { json: { description: 'no name' } } },
+          { label: 'without a body' },
+        ];
+        await expectEachCase(bodies, (c) => c.label, async (c) => {
+          expectStatus(await t.create(c.body, credential), 401);
+        });
+      },
+    );
+
+    check(
+      {
+        id: `list-401-${credential.name}`,
+        title: `listCategories with ${credential.description} answers 401`,
+        clause: '5/R2',
+        level: 'must',
+        requirements: ['R-4.1-401', 'R-5-R1', 'R-5-R2'],
+      },
+      async (t, skip) => {
+        if (credential.unavailable) skip(credential.unavailable);
+        expectStatus(await t.list(credential), 401);
+      },
+    );
+  }
+
   check(
     {
-      id: `create-401-${credential.name}`,
-      title: `createCategory with ${credential.description} answers 401, whatever the body`,
-      clause: '4.2/R3',
-      level: 'must',
-      requirements: ['R-4.2-R3', 'R-5-R1', 'R-5-R2'],
-      // A POST, whatever its body, could write on a server that stores before it checks.
-      writes: true,
+      id: 'auth-rejects-generated-credentials',
+      title: 'every generated invalid credential answers 401 with an Error body on both operations, whatever the body, and creates nothing',
+      clause: '5/R2',
+      level: 'must', requirements: ['R-5-R1', 'R-5-R2', 'R-4.2-R3', 'R-4.1-401'], needs: ['list'],
     },
-    async (t, skip) => {
-      if (credential.unavailable) skip(credential.unavailable);
-      const bodies: Array<{ label: string; body?: RequestBody }> = [
-        { label: 'with a valid body', body: { json: { name: t.name() } } },
-        { label: 'with a body lacking name', body: { json: { description: 'no name' } } },
-        { label: 'without a body' },
-      ];
-      await expectEachCase(bodies, (c) => c.label, async (c) => {
-        expectStatus(await t.create(c.body, credential), 401);
+    async (t) => {
+      // Valid bodies carry this description, so a create that slipped through is found in the list.
+      const tag = `pcs-${t.run.settings.runId} created without a valid key`;
+      // A read-only run sends lists alone: no POST, whatever its body, is safe on every server.
+      const operation = t.readOnly
+        ? fc.constant({ operation: 'list' as const })
+        : fc.oneof(
+            fc.constant({ operation: 'list' as const }),
+            fc.constant({ operation: 'create' as const, body: undefined as RequestBody | undefined }),
+            newCategory().map((fields) => ({ operation: 'create' as const, body: { json: { ...fields, description: tag } } as RequestBody })),
+            // 401 wins "regardless of the body" (4.2/R3): its size included, up to about 1 MiB.
+            { weight: 2, arbitrary: sizedNewCategory().map((fields) => ({ operation: 'create' as const, body: { json: { ...fields, description: tag } } as RequestBody })) },
+            invalidBody(schemas.NewCategory, newCategory()).map(({ body }) => ({ operation: 'create' as const, body })),
+          );
+      const requests = fc.tuple(invalidCredential(t.run.settings.apiKey), operation);
+      await assertProperty(
+        t,
+        requests,
+        async ([credential, request]) => {
+          const exchange = request.operation === 'list' ? await t.list(credential) : await t.create(request.body, credential);
+          expectErrorStatus(exchange, 401);
+        },
+        { numRuns: 40 },
+      );
+      noneCreatedWithoutKey(await t.list(), tag);
+    },
+    { sequential: true, timeLimitMs: PROPERTY_TIME_LIMIT_MS },
+  );
+
+  check(
+    {
+      id: 'auth-scheme-case-insensitive',
+      title: 'the valid key is accepted under the scheme spelled bearer or BEARER',
+      clause: '5',
+      level: 'should',
+      requirements: ['H-AUTH-SCHEME-CASE'],
+      reference: 'RFC 9110 §11.1',
+    },
+    async (t) => {
+      await expectEachCase(['bearer', 'BEARER'], (scheme) => `the scheme ${scheme}`, async (scheme) => {
+        expectStatus(await t.list(validCredentialSpelled(t.run.settings.apiKey, scheme)), 200);
       });
     },
   );
 
   check(
     {
-      id: `list-401-${credential.name}`,
-      title: `listCategories with ${credential.description} answers 401`,
-      clause: '5/R2',
-      level: 'must',
-      requirements: ['R-4.1-401', 'R-5-R1', 'R-5-R2'],
+      id: 'unauthorized-invalid-token',
+      title: 'the 401 to an unknown key challenges with error="invalid_token"',
+      clause: '5',
+      level: 'info',
+      requirements: ['H-401-INVALID-TOKEN'],
+      reference: 'RFC 6750 §3.1',
     },
-    async (t, skip) => {
-      if (credential.unavailable) skip(credential.unavailable);
-      expectStatus(await t.list(credential), 401);
+    async (t) => {
+      const unknown = t.run.invalid.find((credential) => credential.name === 'unknown-key')!;
+      challengesInvalidToken(await t.list(unknown));
     },
   );
 }
-
-check(
-  {
-    id: 'auth-rejects-generated-credentials',
-    title: 'every generated invalid credential answers 401 with an Error body on both operations, whatever the body, and creates nothing',
-    clause: '5/R2',
-    level: 'must', requirements: ['R-5-R1', 'R-5-R2', 'R-4.2-R3', 'R-4.1-401'], needs: ['list'],
-  },
-  async (t) => {
-    // Valid bodies carry this description, so a create that slipped through is found in the list.
-    const tag = `pcs-${t.run.settings.runId} created without a valid key`;
-    // A read-only run sends lists alone: no POST, whatever its body, is safe on every server.
-    const operation = t.readOnly
-      ? fc.constant({ operation: 'list' as const })
-      : fc.oneof(
-          fc.constant({ operation: 'list' as const }),
-          fc.constant({ operation: 'create' as const, body: undefined as RequestBody | undefined }),
-          newCategory().map((fields) => ({ operation: 'create' as const, body: { json: { ...fields, description: tag } } as RequestBody })),
-          // 401 wins "regardless of the body" (4.2/R3): its size included, up to about 1 MiB.
-          { weight: 2, arbitrary: sizedNewCategory().map((fields) => ({ operation: 'create' as const, body: { json: { ...fields, description: tag } } as RequestBody })) },
-          invalidBody(schemas.NewCategory, newCategory()).map(({ body }) => ({ operation: 'create' as const, body })),
-        );
-    const requests = fc.tuple(invalidCredential(t.run.settings.apiKey), operation);
-    await assertProperty(
-      t,
-      requests,
-      async ([credential, request]) => {
-        const exchange = request.operation === 'list' ? await t.list(credential) : await t.create(request.body, credential);
-        expectErrorStatus(exchange, 401);
-      },
-      { numRuns: 40 },
-    );
-    noneCreatedWithoutKey(await t.list(), tag);
-  },
-  { sequential: true, timeLimitMs: PROPERTY_TIME_LIMIT_MS },
-);
-
-check(
-  {
-    id: 'auth-scheme-case-insensitive',
-    title: 'the valid key is accepted under the scheme spelled bearer or BEARER',
-    clause: '5',
-    level: 'should',
-    requirements: ['H-AUTH-SCHEME-CASE'],
-    reference: 'RFC 9110 §11.1',
-  },
-  async (t) => {
-    await expectEachCase(['bearer', 'BEARER'], (scheme) => `the scheme ${scheme}`, async (scheme) => {
-      expectStatus(await t.list(validCredentialSpelled(t.run.settings.apiKey, scheme)), 200);
-    });
-  },
-);
-
-check(
-  {
-    id: 'unauthorized-invalid-token',
-    title: 'the 401 to an unknown key challenges with error="invalid_token"',
-    clause: '5',
-    level: 'info',
-    requirements: ['H-401-INVALID-TOKEN'],
-    reference: 'RFC 6750 §3.1',
-  },
-  async (t) => {
-    const unknown = t.run.invalid.find((credential) => credential.name === 'unknown-key')!;
-    challengesInvalidToken(await t.list(unknown));
-  },
-);

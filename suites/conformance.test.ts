@@ -7,27 +7,46 @@
  * section-7 invariants wait for every other class, since they judge every exchange.
  * Report order is the order below. A module in this folder that is not listed here
  * never runs: a test (test/unit/runner.test.ts) fails on that.
+ *
+ * The runner provides the targets of the run (`runs`): one, or a lane of a fleet. Each
+ * gets the classes in a block of its own, one target after another, so a fleet pays the
+ * worker's start once per lane, not once per target.
  */
-import { describe } from 'vitest';
+import { describe, inject } from 'vitest';
+import type { RunSettings } from '../src/config/settings.js';
+import { registerFor } from '../src/check/run-state.js';
 
-describe.concurrent('auth', () => load('auth', () => import('./auth.js')));
-describe.concurrent('create', () => load('create', () => import('./create.js')));
-describe.concurrent('edge-cases', () => load('edge-cases', () => import('./edge-cases.js')));
-describe.concurrent('list', () => load('list', () => import('./list.js')));
-describe.concurrent('model', () => load('model', () => import('./model.js')));
-describe.concurrent('scope', () => load('scope', () => import('./scope.js')));
-describe.concurrent('validation', () => load('validation', () => import('./validation.js')));
-describe.sequential('invariants', () => load('invariants', () => import('./invariants.js')));
+type ClassModule = () => Promise<{ default: () => void }>;
+
+const CONCURRENT: Array<[string, ClassModule]> = [
+  ['auth', () => import('./auth.js')],
+  ['create', () => import('./create.js')],
+  ['edge-cases', () => import('./edge-cases.js')],
+  ['list', () => import('./list.js')],
+  ['model', () => import('./model.js')],
+  ['scope', () => import('./scope.js')],
+  ['validation', () => import('./validation.js')],
+];
+
+for (const target of inject('runs')) {
+  describe(target.targetName ?? target.baseUrl, () => {
+    for (const [name, module] of CONCURRENT) describe.concurrent(name, () => load(target, name, module));
+    describe.sequential('invariants', () => load(target, 'invariants', () => import('./invariants.js')));
+  });
+}
 
 /**
- * Loads one class's module, whose checks then register in the describe block under way.
+ * Loads one class's module and registers its checks for `target`, in the describe block
+ * under way.
  * @throws Error naming the class when the module fails to load: vitest then runs no check
  *   at all, and the run reports this as the reason (a defect of the suite, never silent).
  */
-async function load(name: string, module: () => Promise<unknown>): Promise<void> {
+async function load(target: RunSettings, name: string, module: ClassModule): Promise<void> {
+  let register: () => void;
   try {
-    await module();
+    register = (await module()).default;
   } catch (error) {
     throw new Error(`conformance class ${name} did not load: ${(error as Error).message}`, { cause: error });
   }
+  registerFor(target, register);
 }

@@ -24,149 +24,152 @@ import {
   type SentCategory,
 } from '../src/judgements/create.js';
 
-/** Categories created by this file's example checks, with the fields that were sent. */
-const sent: SentCategory[] = [];
+/** Registers the checks of this class for the target under registration (see check/run-state.ts). */
+export default function register(): void {
+  /** Categories created by this file's example checks, with the fields that were sent. */
+  const sent: SentCategory[] = [];
 
-/** Creates `fields`, judges the answer (4.2/R1), and remembers the result. */
-async function createExactly(t: CheckContext, fields: SentFields): Promise<void> {
-  sent.push({ checkId: t.checkId, fields, created: createdExactly(await t.create({ json: fields }), fields) });
+  /** Creates `fields`, judges the answer (4.2/R1), and remembers the result. */
+  async function createExactly(t: CheckContext, fields: SentFields): Promise<void> {
+    sent.push({ checkId: t.checkId, fields, created: createdExactly(await t.create({ json: fields }), fields) });
+  }
+
+  check(
+    { id: 'create-name-only', title: 'a body with only name answers 201 with the Category', clause: '4.2/R1', level: 'must', requirements: ['R-4.2-R1', 'R-2-CATEGORY'], needs: ['create'], writes: true },
+    async (t) => createExactly(t, { name: t.name() }),
+  );
+
+  check(
+    { id: 'create-with-description', title: 'a body with name and description answers 201 with both returned', clause: '4.2/R1', level: 'must', requirements: ['R-4.2-R1', 'R-2-CATEGORY'], needs: ['create'], writes: true },
+    async (t) => createExactly(t, { name: t.name(), description: 'Domesticated felines, short and long hair.' }),
+  );
+
+  check(
+    { id: 'create-unicode', title: 'non-ASCII and emoji text is stored and returned exactly', clause: '4.2/R1', level: 'must', requirements: ['R-4.2-R1', 'R-2-CATEGORY'], needs: ['create'], writes: true },
+    async (t) =>
+      createExactly(t, {
+        // Latin-1 range, CJK, right-to-left, a combining mark, astral plane and a ZWJ sequence.
+        name: `${t.name()} Café 中文 שלום e\u0301 𝄞 🐈‍⬛`,
+        description: 'Ünïcödé — 日本語 العربية 👩‍👩‍👧',
+      }),
+  );
+
+  check(
+    { id: 'create-ids-unique', title: 'each create is given an id no other category of the run has', clause: '2', level: 'must', requirements: ['R-2-ID-UNIQUE'], needs: ['create'], writes: true },
+    async (t) => {
+      const mine: Array<{ id: bigint; exchange: Exchange }> = [];
+      for (const label of ['a', 'b', 'c']) {
+        const exchange = await t.create({ json: { name: t.name(label) } });
+        mine.push({ id: expectCreated(exchange).id, exchange: withBodyCapped(exchange) });
+      }
+      idsFresh(mine, t.run.created);
+    },
+    { serialRequests: 3 },
+  );
+
+  check(
+    { id: 'create-ignores-client-id', title: 'an id supplied by the client is not adopted', clause: '2', level: 'must', requirements: ['R-2-ID-ASSIGNED'], needs: ['create'], writes: true },
+    async (t) => {
+      // "assigned by the service on creation. The client never supplies it": rejecting the
+      // body (400) or ignoring the field are both conformant; adopting it is not.
+      const supplied = 7_000_000_000_000 + (t.derived('id') % 1_000_000);
+      clientIdNotAdopted(await t.create({ json: { id: supplied, name: t.name() } }), BigInt(supplied));
+    },
+  );
+
+  check(
+    { id: 'create-listed', title: 'created categories appear in the list with the same fields', clause: '4.1/R1', level: 'must', requirements: ['R-4.1-R1'], needs: ['create', 'list'], writes: true },
+    async (t) => {
+      if (sent.length === 0) throw new CheckError('no create of the example checks answered 201 with its Category, so there is nothing to look for in the list');
+      createdListed(await t.list(), sent);
+    },
+    { sequential: true },
+  );
+
+  check(
+    {
+      id: 'create-valid-bodies',
+      title: 'every generated valid NewCategory answers 201 with its exact fields and a fresh int64 id',
+      clause: '4.2/R1',
+      level: 'must', requirements: ['R-4.2-R1', 'R-2-NEWCATEGORY', 'R-2-CATEGORY', 'R-2-ID-UNIQUE'], needs: ['create'],
+      writes: true,
+    },
+    async (t) => {
+      // Refusals a limit may explain are judged together once every input has run.
+      const lengths: LengthObservation[] = [];
+      await assertProperty(
+        t,
+        newCategory(),
+        async (fields) => {
+          const exchange = await t.create({ json: fields });
+          const allowed = isRefusal(exchange) ? allowedRefusal(fields) : undefined;
+          if (allowed === 'control') return t.observe(`values holding control characters are refused (${exchange.response!.status})`);
+          // Kept to the end of the check: capped, as 30 refusals of 16 MiB would be 480 MB.
+          if (allowed === 'length') return void lengths.push({ fields, accepted: false, exchange: withBodyCapped(exchange) });
+          const created = createdExactly(exchange, fields);
+          lengths.push({ fields, accepted: true, exchange: withBodyCapped(exchange) });
+          idsFresh([{ exchange, id: created.id }], t.run.created);
+        },
+        { numRuns: 30 },
+      );
+      await judgeLengthLimits(t, lengths);
+    },
+    { sequential: true, timeLimitMs: PROPERTY_TIME_LIMIT_MS },
+  );
+
+  check(
+    {
+      id: 'create-same-name-twice',
+      title: 'the same name created twice with different descriptions gives two categories, each as sent',
+      clause: '4.2/R1',
+      level: 'must', requirements: ['R-4.2-R1', 'R-2-ID-UNIQUE'], needs: ['create', 'list'],
+      writes: true,
+    },
+    async (t) => {
+      // Names are not unique in section 2: an upsert on name, or a unique index answering 400 or 409, breaks 4.2/R1.
+      const name = t.name();
+      const bodies = [{ name, description: 'first of two with this name' }, { name, description: 'second of two with this name' }] as const;
+      // One after the other: the second meets whatever the first left (an upsert, a unique index).
+      const first = await t.create({ json: bodies[0] });
+      const second = await t.create({ json: bodies[1] });
+      sameNameTwice([first, second], bodies, await t.list());
+    },
+    { serialRequests: 3 },
+  );
+
+  check(
+    { id: 'create-concurrent-ids-unique', title: 'parallel creates all answer 201 with distinct ids, then all are listed', clause: '2', level: 'must', requirements: ['R-2-ID-UNIQUE', 'R-4.1-R1'], needs: ['create', 'list'], writes: true },
+    async (t) => {
+      const count = t.run.settings.parallelCreates;
+      const bodies = Array.from({ length: count }, (_, i) => ({ name: t.name(`${i + 1} of ${count}`) }));
+      const creates = await settleAll(bodies.map((body) => t.create({ json: body })));
+      concurrentCreatesDistinct(creates, bodies, await t.list());
+    },
+    { sequential: true },
+  );
+
+  /** More categories than a typical first page, so a paginated list cannot hold them all. */
+  const PAGINATION_PROBE = 26;
+
+  check(
+    {
+      id: 'list-not-paginated',
+      title: `one list holds every category the run created, once it created over ${PAGINATION_PROBE - 1}`,
+      clause: '4.1/R2',
+      level: 'must', requirements: ['R-4.1-R2'], needs: ['list'],
+      writes: true,
+    },
+    async (t) => {
+      const integerId = /^-?\d+$/;
+      // The creates are independent: sent at once, they cost one round trip, not 26.
+      const have = t.run.created.filter((c) => integerId.test(c.id)).length;
+      const labels = Array.from({ length: Math.max(0, PAGINATION_PROBE - have) }, (_, i) => `${have + i + 1}`);
+      (await settleAll(labels.map((label) => t.create({ json: { name: t.name(label) } })))).forEach(expectCreated);
+      // What the run created before the list was asked for: other checks go on creating meanwhile.
+      const created = [...t.run.created];
+      allListed(await t.list(), created);
+    },
+    // Creates wait for connections: two rounds of them at most, then the list.
+    { sequential: true, serialRequests: 3 },
+  );
 }
-
-check(
-  { id: 'create-name-only', title: 'a body with only name answers 201 with the Category', clause: '4.2/R1', level: 'must', requirements: ['R-4.2-R1', 'R-2-CATEGORY'], needs: ['create'], writes: true },
-  async (t) => createExactly(t, { name: t.name() }),
-);
-
-check(
-  { id: 'create-with-description', title: 'a body with name and description answers 201 with both returned', clause: '4.2/R1', level: 'must', requirements: ['R-4.2-R1', 'R-2-CATEGORY'], needs: ['create'], writes: true },
-  async (t) => createExactly(t, { name: t.name(), description: 'Domesticated felines, short and long hair.' }),
-);
-
-check(
-  { id: 'create-unicode', title: 'non-ASCII and emoji text is stored and returned exactly', clause: '4.2/R1', level: 'must', requirements: ['R-4.2-R1', 'R-2-CATEGORY'], needs: ['create'], writes: true },
-  async (t) =>
-    createExactly(t, {
-      // Latin-1 range, CJK, right-to-left, a combining mark, astral plane and a ZWJ sequence.
-      name: `${t.name()} Café 中文 שלום e\u0301 𝄞 🐈‍⬛`,
-      description: 'Ünïcödé — 日本語 العربية 👩‍👩‍👧',
-    }),
-);
-
-check(
-  { id: 'create-ids-unique', title: 'each create is given an id no other category of the run has', clause: '2', level: 'must', requirements: ['R-2-ID-UNIQUE'], needs: ['create'], writes: true },
-  async (t) => {
-    const mine: Array<{ id: bigint; exchange: Exchange }> = [];
-    for (const label of ['a', 'b', 'c']) {
-      const exchange = await t.create({ json: { name: t.name(label) } });
-      mine.push({ id: expectCreated(exchange).id, exchange: withBodyCapped(exchange) });
-    }
-    idsFresh(mine, t.run.created);
-  },
-  { serialRequests: 3 },
-);
-
-check(
-  { id: 'create-ignores-client-id', title: 'an id supplied by the client is not adopted', clause: '2', level: 'must', requirements: ['R-2-ID-ASSIGNED'], needs: ['create'], writes: true },
-  async (t) => {
-    // "assigned by the service on creation. The client never supplies it": rejecting the
-    // body (400) or ignoring the field are both conformant; adopting it is not.
-    const supplied = 7_000_000_000_000 + (t.derived('id') % 1_000_000);
-    clientIdNotAdopted(await t.create({ json: { id: supplied, name: t.name() } }), BigInt(supplied));
-  },
-);
-
-check(
-  { id: 'create-listed', title: 'created categories appear in the list with the same fields', clause: '4.1/R1', level: 'must', requirements: ['R-4.1-R1'], needs: ['create', 'list'], writes: true },
-  async (t) => {
-    if (sent.length === 0) throw new CheckError('no create of the example checks answered 201 with its Category, so there is nothing to look for in the list');
-    createdListed(await t.list(), sent);
-  },
-  { sequential: true },
-);
-
-check(
-  {
-    id: 'create-valid-bodies',
-    title: 'every generated valid NewCategory answers 201 with its exact fields and a fresh int64 id',
-    clause: '4.2/R1',
-    level: 'must', requirements: ['R-4.2-R1', 'R-2-NEWCATEGORY', 'R-2-CATEGORY', 'R-2-ID-UNIQUE'], needs: ['create'],
-    writes: true,
-  },
-  async (t) => {
-    // Refusals a limit may explain are judged together once every input has run.
-    const lengths: LengthObservation[] = [];
-    await assertProperty(
-      t,
-      newCategory(),
-      async (fields) => {
-        const exchange = await t.create({ json: fields });
-        const allowed = isRefusal(exchange) ? allowedRefusal(fields) : undefined;
-        if (allowed === 'control') return t.observe(`values holding control characters are refused (${exchange.response!.status})`);
-        // Kept to the end of the check: capped, as 30 refusals of 16 MiB would be 480 MB.
-        if (allowed === 'length') return void lengths.push({ fields, accepted: false, exchange: withBodyCapped(exchange) });
-        const created = createdExactly(exchange, fields);
-        lengths.push({ fields, accepted: true, exchange: withBodyCapped(exchange) });
-        idsFresh([{ exchange, id: created.id }], t.run.created);
-      },
-      { numRuns: 30 },
-    );
-    await judgeLengthLimits(t, lengths);
-  },
-  { sequential: true, timeLimitMs: PROPERTY_TIME_LIMIT_MS },
-);
-
-check(
-  {
-    id: 'create-same-name-twice',
-    title: 'the same name created twice with different descriptions gives two categories, each as sent',
-    clause: '4.2/R1',
-    level: 'must', requirements: ['R-4.2-R1', 'R-2-ID-UNIQUE'], needs: ['create', 'list'],
-    writes: true,
-  },
-  async (t) => {
-    // Names are not unique in section 2: an upsert on name, or a unique index answering 400 or 409, breaks 4.2/R1.
-    const name = t.name();
-    const bodies = [{ name, description: 'first of two with this name' }, { name, description: 'second of two with this name' }] as const;
-    // One after the other: the second meets whatever the first left (an upsert, a unique index).
-    const first = await t.create({ json: bodies[0] });
-    const second = await t.create({ json: bodies[1] });
-    sameNameTwice([first, second], bodies, await t.list());
-  },
-  { serialRequests: 3 },
-);
-
-check(
-  { id: 'create-concurrent-ids-unique', title: 'parallel creates all answer 201 with distinct ids, then all are listed', clause: '2', level: 'must', requirements: ['R-2-ID-UNIQUE', 'R-4.1-R1'], needs: ['create', 'list'], writes: true },
-  async (t) => {
-    const count = t.run.settings.parallelCreates;
-    const bodies = Array.from({ length: count }, (_, i) => ({ name: t.name(`${i + 1} of ${count}`) }));
-    const creates = await settleAll(bodies.map((body) => t.create({ json: body })));
-    concurrentCreatesDistinct(creates, bodies, await t.list());
-  },
-  { sequential: true },
-);
-
-/** More categories than a typical first page, so a paginated list cannot hold them all. */
-const PAGINATION_PROBE = 26;
-
-check(
-  {
-    id: 'list-not-paginated',
-    title: `one list holds every category the run created, once it created over ${PAGINATION_PROBE - 1}`,
-    clause: '4.1/R2',
-    level: 'must', requirements: ['R-4.1-R2'], needs: ['list'],
-    writes: true,
-  },
-  async (t) => {
-    const integerId = /^-?\d+$/;
-    // The creates are independent: sent at once, they cost one round trip, not 26.
-    const have = t.run.created.filter((c) => integerId.test(c.id)).length;
-    const labels = Array.from({ length: Math.max(0, PAGINATION_PROBE - have) }, (_, i) => `${have + i + 1}`);
-    (await settleAll(labels.map((label) => t.create({ json: { name: t.name(label) } })))).forEach(expectCreated);
-    // What the run created before the list was asked for: other checks go on creating meanwhile.
-    const created = [...t.run.created];
-    allListed(await t.list(), created);
-  },
-  // Creates wait for connections: two rounds of them at most, then the list.
-  { sequential: true, serialRequests: 3 },
-);

@@ -12,44 +12,47 @@ import { runState } from '../src/check/run-state.js';
 import type { CheckDefinition } from '../src/check/types.js';
 import { INVARIANTS, invariantRecord, judgeInvariant, type InvariantRecord } from '../src/judgements/invariants.js';
 
-/** Every exchange of the run, judged as it arrives (checks of every file run after this one is loaded). */
-const records: InvariantRecord[] = [];
-runState().observe((exchange) => records.push(invariantRecord(exchange)));
+/** Registers the checks of this class for the target under registration (see check/run-state.ts). */
+export default function register(): void {
+  /** Every exchange of the run, judged as it arrives (checks of every file run after this one is loaded). */
+  const run = runState();
+  const records: InvariantRecord[] = [];
+  run.observe((exchange) => records.push(invariantRecord(exchange)));
 
-/** Declares the check that judges the run's whole record by the invariant of its id. */
-function invariant(definition: CheckDefinition & { id: keyof typeof INVARIANTS }): void {
-  check(
-    definition,
-    async (_t, skip) => {
-      const run = runState();
-      const judged = judgeInvariant(definition.id, definition.level, records, (checkId) => run.levels.get(checkId) ?? 'info');
-      if (judged === 0) skip(`no ${INVARIANTS[definition.id].kind} was recorded that this invariant can judge`);
-    },
-    { sequential: true },
-  );
+  /** Declares the check that judges the run's whole record by the invariant of its id. */
+  function invariant(definition: CheckDefinition & { id: keyof typeof INVARIANTS }): void {
+    check(
+      definition,
+      async (_t, skip) => {
+        const judged = judgeInvariant(definition.id, definition.level, records, (checkId) => run.levels.get(checkId) ?? 'info');
+        if (judged === 0) skip(`no ${INVARIANTS[definition.id].kind} was recorded that this invariant can judge`);
+      },
+      { sequential: true },
+    );
+  }
+
+  invariant({
+    id: 'no-server-error',
+    title: 'no request of the run is answered with a server error (5xx), info probes included',
+    clause: '4',
+    level: 'must',
+    requirements: ['R-4-ANSWERS'],
+  });
+
+  invariant({ id: 'error-body-is-error', title: 'every error response has an Error body (code, message, status)', clause: '7', level: 'must', requirements: ['R-7-SHAPE', 'R-2-ERROR'] });
+
+  invariant({ id: 'error-status-matches-http', title: 'the status field of every Error equals the HTTP status', clause: '7', level: 'must', requirements: ['R-7-STATUS'] });
+
+  invariant({ id: 'error-content-type-json', title: 'every error response is application/json', clause: '7', level: 'must', requirements: ['R-7-SHAPE'] });
+
+  invariant({ id: 'success-content-type-json', title: 'every success response is application/json', clause: '4', level: 'must', requirements: ['R-4-JSON'] });
+
+  invariant({
+    id: 'unauthorized-has-challenge',
+    title: 'every 401 carries a WWW-Authenticate challenge for the Bearer scheme',
+    clause: '5',
+    level: 'should',
+    requirements: ['H-401-CHALLENGE'],
+    reference: 'RFC 9110 §11.6.1, RFC 6750 §3',
+  });
 }
-
-invariant({
-  id: 'no-server-error',
-  title: 'no request of the run is answered with a server error (5xx), info probes included',
-  clause: '4',
-  level: 'must',
-  requirements: ['R-4-ANSWERS'],
-});
-
-invariant({ id: 'error-body-is-error', title: 'every error response has an Error body (code, message, status)', clause: '7', level: 'must', requirements: ['R-7-SHAPE', 'R-2-ERROR'] });
-
-invariant({ id: 'error-status-matches-http', title: 'the status field of every Error equals the HTTP status', clause: '7', level: 'must', requirements: ['R-7-STATUS'] });
-
-invariant({ id: 'error-content-type-json', title: 'every error response is application/json', clause: '7', level: 'must', requirements: ['R-7-SHAPE'] });
-
-invariant({ id: 'success-content-type-json', title: 'every success response is application/json', clause: '4', level: 'must', requirements: ['R-4-JSON'] });
-
-invariant({
-  id: 'unauthorized-has-challenge',
-  title: 'every 401 carries a WWW-Authenticate challenge for the Bearer scheme',
-  clause: '5',
-  level: 'should',
-  requirements: ['H-401-CHALLENGE'],
-  reference: 'RFC 9110 §11.6.1, RFC 6750 §3',
-});

@@ -7,18 +7,21 @@ import { check } from '../src/check/define.js';
 import { expectEachCase, expectStatus } from '../src/check/expect.js';
 import { runState } from '../src/check/run-state.js';
 
-const refused = runState().invalid.filter((credential) => ['missing', 'unknown-key'].includes(credential.name));
+/** Registers the checks of this class for the target under registration (see check/run-state.ts). */
+export default function register(): void {
+  const refused = runState().invalid.filter((credential) => ['missing', 'unknown-key'].includes(credential.name));
 
-for (const [id, path] of [
-  ['pets-requires-auth', '/pets/1'],
-  ['orders-requires-auth', '/store/orders'],
-] as const) {
-  check(
-    { id, title: `GET ${path} without a valid key answers 401`, clause: '5', level: 'must', requirements: ['R-5-SCOPE', 'R-4-AUTH'] },
-    async (t) => {
-      await expectEachCase(refused, (c) => c.description, async (credential) => {
-        expectStatus(await t.send('GET', path, credential), 401);
-      });
-    },
-  );
+  for (const [id, path] of [
+    ['pets-requires-auth', '/pets/1'],
+    ['orders-requires-auth', '/store/orders'],
+  ] as const) {
+    check(
+      { id, title: `GET ${path} without a valid key answers 401`, clause: '5', level: 'must', requirements: ['R-5-SCOPE', 'R-4-AUTH'] },
+      async (t) => {
+        await expectEachCase(refused, (c) => c.description, async (credential) => {
+          expectStatus(await t.send('GET', path, credential), 401);
+        });
+      },
+    );
+  }
 }

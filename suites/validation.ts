@@ -13,67 +13,70 @@ import { schemas } from '../src/schema/validators.js';
 import type { RequestBody } from '../src/http/request.js';
 import type { RequirementId } from '../src/requirements/catalogue.js';
 
-/** A labelled body that must be refused with 400. */
-interface Case {
-  label: string;
-  body: RequestBody;
-}
+/** Registers the checks of this class for the target under registration (see check/run-state.ts). */
+export default function register(): void {
+  /** A labelled body that must be refused with 400. */
+  interface Case {
+    label: string;
+    body: RequestBody;
+  }
 
-const json = (value: unknown): Case => ({ label: `body ${JSON.stringify(value)}`, body: { json: value } });
-const text = (raw: string): Case => ({ label: `body text ${JSON.stringify(raw)}`, body: { text: raw } });
+  const json = (value: unknown): Case => ({ label: `body ${JSON.stringify(value)}`, body: { json: value } });
+  const text = (raw: string): Case => ({ label: `body text ${JSON.stringify(raw)}`, body: { text: raw } });
 
-function rejects(id: string, title: string, clause: string, requirements: RequirementId[], cases: (name: string) => Case[]): void {
-  check({ id, title, clause, level: 'must', writes: true, requirements }, async (t) => {
-    await expectEachCase(cases(t.name()), (c) => c.label, async (c) => {
-      expectStatus(await t.create(c.body), 400);
+  function rejects(id: string, title: string, clause: string, requirements: RequirementId[], cases: (name: string) => Case[]): void {
+    check({ id, title, clause, level: 'must', writes: true, requirements }, async (t) => {
+      await expectEachCase(cases(t.name()), (c) => c.label, async (c) => {
+        expectStatus(await t.create(c.body), 400);
+      });
     });
-  });
+  }
+
+  rejects('create-rejects-missing-name', 'a body without name answers 400', '4.2/R2', ['R-4.2-R2'], () => [
+    json({ description: 'A category without a name.' }),
+    json({}),
+  ]);
+
+  rejects('create-rejects-missing-body', 'a create without a body answers 400', '4.2', ['R-4.2-400', 'R-2-NEWCATEGORY'], () => [
+    { label: 'an empty body', body: { text: '' } },
+  ]);
+
+  rejects('create-rejects-malformed-json', 'a body that is not JSON answers 400', '4.2', ['R-4.2-400', 'R-2-NEWCATEGORY'], (name) => [
+    text(`{"name": "${name}"`),
+    text(`{'name': '${name}'}`),
+    text(`{name: "${name}"}`),
+    text(`{"name": "${name}",}`),
+  ]);
+
+  rejects('create-rejects-non-object', 'a JSON body that is not an object answers 400', '4.2', ['R-4.2-400', 'R-2-NEWCATEGORY'], (name) => [
+    json([{ name }]),
+    json(name),
+    json(42),
+    json(true),
+    json(null),
+  ]);
+
+  rejects('create-rejects-wrong-type-name', 'a name that is not a string answers 400', '4.2', ['R-4.2-400', 'R-2-NEWCATEGORY'], () =>
+    [42, true, null, ['Cats'], { value: 'Cats' }].map((name) => json({ name })),
+  );
+
+  rejects('create-rejects-wrong-type-description', 'a description that is not a string answers 400', '4.2', ['R-4.2-400', 'R-2-NEWCATEGORY'], (name) =>
+    // Optional is not nullable: section 2 types description as string, and null is not one.
+    [42, false, null, ['Cats'], { text: 'Cats' }].map((description) => json({ name, description })),
+  );
+
+  check(
+    {
+      id: 'create-rejects-invalid-bodies',
+      title: 'every body generated invalid from the NewCategory schema answers 400 with an Error body',
+      clause: '4.2',
+      level: 'must', requirements: ['R-4.2-400', 'R-4.2-R2', 'R-2-NEWCATEGORY'],
+      writes: true,
+    },
+    async (t) => {
+      const bodies = invalidBody(schemas.NewCategory, newCategory());
+      await assertProperty(t, bodies, async ({ body }) => void expectErrorStatus(await t.create(body), 400), { numRuns: 40 });
+    },
+    { sequential: true, timeLimitMs: PROPERTY_TIME_LIMIT_MS },
+  );
 }
-
-rejects('create-rejects-missing-name', 'a body without name answers 400', '4.2/R2', ['R-4.2-R2'], () => [
-  json({ description: 'A category without a name.' }),
-  json({}),
-]);
-
-rejects('create-rejects-missing-body', 'a create without a body answers 400', '4.2', ['R-4.2-400', 'R-2-NEWCATEGORY'], () => [
-  { label: 'an empty body', body: { text: '' } },
-]);
-
-rejects('create-rejects-malformed-json', 'a body that is not JSON answers 400', '4.2', ['R-4.2-400', 'R-2-NEWCATEGORY'], (name) => [
-  text(`{"name": "${name}"`),
-  text(`{'name': '${name}'}`),
-  text(`{name: "${name}"}`),
-  text(`{"name": "${name}",}`),
-]);
-
-rejects('create-rejects-non-object', 'a JSON body that is not an object answers 400', '4.2', ['R-4.2-400', 'R-2-NEWCATEGORY'], (name) => [
-  json([{ name }]),
-  json(name),
-  json(42),
-  json(true),
-  json(null),
-]);
-
-rejects('create-rejects-wrong-type-name', 'a name that is not a string answers 400', '4.2', ['R-4.2-400', 'R-2-NEWCATEGORY'], () =>
-  [42, true, null, ['Cats'], { value: 'Cats' }].map((name) => json({ name })),
-);
-
-rejects('create-rejects-wrong-type-description', 'a description that is not a string answers 400', '4.2', ['R-4.2-400', 'R-2-NEWCATEGORY'], (name) =>
-  // Optional is not nullable: section 2 types description as string, and null is not one.
-  [42, false, null, ['Cats'], { text: 'Cats' }].map((description) => json({ name, description })),
-);
-
-check(
-  {
-    id: 'create-rejects-invalid-bodies',
-    title: 'every body generated invalid from the NewCategory schema answers 400 with an Error body',
-    clause: '4.2',
-    level: 'must', requirements: ['R-4.2-400', 'R-4.2-R2', 'R-2-NEWCATEGORY'],
-    writes: true,
-  },
-  async (t) => {
-    const bodies = invalidBody(schemas.NewCategory, newCategory());
-    await assertProperty(t, bodies, async ({ body }) => void expectErrorStatus(await t.create(body), 400), { numRuns: 40 });
-  },
-  { sequential: true, timeLimitMs: PROPERTY_TIME_LIMIT_MS },
-);

@@ -1,4 +1,4 @@
-import { inject, test } from 'vitest';
+import { test } from 'vitest';
 import { withBodyCapped } from '../core/exchange.js';
 import { CheckContext } from './context.js';
 import { CheckError, CheckFailure, RouteHung, RunStopped } from '../core/errors.js';
@@ -33,17 +33,17 @@ export function check(
   body: (t: CheckContext, skip: (reason: string) => never) => Promise<void>,
   options: CheckOptions = {},
 ): void {
-  const settings = inject('run');
-  const chosen = selected(definition.id);
+  const run = runState();
+  const settings = run.settings;
+  const chosen = settings.checkFilter === undefined || new RegExp(settings.checkFilter).test(definition.id);
   const register = !chosen ? test.skip : options.sequential ? test.sequential : test.concurrent;
   // Every request is bounded by the client's deadline, and by the run's patience while the
   // target refuses it: this only catches a stuck check.
   const timeout = (options.timeLimitMs ?? 0) + (settings.timeoutMs + settings.patienceSeconds * 1000) * ((options.serialRequests ?? 3) + 1) + 5_000;
   // The definition travels from registration on, so checks a filter skips are still reported.
-  const declared: CheckMeta = { ...definition, exchanges: [], created: [] };
+  const declared: CheckMeta = { ...definition, runId: settings.runId, exchanges: [], created: [] };
   if (!chosen) declared.outcome = { status: 'skipped', reason: NOT_SELECTED };
   register(definition.id, { timeout, meta: { check: declared } }, async ({ task, skip }) => {
-    const run = runState();
     run.levels.set(definition.id, definition.level);
     const t = new CheckContext(definition.id, run);
     const meta = task.meta.check!;
@@ -88,12 +88,6 @@ export function check(
       meta.created = run.created.filter((category) => category.checkId === definition.id);
     }
   });
-}
-
-/** Whether `--checks` selects the check with this id (a check not selected is reported skipped). */
-function selected(id: string): boolean {
-  const filter = inject('run').checkFilter;
-  return filter === undefined || new RegExp(filter).test(id);
 }
 
 function failureRecord({ message, exchange, deviation }: CheckFailure, checkId: string): FailureRecord {

@@ -1,5 +1,4 @@
 import { secretHeaders } from '../config/extra-headers.js';
-import { inject } from 'vitest';
 import type { RunSettings } from '../config/settings.js';
 import { HttpClient } from '../http/client.js';
 import { validCredential, type Credential } from '../http/credential.js';
@@ -14,9 +13,10 @@ import type { CheckLevel, CreatedCategory } from './types.js';
 import { listenForStop } from '../core/stop-channel.js';
 
 /**
- * The state one run shares across all its checks inside the vitest worker (the suite runs
- * in a single worker without isolation, so every suite file sees this one instance):
- * the client, the redactor, the credentials, and who observes every exchange.
+ * The state one target's run shares across all its checks inside the vitest worker (the
+ * suite runs in a single worker without isolation; a fleet's lane runs several targets
+ * there, each with its own state): the client, the redactor, the credentials, and who
+ * observes every exchange.
  */
 export class RunState {
   readonly settings: RunSettings;
@@ -71,12 +71,36 @@ export class RunState {
   }
 }
 
-let current: RunState | undefined;
+/** The state of every target of the worker's run, by run id. */
+const states = new Map<string, RunState>();
+/** The target whose checks are being registered (a class module's `register` under way). */
+let registering: RunSettings | undefined;
 
-/** The run's state, created on first use from the settings the runner provided. */
+/**
+ * Registers checks for one target: `register` (a class module's default export) runs with
+ * `settings` as the target that {@link runState} and `check()` see. The suite file calls it
+ * once per class and target (the runner provides every target of the run as `runs`).
+ */
+export function registerFor(settings: RunSettings, register: () => void): void {
+  registering = settings;
+  try {
+    register();
+  } finally {
+    registering = undefined;
+  }
+}
+
+/**
+ * The state of the target whose checks are being registered, created on first use. Read
+ * it while registering, never from a check's body (which runs later, after every target
+ * has registered): a check keeps the state it was registered with.
+ * @throws Error outside a registration.
+ */
 export function runState(): RunState {
-  current ??= new RunState(inject('run'));
-  return current;
+  if (!registering) throw new Error('runState() is read while a class module registers its checks (registerFor)');
+  let state = states.get(registering.runId);
+  if (!state) states.set(registering.runId, (state = new RunState(registering)));
+  return state;
 }
 
 /**

@@ -81,6 +81,8 @@ export interface PropertyRecord {
 
 /** What a check hands to the runner, through vitest's `task.meta`. */
 export interface CheckMeta extends CheckDefinition {
+  /** The run (target) the check was registered for: a fleet's lane runs several in one worker. */
+  runId: string;
   /** Set when the check did not end as plain pass/fail. */
   outcome?: { status: 'error' | 'skipped'; reason: string };
   failure?: FailureRecord;

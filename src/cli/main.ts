@@ -8,7 +8,7 @@ import { UsageError } from '../core/errors.js';
 import { toolVersion } from '../package-info.js';
 import { EXIT } from '../report/verdict.js';
 import { createReportDir, defaultReportDir } from '../report/report-dir.js';
-import { resolveRunOptions, type RunFlags } from './run-options.js';
+import { resolveFleet, resolveRunOptions, type RunFlags } from './run-options.js';
 import { interruptOnSignals } from './signals.js';
 import { KEY_VARIABLE } from '../secrets/redactor.js';
 
@@ -84,6 +84,15 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
     });
 
   program
+    .command('merge')
+    .description('join the fleet reports of several runs (the shards of one fleet) into one: fleet.json, summary.md, junit.xml; exits with the fleet\'s outcome')
+    .argument('<dirs...>', 'report folders of the parts, each with a fleet.json')
+    .requiredOption('--report-dir <dir>', 'where the joined fleet report goes')
+    .action(async (dirs: string[], flags: { reportDir: string }) => {
+      code = await mergeCommand(dirs, flags.reportDir, io);
+    });
+
+  program
     .command('serve')
     .description('run the reference server alone, for building clients')
     .option('--port <n>', 'port to listen on (0: any free port)', port, 8080)
@@ -113,6 +122,8 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
 }
 
 async function runCommand(flags: RunFlags, explicit: (name: SettingName) => boolean, io: CliIo): Promise<number> {
+  if (flags.targets) return fleetCommand(flags, explicit, io);
+  if (flags.shard) throw new UsageError('--shard slices a fleet: give --targets all (or names) with it');
   const options = await resolveRunOptions(flags, explicit, io.env, io.cwd);
   // `--report-dir -`: the one format asked for goes to stdout, and the console to stderr.
   const toStdout = flags.reportDir === '-';
@@ -138,6 +149,34 @@ async function runCommand(flags: RunFlags, explicit: (name: SettingName) => bool
   } finally {
     interrupt.removeEventListener('abort', announce);
   }
+}
+
+/** `run --targets …`: a fleet of configured targets, reports per target beside the fleet's. */
+async function fleetCommand(flags: RunFlags, explicit: (name: SettingName) => boolean, io: CliIo): Promise<number> {
+  if (flags.reportDir === '-') throw new UsageError('a fleet writes a folder per target: --report-dir - is for one target');
+  const { members, shard } = await resolveFleet(flags, explicit, io.env, io.cwd);
+  const reportDir = await usableReportDir(flags.reportDir, io);
+  const { runFleet } = await import('../runner/fleet.js');
+  const outcome = await runFleet(members, {
+    reportDir,
+    ...(flags.targetConcurrency ? { targetConcurrency: flags.targetConcurrency } : {}),
+    ...(flags.deadlineSeconds ? { deadlineSeconds: flags.deadlineSeconds } : {}),
+    ...(shard ? { shard } : {}),
+    out: io.stdout,
+    ...(io.interrupt ? { signal: io.interrupt } : {}),
+  });
+  return outcome.exitCode;
+}
+
+/** `merge DIR… --report-dir OUT`: the fleet reports of several shards joined into one. */
+async function mergeCommand(dirs: string[], out: string, io: CliIo): Promise<number> {
+  const { mergeFleets } = await import('../runner/merge.js');
+  const target = resolve(io.cwd, out);
+  await createReportDir(target).catch((error: NodeJS.ErrnoException) => {
+    throw new UsageError(`cannot create the report directory ${target}: ${error.code ?? error}`);
+  });
+  const outcome = await mergeFleets(dirs.map((dir) => resolve(io.cwd, dir)), target, (line) => io.stdout.write(`${line}\n`));
+  return outcome.exitCode;
 }
 
 /**

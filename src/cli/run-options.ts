@@ -7,6 +7,8 @@ import { CONFIGURABLE } from '../config/setting-values.js';
 import { SETTING_LIST, SETTINGS, type SettingName, type SettingValues } from '../config/settings.js';
 import { UsageError } from '../core/errors.js';
 import type { RunOptions } from '../runner/run.js';
+import type { FleetMember } from '../runner/fleet.js';
+import { parseShard, shardOf, type Shard } from '../config/shard.js';
 
 /** The `run` command's values as parsed from the command line: settings, and the flags that choose a configured target. */
 export interface RunFlags extends SettingValues {
@@ -46,6 +48,31 @@ export async function resolveRunOptions(
   const baseUrl = normalizeBaseUrl(options.baseUrl);
   assertSecureTransport(baseUrl, options.allowInsecureHttp ?? false);
   return { ...options, baseUrl, ...(await apiKey(options.apiKeyFile, options.apiKeyEnv ?? SETTINGS.apiKeyEnv.default, env, cwd)), ...tls, env };
+}
+
+/**
+ * The members of a fleet (`--targets`): each selected target of the configuration file,
+ * resolved as `--target NAME` would be (flags override its settings), in the `--shard`
+ * slice when one is given.
+ * @throws UsageError without a configuration file, with `--target` as well, for an
+ *   unknown target or a bad shard, or for any member's problem (see resolveRunOptions).
+ */
+export async function resolveFleet(
+  flags: RunFlags,
+  explicit: (name: SettingName) => boolean,
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+): Promise<{ members: FleetMember[]; shard?: Shard }> {
+  if (flags.target) throw new UsageError('--target and --targets exclude each other: name the targets in --targets');
+  const shard = flags.shard ? parseShard(flags.shard) : undefined;
+  const path = configPath(cwd, flags.config);
+  if (!path) throw new UsageError(`--targets ${flags.targets} needs a configuration file: --config FILE, or petstore-conformance.yaml here`);
+  const { selectTargets } = await import('../config/file.js');
+  const selected = await selectTargets(path, flags.targets!);
+  const names = shard ? shardOf(selected, shard) : selected;
+  const members: FleetMember[] = [];
+  for (const name of names) members.push({ ...(await resolveRunOptions({ ...flags, target: name }, explicit, env, cwd)), targetName: name });
+  return { members, ...(shard ? { shard } : {}) };
 }
 
 async function selectedTarget(flags: RunFlags, cwd: string): Promise<TargetConfig | undefined> {

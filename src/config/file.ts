@@ -31,6 +31,21 @@ export async function loadTarget(path: string, name: string): Promise<TargetConf
 }
 
 /**
+ * The names of a configuration file's targets, selected by `--targets`: `all`, or names
+ * separated by commas, each of which must exist.
+ * @throws UsageError as {@link loadTarget} does, or naming a selected target the file lacks.
+ */
+export async function selectTargets(path: string, selection: string): Promise<string[]> {
+  const value = (await readYamlFile(path, 'Config', 'configuration file')) as { targets: Record<string, TargetConfig> };
+  const names = Object.keys(value.targets);
+  if (selection === 'all') return names;
+  const selected = [...new Set(selection.split(','))];
+  const missing = selected.filter((name) => !names.includes(name));
+  if (missing.length > 0) throw new UsageError(`${path} has no target ${missing.map((name) => `"${name}"`).join(', ')}; it has: ${names.join(', ')}`);
+  return selected;
+}
+
+/**
  * Reads a YAML file of the tool's (a configuration, known failures) and validates it
  * against its JSON Schema.
  * @param what the file's kind, for messages: `configuration file`.

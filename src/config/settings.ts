@@ -36,7 +36,7 @@ interface Declared {
 export interface NumberSetting extends Declared {
   type: 'integer' | 'number';
   /** The unit of the value, as the flag, the configuration and the code all take it. */
-  unit: 'ms' | 's' | 'bytes' | 'requests' | 'requests/s' | 'inputs' | 'runs' | 'checks';
+  unit: 'ms' | 's' | 'bytes' | 'requests' | 'requests/s' | 'inputs' | 'runs' | 'checks' | 'targets';
   /** Smallest value accepted. */
   min: number;
   /** Largest value accepted: every number has an upper bound (bad input is exit 2, never a hang). */
@@ -180,6 +180,27 @@ export const SETTINGS = {
     help: "independent checks, and a property's generated inputs, in flight at once",
   },
   shrinkBudget: { type: 'integer', unit: 'requests', min: 0, max: 1_000_000, default: 500, flag: '--shrink-budget <requests>', reported: true, help: 'requests a failing property may spend shrinking its counterexample' },
+  targets: {
+    type: 'string',
+    pattern: '^(all|[A-Za-z0-9_.-]+(,[A-Za-z0-9_.-]+)*)$',
+    flag: '--targets <all|name,name…>',
+    help: 'check several configured targets in one run (a fleet): their reports go to <report-dir>/<name>/, beside fleet.json, summary.md and junit.xml',
+  },
+  targetConcurrency: {
+    type: 'integer',
+    unit: 'targets',
+    min: 1,
+    max: 64,
+    default: 4,
+    flag: '--target-concurrency <n>',
+    help: "a fleet's targets checked at once, each lane of targets in one suite worker",
+  },
+  shard: {
+    type: 'string',
+    pattern: '^[1-9][0-9]*/[1-9][0-9]*$',
+    flag: '--shard <k/n>',
+    help: 'with --targets: check only the k-th of n slices of the selected targets, sorted by name (join the parts with merge)',
+  },
   reportDir: { type: 'path', flag: '--report-dir <dir>', help: 'directory for the report files (default: reports/<timestamp>, linked as reports/latest)' },
   formats: { type: 'list', choices: ALL_FORMATS, default: ALL_FORMATS, flag: '--format <formats>', help: `report files to write, comma-separated: ${ALL_FORMATS.join(', ')}` },
   color: { type: 'boolean', flag: '--no-color', help: 'plain console output (also NO_COLOR=1); default: colour on a terminal' },
@@ -232,13 +253,15 @@ export function reportedValues(values: SettingValues): Partial<SettingValues> {
 /**
  * Everything a run needs to know about its target and limits: the resolved settings and
  * what the runner derives. The runner builds it and hands it to the suite's worker through
- * vitest's `provide`; checks read it with `inject('run')`.
+ * vitest's `provide` (`runs`); the suite registers each target's checks with its settings.
  */
 export interface RunSettings extends ResolvedSettings {
   /** The target's base URL, ending with `/v1`, no trailing slash (spec 9/R2). */
   baseUrl: string;
   /** The API key (secret: shown only as a placeholder). */
   apiKey: string;
+  /** The target's name in the configuration file (a fleet's targets always have one). */
+  targetName?: string;
   /** `embedded` when the runner started its own reference server for this run. */
   targetKind: 'embedded' | 'external';
   /** The run's seed: every generated input and random choice derives from it. */
@@ -275,6 +298,7 @@ export function defaultProfile(baseUrl: string | undefined): Profile {
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    run: RunSettings;
+    /** The targets of the worker's run, checked one after another (one for a single run, a lane of a fleet). */
+    runs: RunSettings[];
   }
 }

@@ -6,6 +6,15 @@ import type { CheckResult, Report } from './model.js';
 /** The spec section a clause belongs to: `4.2/R2` → `4.2`. */
 const sectionOf = (clause: string) => clause.split('/')[0]!;
 
+type Element = ReturnType<ReturnType<typeof create>['ele']>;
+
+const seconds = (ms: number) => (ms / 1000).toFixed(3);
+const count = (checks: readonly CheckResult[], test: (c: CheckResult) => boolean) => checks.filter(test).length;
+const isFailure = (c: CheckResult) => c.status === 'failed' && c.level === 'must';
+const isError = (c: CheckResult) => c.status === 'error';
+const isSkipped = (c: CheckResult) => c.status === 'skipped' || (c.status === 'failed' && c.level !== 'must');
+const classOf = (section: string) => `section_${section.replace(/\./g, '_')}`;
+
 /**
  * report.json as JUnit XML, in the dialect GitHub, GitLab and Jenkins read: one
  * testsuite per spec section, one testcase per check named `<id> (<clause>)` with a
@@ -21,51 +30,71 @@ export function renderJunit(report: Report): string {
     const section = sectionOf(check.clause);
     sections.set(section, [...(sections.get(section) ?? []), check]);
   }
-  const count = (checks: CheckResult[], test: (c: CheckResult) => boolean) => String(checks.filter(test).length);
-  const isFailure = (c: CheckResult) => c.status === 'failed' && c.level === 'must';
-  const isSkipped = (c: CheckResult) => c.status === 'skipped' || (c.status === 'failed' && c.level !== 'must');
-  const seconds = (ms: number) => (ms / 1000).toFixed(3);
+  const root = testsuites(report.checks, 0, report.durationMs);
+  for (const [section, checks] of sections) testsuite(root, `section ${section}`, checks, report, () => `petstore_conformance.${classOf(section)}`);
+  return root.end({ prettyPrint: true });
+}
 
-  const root = create({ version: '1.0', encoding: 'UTF-8', invalidCharReplacement: escaped }).ele('testsuites', {
-    name: 'petstore-conformance',
-    tests: String(report.checks.length),
-    failures: count(report.checks, isFailure),
-    errors: count(report.checks, (c) => c.status === 'error'),
-    time: seconds(report.durationMs),
-  });
-  for (const [section, checks] of sections) {
-    const suite = root.ele('testsuite', {
-      name: `section ${section}`,
-      tests: String(checks.length),
-      failures: count(checks, isFailure),
-      errors: count(checks, (c) => c.status === 'error'),
-      skipped: count(checks, isSkipped),
-      time: seconds(checks.reduce((sum, c) => sum + c.durationMs, 0)),
-      timestamp: report.startedAt,
-    });
-    const properties = suite.ele('properties');
-    for (const [name, value] of [
-      ['target', report.target.baseUrl],
-      ['verdict', report.verdict],
-      ['seed', String(report.settings.seed)],
-      ['profile', report.settings.profile],
-    ]) {
-      properties.ele('property', { name, value });
-    }
-    for (const check of checks) {
-      const testcase = suite.ele('testcase', {
-        name: `${check.id} (${check.clause})`,
-        classname: `petstore_conformance.section_${section.replace(/\./g, '_')}`,
-        time: seconds(check.durationMs),
-      });
-      if (check.status === 'skipped') testcase.ele('skipped', { message: check.reason ?? 'skipped' });
-      else if (check.status === 'error') testcase.ele('error', { message: check.reason ?? 'the check could not be evaluated', type: 'error' });
-      else if (check.failure && check.level !== 'must') {
-        testcase.ele('skipped', { message: `${check.level} finding, not counted in the verdict: ${check.failure.message.split('\n')[0]}` });
-      } else if (check.failure) {
-        testcase.ele('failure', { message: check.failure.message.split('\n')[0], type: check.level }).txt(failureText(check));
-      }
+/**
+ * A fleet's JUnit XML: one testsuite per target, named by it, holding its checks as
+ * {@link renderJunit} writes them (classnames `petstore_conformance.<target>.section_4_2`).
+ * A target that could not be assessed also gets an `<error>` testcase, `assessable`, with
+ * the reason: a gate reading JUnit alone sees it.
+ * @param durationMs the fleet's wall time.
+ */
+export function renderFleetJunit(targets: ReadonlyArray<{ name: string; report: Report }>, durationMs: number): string {
+  const unassessed = targets.filter(({ report }) => report.verdict === 'error').length;
+  const root = testsuites(targets.flatMap(({ report }) => report.checks), unassessed, durationMs);
+  for (const { name, report } of targets) {
+    const suite = testsuite(root, name, report.checks, report, (check) => `petstore_conformance.${name}.${classOf(sectionOf(check.clause))}`, report.verdict === 'error');
+    if (report.verdict === 'error') {
+      suite.ele('testcase', { name: 'assessable', classname: `petstore_conformance.${name}`, time: '0.000' }).ele('error', { message: report.verdictReason, type: 'not-assessable' });
     }
   }
   return root.end({ prettyPrint: true });
+}
+
+/** The `<testsuites>` root, its counts over `checks` plus `extraErrors` testcases. */
+function testsuites(checks: readonly CheckResult[], extraErrors: number, durationMs: number): Element {
+  return create({ version: '1.0', encoding: 'UTF-8', invalidCharReplacement: escaped }).ele('testsuites', {
+    name: 'petstore-conformance',
+    tests: String(checks.length + extraErrors),
+    failures: String(count(checks, isFailure)),
+    errors: String(count(checks, isError) + extraErrors),
+    time: seconds(durationMs),
+  });
+}
+
+/** One `<testsuite>` of `checks`, with the run's properties; `extraError`: one more error testcase follows. */
+function testsuite(root: Element, name: string, checks: readonly CheckResult[], report: Report, classname: (check: CheckResult) => string, extraError = false): Element {
+  const extra = extraError ? 1 : 0;
+  const suite = root.ele('testsuite', {
+    name,
+    tests: String(checks.length + extra),
+    failures: String(count(checks, isFailure)),
+    errors: String(count(checks, isError) + extra),
+    skipped: String(count(checks, isSkipped)),
+    time: seconds(checks.reduce((sum, c) => sum + c.durationMs, 0)),
+    timestamp: report.startedAt,
+  });
+  const properties = suite.ele('properties');
+  for (const [property, value] of [
+    ['target', report.target.baseUrl],
+    ['verdict', report.verdict],
+    ['seed', String(report.settings.seed)],
+    ['profile', report.settings.profile],
+  ]) {
+    properties.ele('property', { name: property, value });
+  }
+  for (const check of checks) {
+    const testcase = suite.ele('testcase', { name: `${check.id} (${check.clause})`, classname: classname(check), time: seconds(check.durationMs) });
+    if (check.status === 'skipped') testcase.ele('skipped', { message: check.reason ?? 'skipped' });
+    else if (check.status === 'error') testcase.ele('error', { message: check.reason ?? 'the check could not be evaluated', type: 'error' });
+    else if (check.failure && check.level !== 'must') {
+      testcase.ele('skipped', { message: `${check.level} finding, not counted in the verdict: ${check.failure.message.split('\n')[0]}` });
+    } else if (check.failure) {
+      testcase.ele('failure', { message: check.failure.message.split('\n')[0], type: check.level }).txt(failureText(check));
+    }
+  }
+  return suite;
 }

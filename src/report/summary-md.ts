@@ -8,7 +8,7 @@ import { gateLines } from './gate.js';
  * Server text as Markdown cell text: one line, HTML escaped (he), Markdown's punctuation
  * escaped with backslashes, controls made visible: it renders as the text it is.
  */
-const cell = (text: string) => escape(visible(text)).replace(/[\\`*_{}[\]()#+!|~]/g, '\\$&').replace(/\r?\n/g, ' ');
+export const cell = (text: string) => escape(visible(text)).replace(/[\\`*_{}[\]()#+!|~]/g, '\\$&').replace(/\r?\n/g, ' ');
 
 /**
  * A short Markdown summary for CI job summaries and pull-request comments: the verdict,

@@ -25,14 +25,23 @@ export class CheckCollector implements Reporter {
    * @param onCheck receives each result as soon as its check finishes, with the check's
    *   exchanges (bodies capped).
    * @param onSecrets receives the key material a check sent, before its result is printed.
+   * @param runId the target whose checks this collector keeps, when the worker runs several
+   *   (a fleet's lane); absent: every check.
    */
   constructor(
     private readonly onCheck: (result: CheckResult, exchanges: readonly Exchange[]) => void = () => {},
     private readonly onSecrets: (secrets: ReadonlyArray<{ value: string; shown: string }>) => void = () => {},
+    readonly runId?: string,
   ) {}
 
   onTestCaseResult(testCase: TestCase): void {
-    this.#accept(testCase);
+    if (this.#mine(testCase)) this.#accept(testCase);
+  }
+
+  /** Whether a test belongs to this collector's target (a test without meta is everyone's defect). */
+  #mine(testCase: TestCase): boolean {
+    const runId = testCase.meta().check?.runId;
+    return this.runId === undefined || runId === undefined || runId === this.runId;
   }
 
   onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandled: ReadonlyArray<SerializedError>, reason: TestRunEndReason): void {
@@ -40,6 +49,7 @@ export class CheckCollector implements Reporter {
     for (const module of modules) {
       for (const error of module.errors()) this.runErrors.push(`${module.moduleId}: ${error.message}`);
       for (const testCase of module.children.allTests()) {
+        if (!this.#mine(testCase)) continue;
         const id = testCase.meta().check?.id ?? testCase.name;
         this.#order.push(id);
         // Tests filtered out or never started produce no result event: account for them here.
@@ -115,4 +125,15 @@ function toCheckResult(meta: CheckMeta, testCase: TestCase, unrun: string): Chec
     }
   }
   return result;
+}
+
+/**
+ * The one reporter of a run whose worker checks several targets (a fleet's lane): every
+ * event goes to every target's collector, which keeps its own target's checks.
+ */
+export function laneReporter(collectors: readonly CheckCollector[]): Reporter {
+  return {
+    onTestCaseResult: (testCase) => collectors.forEach((collector) => collector.onTestCaseResult(testCase)),
+    onTestRunEnd: (modules, unhandled, reason) => collectors.forEach((collector) => collector.onTestRunEnd(modules, unhandled, reason)),
+  };
 }

@@ -3,7 +3,7 @@ import { createVitest, type Reporter, type Vitest } from 'vitest/node';
 import type { RunSettings } from '../config/settings.js';
 import { packageRoot } from '../package-info.js';
 import type { CheckDefinition } from '../check/types.js';
-import type { CheckCollector } from './collector.js';
+import { laneReporter, type CheckCollector } from './collector.js';
 import { suiteFiles, type SuiteFiles } from './suite-files.js';
 
 /** A suite run under way: its worker is starting or running checks. */
@@ -26,16 +26,16 @@ export interface SuiteOptions {
  * once the worker is being started, so the caller can use this thread meanwhile (the
  * worker's start is the longest part of a run's start), and hands back the run.
  */
-export async function startSuite(settings: RunSettings, collector: CheckCollector, options: SuiteOptions): Promise<SuiteRun> {
+export async function startSuite(targets: readonly RunSettings[], collectors: readonly CheckCollector[], options: SuiteOptions): Promise<SuiteRun> {
   const vitestOutput = new CapturedOutput();
   const suites = options.files ?? suiteFiles();
   const exitCode = process.exitCode;
   let workerStarting!: () => void;
   const starting = new Promise<void>((resolve) => (workerStarting = resolve));
   const startHook: Reporter = { onTestRunStart: () => workerStarting() };
-  const vitest = await suiteVitest(settings, suites, [collector, startHook], vitestOutput);
+  const vitest = await suiteVitest(targets, suites, [laneReporter(collectors), startHook], vitestOutput);
   const onAbort = () => {
-    collector.interrupted = true;
+    for (const collector of collectors) collector.interrupted = true;
     void vitest.cancelCurrentRun('keyboard-input');
   };
   options.signal?.addEventListener('abort', onAbort, { once: true });
@@ -45,7 +45,7 @@ export async function startSuite(settings: RunSettings, collector: CheckCollecto
       // Stopped while vitest was being set up (a signal 0.3 s after start): no check starts.
       if (!options.signal?.aborted) await vitest.start();
     } catch (error) {
-      collector.runErrors.push(`the suite did not run: ${(error as Error).message}`);
+      for (const collector of collectors) collector.runErrors.push(`the suite did not run: ${(error as Error).message}`);
     } finally {
       await vitest.close();
       options.signal?.removeEventListener('abort', onAbort);
@@ -53,10 +53,10 @@ export async function startSuite(settings: RunSettings, collector: CheckCollecto
       process.exitCode = exitCode;
     }
     if (options.signal?.aborted) return String(options.signal.reason ?? 'interrupted');
-    if (collector.stopped) return collector.stopped;
-    if (collector.interrupted) return 'interrupted';
     const text = vitestOutput.text.trim();
-    if (collector.results.length === 0 && text) collector.runErrors.push(`the suite did not run: ${text.split('\n')[0]}`);
+    for (const collector of collectors) {
+      if (collector.results.length === 0 && text) collector.runErrors.push(`the suite did not run: ${text.split('\n')[0]}`);
+    }
     return undefined;
   })();
   // A run that fails or stops before its worker starts must not leave the caller waiting.
@@ -68,7 +68,7 @@ export async function startSuite(settings: RunSettings, collector: CheckCollecto
  * vitest, set up to run the suite's files: one worker without isolation (the checks share
  * the run's state), `reporters` its only reporters, its own output captured.
  */
-function suiteVitest(settings: RunSettings, suites: SuiteFiles, reporters: Reporter[], output: CapturedOutput): Promise<Vitest> {
+function suiteVitest(targets: readonly RunSettings[], suites: SuiteFiles, reporters: Reporter[], output: CapturedOutput): Promise<Vitest> {
   return withoutSignalListeners(() =>
     createVitest(
       'test',
@@ -85,10 +85,11 @@ function suiteVitest(settings: RunSettings, suites: SuiteFiles, reporters: Repor
         maxWorkers: 1,
         fileParallelism: false,
         isolate: false,
-        maxConcurrency: settings.concurrency,
+        // Targets run one after another: the busiest one's concurrency bounds the lane.
+        maxConcurrency: Math.max(...targets.map((target) => target.concurrency)),
         // The `checkFilter` setting is applied by check() on the id alone: vitest's own pattern
         // would match "<class> <id>", so `^list-` would select nothing.
-        provide: { run: settings },
+        provide: { runs: [...targets] },
       },
       { logLevel: 'silent' },
       { stdout: output, stderr: output },
@@ -104,7 +105,7 @@ function suiteVitest(settings: RunSettings, suites: SuiteFiles, reporters: Repor
  */
 export async function collectChecks(settings: RunSettings): Promise<CheckDefinition[]> {
   const output = new CapturedOutput();
-  const vitest = await suiteVitest(settings, suiteFiles(), [], output);
+  const vitest = await suiteVitest([settings], suiteFiles(), [], output);
   try {
     const { testModules, unhandledErrors } = await vitest.collect();
     if (unhandledErrors.length > 0) throw new Error(`the suite could not be collected: ${String((unhandledErrors[0] as Error)?.message ?? unhandledErrors[0])}`);
@@ -124,21 +125,28 @@ function definitionOf({ id, title, clause, level, requirements, reference, needs
 
 const SIGNALS: ReadonlyArray<string | symbol> = ['SIGINT', 'SIGTERM'];
 
+/** How many vitest set-ups are under way (a fleet's lanes start at once), and the `process.once` they replaced. */
+let settingUp = 0;
+let originalOnce: typeof process.once | undefined;
+
 /**
  * Runs `start` while `process.once` ignores SIGINT and SIGTERM. vitest's logger registers
  * listeners that exit the process on them; the caller owns signals (it turns them into an
  * abort that still writes the report). Removing them afterwards left a window in which a
- * signal killed the run without a report.
+ * signal killed the run without a report. Counted, so that overlapping set-ups restore
+ * the original once the last one ends, whatever order they end in.
  */
 async function withoutSignalListeners<T>(start: () => Promise<T>): Promise<T> {
-  const once = process.once;
-  process.once = function (this: NodeJS.Process, event: string | symbol, listener: (...args: unknown[]) => void) {
-    return SIGNALS.includes(event) ? this : once.call(this, event, listener);
-  } as typeof process.once;
+  if (settingUp++ === 0) {
+    const once = (originalOnce = process.once);
+    process.once = function (this: NodeJS.Process, event: string | symbol, listener: (...args: unknown[]) => void) {
+      return SIGNALS.includes(event) ? this : once.call(this, event, listener);
+    } as typeof process.once;
+  }
   try {
     return await start();
   } finally {
-    process.once = once;
+    if (--settingUp === 0) process.once = originalOnce!;
   }
 }
 

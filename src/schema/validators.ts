@@ -5,7 +5,7 @@ import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { packageRoot } from '../package-info.js';
 
 /** The shapes of spec section 2, and the tool's own files, by schema title. */
-export type SchemaName = 'NewCategory' | 'Category' | 'Error' | 'Config' | 'KnownFailures' | 'Report';
+export type SchemaName = 'NewCategory' | 'Category' | 'Error' | 'Config' | 'KnownFailures' | 'Report' | 'Fleet';
 
 const FILES: Record<SchemaName, string> = {
   NewCategory: 'new-category.schema.json',
@@ -14,6 +14,7 @@ const FILES: Record<SchemaName, string> = {
   Config: 'config.schema.json',
   KnownFailures: 'known-failures.schema.json',
   Report: 'report.schema.json',
+  Fleet: 'fleet.schema.json',
 };
 
 /** The JSON Schema documents in `schemas/`, read once (they drive validation and generation). */

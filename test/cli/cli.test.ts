@@ -174,6 +174,42 @@ describe('against a server given by --base-url', () => {
   });
 });
 
+describe('fleets: run --targets, --shard, merge', () => {
+  test('three configured targets: exit 1 (one faulty), a folder each; two shards merged give the same; overlapping parts are exit 2', async () => {
+    const servers = await Promise.all([[], [], [faultMissingName.variation]].map((variations) => startReferenceServer({ variations })));
+    try {
+      const dir = await tempDir();
+      const names = ['alpha', 'beta', 'gamma'];
+      const config = join(dir, 'petstore-conformance.yaml');
+      await writeFile(config, `targets:\n${names.map((name, i) => `  ${name}:\n    baseUrl: ${servers[i]!.baseUrl}\n    apiKeyEnv: KEY_${name.toUpperCase()}\n`).join('')}`);
+      const env = Object.fromEntries(names.map((name, i) => [`KEY_${name.toUpperCase()}`, servers[i]!.apiKey]));
+      const common = ['--config', config, '--seed', '7', '--num-runs', '3'];
+
+      const whole = await cli(['run', '--targets', 'all', ...common, '--report-dir', join(dir, 'whole')], env);
+      expect(whole.code).toBe(1);
+      expect(whole.stdout).toMatch(/✗ gamma: NONCONFORMANT.*\(exit 1\)/);
+      expect(whole.stdout).toMatch(/✓ alpha: CONFORMANT/);
+      const fleet = JSON.parse(await readFile(join(dir, 'whole', 'fleet.json'), 'utf8'));
+      expect(fleet.targets.map((t: { name: string; exitCode: number }) => [t.name, t.exitCode])).toEqual([['alpha', 0], ['beta', 0], ['gamma', 1]]);
+      for (const name of names) expect(existsSync(join(dir, 'whole', name, 'report.json'))).toBe(true);
+
+      const shards = await Promise.all(['1/2', '2/2'].map((shard, i) => cli(['run', '--targets', 'all', ...common, '--shard', shard, '--report-dir', join(dir, `part${i}`)], env)));
+      expect(shards.map((shard) => shard.code).sort()).toEqual([0, 1]);
+      const merged = await cli(['merge', join(dir, 'part0'), join(dir, 'part1'), '--report-dir', join(dir, 'merged')]);
+      expect(merged.code).toBe(1);
+      const joined = JSON.parse(await readFile(join(dir, 'merged', 'fleet.json'), 'utf8'));
+      const outcomes = (f: { targets: Array<{ name: string; verdict: string; exitCode: number }> }) => f.targets.map(({ name, verdict, exitCode }) => ({ name, verdict, exitCode }));
+      expect(outcomes(joined)).toEqual(outcomes(fleet));
+
+      const overlap = await cli(['merge', join(dir, 'whole'), join(dir, 'part0'), '--report-dir', join(dir, 'bad')]);
+      expect(overlap.code).toBe(2);
+      expect(overlap.stderr).toMatch(/the target alpha is reported by both .*whole and .*part0: the shards overlap\n$/);
+    } finally {
+      await Promise.all(servers.map((server) => server.close()));
+    }
+  });
+});
+
 describe('secrets and named targets', () => {
   test('--api-key-file reads the key from a file', async () => {
     const server = await startReferenceServer();
@@ -298,6 +334,12 @@ describe('usage errors: exit 2, one line, no stack trace', () => {
     [['run', '--client-cert', 'test/fixtures/tls/client-cert.pem', '--client-key', 'test/fixtures/tls/key.pem'], /--client-cert\/--client-key: the key does not belong to the certificate/],
     [['run', '--client-key', '/no/such/key.pem', '--client-cert', 'test/fixtures/tls/client-cert.pem'], /cannot read the client key \/no\/such\/key\.pem: ENOENT/],
     [['run', '--base-url', 'http://127.0.0.1:9/v1'], /HTTPS_PROXY \(or https_proxy\) is not a proxy URL/, { PETSTORE_API_KEY: 'k', HTTPS_PROXY: 'proxy.internal:3128' }],
+    // Fleets.
+    [['run', '--targets', 'all'], /--targets all needs a configuration file/],
+    [['run', '--shard', '1/2'], /--shard slices a fleet: give --targets all/],
+    [['run', '--targets', 'all', '--shard', '3/2'], /--shard 3\/2: expected k\/n with 1 ≤ k ≤ n/],
+    [['run', '--targets', 'all', '--shard', 'half'], /--shard.*expected text matching/],
+    [['merge', '/no/such/part', '--report-dir', join(tmpdir(), 'pcs-merge-nothing')], /cannot read the fleet report \/no\/such\/part\/fleet\.json: ENOENT/],
   ] as Array<[string[], RegExp, Record<string, string>?]>)('%j', async (args, message, env) => {
     const { code, stdout, stderr } = await cli(args, env);
     expect(code).toBe(2);

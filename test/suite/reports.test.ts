@@ -218,4 +218,35 @@ describe('the CI examples', () => {
     expect(job.artifacts.reports.junit).toBe('reports/ci/junit.xml');
     expect(job.artifacts.when).toBe('always');
   });
+
+  test('the GitHub Actions fleet workflow: a matrix of shards, each keeping its reports, and a merge job that gates on the fleet', async () => {
+    const workflow = parseYaml(await readFile(join(ROOT, 'examples/ci/github-actions-fleet.yml'), 'utf8'));
+    const { shard, merge } = workflow.jobs;
+    const shards = shard.strategy.matrix.shard as number[];
+    expect(shard.strategy['fail-fast']).toBe(false);
+    const check = (shard.steps as Array<{ run?: string }>).find((step) => /run --targets all/.test(String(step.run)))!;
+    expect(check.run).toContain(`--shard "\${{ matrix.shard }}/${shards.length}"`);
+    expect(JSON.stringify(shard.steps)).toContain('conformance-shard-${{ matrix.shard }}');
+    expect(merge.needs).toBe('shard');
+    expect(merge.if).toBe('always()');
+    const steps = merge.steps as Array<Record<string, unknown> & { with?: Record<string, unknown> }>;
+    expect(steps.find((step) => String(step.uses).startsWith('actions/download-artifact@'))?.with?.pattern).toBe('conformance-shard-*');
+    expect(String(steps.find((step) => String(step.run).includes(' merge '))?.run)).toMatch(/merge reports\/shards\/\* --report-dir reports\/fleet[\s\S]*if \[ "\$code" -eq 3 \]/);
+    expect(steps.find((step) => String(step.uses).startsWith('mikepenz/action-junit-report@'))?.with?.report_paths).toBe('reports/fleet/junit.xml');
+    expect(workflow.permissions.checks).toBe('write');
+  });
+
+  test('the GitLab fleet pipeline: parallel: matrix shards, then a gate job that merges them, exit 3 allowed', async () => {
+    const pipeline = parseYaml(await readFile(join(ROOT, 'examples/ci/gitlab-ci-fleet.yml'), 'utf8'));
+    const shard = pipeline['conformance-shard'];
+    const indexes = shard.parallel.matrix[0].SHARD_INDEX as string[];
+    expect(shard.script.join('\n')).toContain(`--shard "$SHARD_INDEX/${indexes.length}"`);
+    const gate = pipeline['conformance-gate'];
+    expect(gate.needs).toEqual(['conformance-shard']);
+    expect(gate.when).toBe('always');
+    expect(gate.script.join('\n')).toMatch(/merge reports\/shard-\* --report-dir reports\/fleet/);
+    expect(gate.allow_failure).toEqual({ exit_codes: [3] });
+    expect(gate.artifacts.reports.junit).toBe('reports/fleet/junit.xml');
+    expect(Number(/^node:(\d+)/.exec(pipeline['.suite'].image)?.[1])).toBeGreaterThanOrEqual(22);
+  });
 });

@@ -1,3 +1,4 @@
+import { pathToFileURL } from 'node:url';
 import { mkdir, mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -11,12 +12,12 @@ import { suiteFiles } from '../../src/runner/suite-files.js';
 describe('the suite\'s one test file', () => {
   test('loads every conformance class in suites/, each once, in its own describe block, the invariants last and alone', async () => {
     const entry = await readFile(join(packageRoot, 'suites/conformance.test.ts'), 'utf8');
-    const blocks = [...entry.matchAll(/^describe\.(\w+)\('([\w-]+)', \(\) => load\('([\w-]+)', \(\) => import\('\.\/([\w-]+)\.js'\)\)\);$/gm)];
+    const concurrent = [...entry.matchAll(/^ {2}\['([\w-]+)', \(\) => import\('\.\/([\w-]+)\.js'\)\],$/gm)];
     const modules = (await readdir(join(packageRoot, 'suites'))).filter((name) => name !== 'conformance.test.ts').map((name) => name.replace(/\.ts$/, ''));
-    expect(blocks.map((block) => block[4]).sort()).toEqual(modules.sort());
-    expect(blocks.every((block) => block[2] === block[4] && block[3] === block[4])).toBe(true); // each block is named by its class
-    expect(blocks.map((block) => `${block[1]} ${block[2]}`).at(-1)).toBe('sequential invariants');
-    expect(blocks.slice(0, -1).every((block) => block[1] === 'concurrent')).toBe(true);
+    expect([...concurrent.map((match) => match[2]), 'invariants'].sort()).toEqual(modules.sort());
+    expect(concurrent.every((match) => match[1] === match[2])).toBe(true); // each block is named by its class
+    // Per target: the listed classes concurrently, then the invariants alone.
+    expect(entry).toMatch(/for \(const \[name, module\] of CONCURRENT\) describe\.concurrent\(name, \(\) => load\(target, name, module\)\);\n\s+describe\.sequential\('invariants', \(\) => load\(target, 'invariants', \(\) => import\('\.\/invariants\.js'\)\)\);/);
   });
 });
 
@@ -66,12 +67,13 @@ describe('a conformance class whose module fails to load', () => {
       const names = [...entry.matchAll(/import\('\.\/([\w-]+)\.js'\)/g)].map((match) => match[1]!);
       const meta = (id: string) => ({ check: { id, title: 'sends nothing', clause: '0', level: 'info', requirements: [], exchanges: [], created: [] } });
       for (const name of names) {
-        const body = name === 'model' ? `throw new Error('the module is broken');\n` : `import { test } from 'vitest';\ntest('${name}', { meta: ${JSON.stringify(meta(name))} }, () => {});\n`;
+        const body = name === 'model' ? `throw new Error('the module is broken');\n` : `import { test } from 'vitest';\nexport default () => test('${name}', { meta: ${JSON.stringify(meta(name))} }, () => {});\n`;
         await writeFile(join(dir, `${name}.js`), body);
       }
-      await writeFile(join(dir, 'conformance.test.js'), entry);
+      // Its imports of the package's own modules, pointed at the package from the temporary folder.
+      await writeFile(join(dir, 'conformance.test.js'), entry.replaceAll("'../src/", `'${pathToFileURL(join(packageRoot, 'dist/src')).href}/`));
       const collector = new CheckCollector();
-      const suite = await startSuite({ concurrency: 4 } as RunSettings, collector, { files: { dir, include: 'conformance.test.js', native: true } });
+      const suite = await startSuite([{ concurrency: 4, baseUrl: 'http://127.0.0.1:9/v1', runId: 'r1' } as RunSettings], [collector], { files: { dir, include: 'conformance.test.js', native: true } });
       expect(await suite.finished).toBeUndefined();
       expect(collector.runErrors).toEqual([`${join(dir, 'conformance.test.js')}: conformance class model did not load: the module is broken`]);
       expect(collector.results).toEqual([]);

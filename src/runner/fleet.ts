@@ -1,0 +1,101 @@
+import { join } from 'node:path';
+import type { Shard } from '../config/shard.js';
+import { SETTINGS } from '../config/settings.js';
+import { UsageError } from '../core/errors.js';
+import { toolVersion } from '../package-info.js';
+import { fleetLine, fleetReport, fleetTarget, writeFleetReports, type FleetReport } from '../report/fleet.js';
+import type { Report } from '../report/model.js';
+import { runLane, withDeadline } from './lane.js';
+import type { RunOptions, RunOutcome } from './run.js';
+import { TargetRun } from './target-run.js';
+
+/** One target of a fleet: its run options, and its name (unique: its report folder's name). */
+export interface FleetMember extends Omit<RunOptions, 'reportDir' | 'out' | 'signal' | 'reportStream' | 'linkLatest' | 'quiet' | 'verbose'> {
+  targetName: string;
+}
+
+/** How a fleet runs, beyond each target's own options. */
+export interface FleetOptions {
+  /** Where fleet.json, summary.md, junit.xml and one folder per target go; null writes nothing. */
+  reportDir: string | null;
+  /** Targets checked at once (lanes), default {@link SETTINGS.targetConcurrency}'s. */
+  targetConcurrency?: number;
+  /** Wall time of the whole fleet run, in s: no request of any target starts after it. */
+  deadlineSeconds?: number;
+  /** Aborts the fleet (e.g. on SIGINT): every target's report is still written. */
+  signal?: AbortSignal;
+  /** One line per target as it finishes, then the fleet's; `null` prints nothing. */
+  out?: NodeJS.WritableStream | null;
+  /** The slice this run checks, recorded in fleet.json (the CLI selects the members). */
+  shard?: Shard;
+}
+
+/** The result of a fleet run. */
+export interface FleetOutcome {
+  fleet: FleetReport;
+  /** The fleet's worst outcome (see fleetExitCode). */
+  exitCode: number;
+  /** The fleet files written (fleet.json, summary.md, junit.xml). */
+  written: string[];
+  /** Every target's own outcome, by name. */
+  outcomes: Map<string, RunOutcome>;
+}
+
+/**
+ * Checks several targets in one process and writes a fleet report beside their own. The
+ * targets are dealt, sorted by name, into `targetConcurrency` lanes; each lane checks its
+ * targets one after another in one suite worker (see lane.ts), so the worker's start is
+ * paid once per lane and each further target costs about its requests. Budgets, keys and
+ * report folders stay per target; the deadline is the fleet's. Every target's reports
+ * redact every target's key.
+ * @throws UsageError for two members of one name, or any member's bad options (before any
+ *   request); Error when a report folder cannot be written.
+ */
+export async function runFleet(members: readonly FleetMember[], options: FleetOptions): Promise<FleetOutcome> {
+  const names = members.map((member) => member.targetName);
+  const twice = names.find((name, i) => names.indexOf(name) !== i);
+  if (twice !== undefined) throw new UsageError(`the fleet names the target ${twice} twice`);
+  const startedAt = new Date();
+  const print = (text: string) => options.out?.write(`${text}\n`);
+  const keys = members.flatMap((member) => (member.apiKey ? [{ value: member.apiKey, shown: `<the key of ${member.targetName}>` }] : []));
+  const sorted = [...members].sort((a, b) => (a.targetName < b.targetName ? -1 : 1));
+  const runs: TargetRun[] = [];
+  try {
+    // One after another: the first bad option is reported before any request.
+    for (const member of sorted) {
+      const run: RunOptions = {
+        ...member,
+        ...(options.deadlineSeconds ? { deadlineSeconds: options.deadlineSeconds } : {}),
+        // Each target's report.json is what `merge` reads.
+        formats: [...new Set(['json' as const, ...(member.formats ?? SETTINGS.formats.default)])],
+        reportDir: options.reportDir === null ? null : join(options.reportDir, member.targetName),
+        out: null,
+      };
+      runs.push(await TargetRun.prepare(run, startedAt, keys.filter((key) => key.value !== member.apiKey)));
+    }
+    const laneCount = Math.min(options.targetConcurrency ?? SETTINGS.targetConcurrency.default, runs.length);
+    const lanes = Array.from({ length: laneCount }, (_, lane) => runs.filter((_, i) => i % laneCount === lane));
+    const deadlineAt = options.deadlineSeconds ? startedAt.getTime() + options.deadlineSeconds * 1000 : undefined;
+    const stop = withDeadline(options.signal, deadlineAt, options.deadlineSeconds);
+    print(`petstore-conformance ${toolVersion}: checking ${runs.length} targets, ${laneCount} at once${options.shard ? ` (shard ${options.shard.index}/${options.shard.count})` : ''}`);
+
+    const outcomes = new Map<string, RunOutcome>();
+    await Promise.all(
+      lanes.map(async (lane) => {
+        const results = await runLane(lane, stop);
+        lane.forEach((run, i) => {
+          outcomes.set(run.settings.targetName!, results[i]!);
+          print(fleetLine({ name: run.settings.targetName!, headline: results[i]!.report.headline, exitCode: results[i]!.exitCode }));
+        });
+      }),
+    );
+    const reports = new Map<string, Report>([...outcomes].map(([name, outcome]) => [name, outcome.report]));
+    const targets = [...outcomes].map(([name, outcome]) => fleetTarget(name, outcome.report, outcome.exitCode, options.reportDir === null ? null : name));
+    const fleet = fleetReport(targets, startedAt.toISOString(), Date.now() - startedAt.getTime(), options.shard);
+    const written = options.reportDir === null ? [] : await writeFleetReports(options.reportDir, fleet, reports);
+    print(`Fleet: exit ${fleet.exitCode}${written.length > 0 ? `\nReport: ${written.join('\nReport: ')}` : ''}`);
+    return { fleet, exitCode: fleet.exitCode, written, outcomes };
+  } finally {
+    await Promise.all(runs.map((run) => run.close()));
+  }
+}

@@ -1,0 +1,64 @@
+import { readFile } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
+import { UsageError } from '../core/errors.js';
+import { fleetLine, fleetReport, writeFleetReports, type FleetReport, type FleetTarget } from '../report/fleet.js';
+import type { Report } from '../report/model.js';
+import { violations } from '../schema/validators.js';
+
+/** The result of a merge. */
+export interface MergeOutcome {
+  fleet: FleetReport;
+  exitCode: number;
+  written: string[];
+}
+
+/**
+ * Joins the fleet reports of several runs (the shards of one fleet, each from its own CI
+ * job) into one: fleet.json, summary.md and junit.xml in `out`, whose report folders point
+ * at the targets' folders where they are (relative to `out`). Nothing is sent.
+ * @param dirs the folders of the parts, each holding a fleet.json and its targets' folders.
+ * @throws UsageError when a part has no readable fleet.json or a target's report.json is
+ *   missing, or when two parts report the same target (exit 2: shards overlap).
+ */
+export async function mergeFleets(dirs: readonly string[], out: string, print: (line: string) => void = () => {}): Promise<MergeOutcome> {
+  const targets: FleetTarget[] = [];
+  const reports = new Map<string, Report>();
+  const from = new Map<string, string>();
+  let startedAt: string | undefined;
+  let durationMs = 0;
+  for (const dir of dirs) {
+    const part = await readJson<FleetReport>(join(dir, 'fleet.json'), 'fleet report');
+    const problems = violations('Fleet', part);
+    if (problems.length > 0) throw new UsageError(`${join(dir, 'fleet.json')} is not a fleet report (schemas/fleet.schema.json): ${problems[0]}`);
+    startedAt = startedAt === undefined || part.startedAt < startedAt ? part.startedAt : startedAt;
+    durationMs = Math.max(durationMs, part.durationMs);
+    for (const target of part.targets) {
+      const earlier = from.get(target.name);
+      if (earlier !== undefined) throw new UsageError(`the target ${target.name} is reported by both ${earlier} and ${dir}: the shards overlap`);
+      from.set(target.name, dir);
+      const folder = target.reportDir === null ? null : join(dir, target.reportDir);
+      if (folder !== null) reports.set(target.name, await readJson<Report>(join(folder, 'report.json'), 'report'));
+      targets.push({ ...target, reportDir: folder === null ? null : relative(out, folder).split(sep).join('/') || '.' });
+    }
+  }
+  const fleet = fleetReport(targets, startedAt ?? new Date().toISOString(), durationMs);
+  const written = await writeFleetReports(out, fleet, reports);
+  for (const target of fleet.targets) print(fleetLine(target));
+  print(`Fleet: exit ${fleet.exitCode}\nReport: ${written.join('\nReport: ')}`);
+  return { fleet, exitCode: fleet.exitCode, written };
+}
+
+/** A JSON file's value, or a UsageError naming the file. */
+async function readJson<T>(path: string, what: string): Promise<T> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new UsageError(`cannot read the ${what} ${path}: ${(error as NodeJS.ErrnoException).code ?? error}`);
+  }
+  try {
+    return JSON.parse(text) as T;
+  } catch (error) {
+    throw new UsageError(`${path} is not JSON: ${(error as Error).message}`);
+  }
+}

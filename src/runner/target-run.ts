@@ -1,0 +1,209 @@
+import { derivedHex, freshSeed } from '../check/seed.js';
+import { assertSendableKey } from '../config/api-key.js';
+import { assertClientCertificate } from '../config/client-certificate.js';
+import { extraHeaders, secretHeaders } from '../config/extra-headers.js';
+import { loadKnownFailures, type KnownFailure } from '../config/known-failures.js';
+import { DIRECT, proxyEnvironment } from '../config/proxy.js';
+import { checkValues } from '../config/setting-values.js';
+import { defaultProfile, SETTING_LIST, withDefaults, type RunSettings, type SettingValues } from '../config/settings.js';
+import { RunStopped, UsageError } from '../core/errors.js';
+import type { Exchange } from '../core/exchange.js';
+import type { Credential } from '../http/credential.js';
+import { RequestGuard } from '../http/safety.js';
+import { toolVersion } from '../package-info.js';
+import type { ReferenceServer } from '../reference/server.js';
+import { buildReport, UNREACHABLE } from '../report/build.js';
+import { ConsoleFormat } from '../report/console.js';
+import { findingsOf, withBlocker } from '../report/findings.js';
+import { exitCodeOf } from '../report/gate.js';
+import { linkLatest } from '../report/report-dir.js';
+import { KEY_PLACEHOLDER, Redactor } from '../secrets/redactor.js';
+import { CheckCollector } from './collector.js';
+import type { RunOptions, RunOutcome } from './run.js';
+
+/**
+ * One target's part of a run, from its options to its report: the settings, the redactor,
+ * the collector of its checks and its console lines. The suite's worker checks one or
+ * several targets (see lane.ts); each is prepared before any request, probed while the
+ * worker starts, and finished into its report when the worker is done.
+ */
+export class TargetRun {
+  readonly collector: CheckCollector;
+  /** Whether the probe reached the target; undefined until it answered. */
+  #reached: boolean | undefined;
+  #preflight: Exchange | undefined;
+  readonly #print: (text: string | undefined) => void;
+  readonly #format: ConsoleFormat;
+
+  private constructor(
+    readonly options: RunOptions,
+    readonly settings: RunSettings,
+    readonly redactor: Redactor,
+    readonly startedAt: Date,
+    private readonly knownFailures: KnownFailure[] | undefined,
+    private readonly embedded: ReferenceServer | undefined,
+  ) {
+    this.#format = new ConsoleFormat(options.color ?? Boolean((options.out as { isTTY?: boolean } | null)?.isTTY));
+    this.#print = (text) => void (text !== undefined && options.out?.write(`${redactor.text(text)}\n`));
+    this.collector = new CheckCollector(
+      (result, exchanges) => {
+        if (this.#reached === false || options.quiet) return;
+        // A check blocked by a deviation seen so far says so at once, as the report will.
+        this.#print(this.#format.check(withBlocker(result, findingsOf(this.collector.results), false)));
+        if (options.verbose && exchanges.length > 0) this.#print(this.#format.exchanges(exchanges));
+      },
+      (secrets) => redactor.addAll(secrets),
+      settings.runId,
+    );
+  }
+
+  /**
+   * Checks the options (every usage error before any request), reads the known failures,
+   * starts the embedded reference server when no base URL is given, and prints the header.
+   * @param startedAt when the run began: the deadline counts from it.
+   * @param otherSecrets keys of the other targets of a fleet, redacted here too, so that no
+   *   target's key appears in another target's report.
+   * @throws UsageError for bad options.
+   */
+  static async prepare(options: RunOptions, startedAt: Date, otherSecrets: ReadonlyArray<{ value: string; shown: string }> = []): Promise<TargetRun> {
+    if (options.baseUrl && !options.apiKey) throw new UsageError('an API key is required with a base URL');
+    if (options.quiet && options.verbose) throw new UsageError('--quiet and --verbose exclude each other');
+    if (options.reportStream && (options.reportDir !== null || options.formats?.length !== 1)) {
+      throw new UsageError('a report goes to stdout alone: --report-dir - takes exactly one --format (json, junit, html, md or har)');
+    }
+    if (options.baseUrl) assertSendableKey(options.apiKey!, options.keySource ?? 'the caller');
+    // reportDir is the one option that may also be null (write nothing).
+    checkValues(Object.fromEntries(SETTING_LIST.filter(([name]) => name !== 'reportDir').map(([name]) => [name, (options as SettingValues)[name]])), 'runConformance');
+    assertClientCertificate(options.clientCertPem, options.clientKeyPem);
+    const env = options.env ?? process.env;
+    const network = { extraHeaders: extraHeaders(options.headers, options.headerEnv, env), proxy: options.baseUrl ? proxyEnvironment(env) : DIRECT };
+    // Read before anything starts: a malformed file is a usage error (exit 2), not a finding.
+    const knownFailures = options.knownFailures ? await loadKnownFailures(options.knownFailures) : undefined;
+
+    const embedded = options.baseUrl ? undefined : await (await import('../reference/server.js')).startReferenceServer();
+    const settings = { ...settingsFor(options, embedded, startedAt), ...network };
+    // The key and the secret headers; every credential derived from the key arrives with the result of the check that sent it.
+    const redactor = new Redactor().add(settings.apiKey, KEY_PLACEHOLDER).addAll(secretHeaders(network.extraHeaders)).addAll(otherSecrets);
+    const run = new TargetRun(options, settings, redactor, startedAt, knownFailures, embedded);
+    if (!options.quiet) run.#print(run.#format.header(settings, toolVersion));
+    return run;
+  }
+
+  /**
+   * Probes the target (see {@link probe}) and remembers whether it was reached.
+   * @returns whether it was: an unreachable target is judged by the probe alone.
+   */
+  async probe(stop: AbortSignal | undefined): Promise<boolean> {
+    this.#preflight = await probe(this.settings, this.redactor, stop);
+    this.#reached = !this.#preflight.error || !UNREACHABLE.includes(this.#preflight.error.code);
+    return this.#reached;
+  }
+
+  /**
+   * Builds the target's report once the worker is done with it, writes its files and
+   * prints its summary.
+   * @param laneAborted why the worker's run was cut short (a signal, the deadline), if it was.
+   * @throws Error when the report directory cannot be written (a failure of the tool).
+   */
+  async finish(laneAborted: string | undefined): Promise<RunOutcome> {
+    const { collector, settings, options, redactor } = this;
+    const reached = this.#reached !== false;
+    const aborted = laneAborted ?? collector.stopped ?? (collector.interrupted ? 'interrupted' : undefined);
+    // An unreachable target is judged by the probe alone: checks that raced it judged nothing.
+    const judged = reached ? collector : { results: [], exchanges: [], runErrors: [] };
+    const report = buildReport({
+      settings,
+      startedAt: this.startedAt,
+      durationMs: Date.now() - this.startedAt.getTime(),
+      checks: judged.results,
+      exchanges: judged.exchanges,
+      created: collector.created,
+      preflight: this.#preflight,
+      runErrors: judged.runErrors,
+      aborted: reached ? aborted : undefined,
+      ...(options.keySource && !this.embedded ? { keySource: options.keySource } : {}),
+      ...(this.knownFailures ? { knownFailures: this.knownFailures } : {}),
+    });
+    const exchanges = [...(this.#preflight ? [this.#preflight] : []), ...judged.exchanges];
+    const written = options.reportDir === null ? [] : await (await reportWriters()).writeReports(report, exchanges, options.reportDir, settings.formats, redactor);
+    if (options.reportStream) options.reportStream.write((await reportWriters()).renderReport(report, exchanges, settings.formats[0]!, redactor));
+    if (options.reportDir !== null && options.linkLatest) await linkLatest(options.reportDir);
+    this.#print(options.quiet ? this.#format.verdict(report, written) : this.#format.summary(report, written));
+    return { report: redactor.value(report), exitCode: exitCodeOf(report.verdict, report.gate), written, exchanges: judged.exchanges };
+  }
+
+  /** Stops the embedded reference server, if the run started one. */
+  async close(): Promise<void> {
+    await this.embedded?.close();
+  }
+}
+
+/** The report writers (renderers for every format), loaded only when a run writes reports; loading starts early, while the worker starts. */
+export const reportWriters = () => import('../report/write.js');
+
+/**
+ * The run's settings: the options, their defaults, the embedded server when there is one,
+ * and when the deadline falls (`deadlineSeconds` from `startedAt`). A named target's run
+ * id derives from its name too, so the targets of a fleet (one seed) never share one.
+ */
+function settingsFor(options: RunOptions, embedded: ReferenceServer | undefined, startedAt: Date): RunSettings {
+  const seed = options.seed ?? freshSeed();
+  const { reportDir: _reportDir, targetName, ...values } = options;
+  return {
+    ...withDefaults(values),
+    baseUrl: embedded?.baseUrl ?? options.baseUrl!,
+    apiKey: embedded?.apiKey ?? options.apiKey ?? '',
+    ...(targetName ? { targetName } : {}),
+    targetKind: embedded ? 'embedded' : 'external',
+    seed,
+    runId: derivedHex(seed, targetName ? `run-id/${targetName}` : 'run-id', 6),
+    userAgent: `petstore-conformance/${toolVersion}`,
+    profile: options.profile ?? defaultProfile(embedded ? undefined : options.baseUrl),
+    profileSource: options.profile ? 'explicit' : 'default',
+    ...(options.caPem ? { caPem: options.caPem } : {}),
+    ...(options.clientCertPem && options.clientKeyPem ? { clientCertPem: options.clientCertPem, clientKeyPem: options.clientKeyPem } : {}),
+    ...(options.deadlineSeconds ? { deadlineAt: startedAt.getTime() + options.deadlineSeconds * 1000 } : {}),
+  };
+}
+
+const NO_CREDENTIAL: Credential = { name: 'missing', description: 'no Authorization header' };
+
+/**
+ * One GET /categories without credentials, sent while the suite's worker starts: tells an
+ * unreachable target (exit 3, no check judged) from one that answers, whatever it answers.
+ * Unauthenticated, it sends no key and is answered before any handler logic that might hang.
+ */
+async function probe(settings: RunSettings, redactor: Redactor, stop: AbortSignal | undefined): Promise<Exchange> {
+  const { HttpClient } = await import('../http/client.js'); // not on the path to the worker's start
+  const guard = new RequestGuard(settings);
+  const stopProbe = () => guard.stop(String(stop!.reason));
+  if (stop?.aborted) stopProbe();
+  stop?.addEventListener('abort', stopProbe, { once: true });
+  const client = new HttpClient({ ...settings, redactor, guard });
+  const request = { method: 'GET', path: '/categories', credential: NO_CREDENTIAL } as const;
+  let last: Exchange | undefined;
+  try {
+    return await client.send(request, 'preflight', (attempt) => (last = attempt));
+  } catch (error) {
+    if (!(error instanceof RunStopped)) throw error;
+    // Stopped before or while it was sent: no answer, and no finding either.
+    return last ?? notSent(`${settings.baseUrl}${request.path}`, error.message);
+  } finally {
+    stop?.removeEventListener('abort', stopProbe);
+    await client.close();
+  }
+}
+
+/** The probe's record when the run stopped before it was sent. */
+function notSent(url: string, message: string): Exchange {
+  return {
+    seq: 0,
+    checkId: 'preflight',
+    credential: NO_CREDENTIAL.name,
+    request: { method: 'GET', url, headers: {} },
+    error: { code: 'ABANDONED', message, phase: 'headers' },
+    startedAt: new Date().toISOString(),
+    durationMs: 0,
+    connection: 'fresh',
+  };
+}

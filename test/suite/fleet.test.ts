@@ -1,0 +1,121 @@
+/**
+ * Fleets: six targets in one run (four correct reference variants, two faulty), the same
+ * fleet in two shards joined by `merge`, and the fleet's exit code as its worst outcome.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { readdir, readFile, mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { shardOf } from '../../src/config/shard.js';
+import { startReferenceServer, type ReferenceServer } from '../../src/reference/server.js';
+import { fleetExitCode, type FleetReport } from '../../src/report/fleet.js';
+import { runFleet, type FleetMember } from '../../src/runner/fleet.js';
+import { mergeFleets } from '../../src/runner/merge.js';
+import { violations } from '../../src/schema/validators.js';
+import createAnswers200 from '../faults/create-answers-200.js';
+import idsAsStrings from '../faults/ids-as-strings.js';
+import extraFields from '../variants/extra-fields.js';
+import newestFirst from '../variants/newest-first.js';
+import prettyPrinted from '../variants/pretty-printed-json.js';
+import { MATRIX_SEED } from '../support/targets.js';
+
+/** The six targets: name → variation (none: the reference server itself). */
+const SHAPES = {
+  'eu-west': [],
+  'us-east': [extraFields.variation],
+  'ap-south': [newestFirst.variation],
+  'sa-east': [prettyPrinted.variation],
+  'tenant-200': [createAnswers200.variation],
+  'tenant-strings': [idsAsStrings.variation],
+} as const;
+const FAULTY = ['tenant-200', 'tenant-strings'];
+
+const servers = new Map<string, ReferenceServer>();
+beforeAll(async () => {
+  // Each target with a key of its own, so that a key leaking into another target's report would show.
+  for (const [name, variations] of Object.entries(SHAPES)) {
+    servers.set(name, await startReferenceServer({ variations: [...variations], apiKey: `key-of-${name}-${'k'.repeat(24)}` }));
+  }
+});
+afterAll(async () => {
+  await Promise.all([...servers.values()].map((server) => server.close()));
+});
+
+/** The fleet's members, or the named ones; a fixed seed and fewer property runs keep the runs comparable and short. */
+const members = (names: readonly string[] = [...servers.keys()]): FleetMember[] =>
+  names.map((name) => ({ targetName: name, baseUrl: servers.get(name)!.baseUrl, apiKey: servers.get(name)!.apiKey, seed: MATRIX_SEED, numRuns: 5 }));
+
+/** What must agree between two fleet reports of the same targets: everything but times, paths and run ids. */
+const comparable = (fleet: FleetReport) =>
+  fleet.targets.map(({ name, verdict, exitCode, headline, summary }) => ({ name, verdict, exitCode, headline, must: summary.byLevel.must }));
+
+test('a six-target fleet: right verdicts, exit 1, reports per target, and no key in another target\'s files', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'pcs-fleet-'));
+  const outcome = await runFleet(members(), { reportDir: dir, targetConcurrency: 2 });
+  const verdicts = Object.fromEntries(outcome.fleet.targets.map((target) => [target.name, target.verdict]));
+  for (const name of Object.keys(SHAPES)) expect(verdicts[name]).toBe(FAULTY.includes(name) ? 'nonconformant' : 'conformant');
+  expect(outcome.exitCode).toBe(1);
+  expect(outcome.fleet.targets.map((target) => target.name)).toEqual(Object.keys(SHAPES).sort());
+  expect((await readdir(dir)).sort()).toEqual([...Object.keys(SHAPES), 'fleet.json', 'junit.xml', 'summary.md'].sort());
+
+  expect(violations('Fleet', JSON.parse(await readFile(join(dir, 'fleet.json'), 'utf8')))).toEqual([]);
+  // One testsuite per target, named by it, valid JUnit.
+  if (existsSync('/usr/bin/xmllint')) {
+    const { stderr } = await promisify(execFile)('xmllint', ['--noout', '--schema', fileURLToPath(new URL('../fixtures/junit/junit-10.xsd', import.meta.url)), join(dir, 'junit.xml')]);
+    expect(stderr).toContain('validates');
+  }
+  const junit = await readFile(join(dir, 'junit.xml'), 'utf8');
+  expect([...junit.matchAll(/<testsuite name="([^"]+)"/g)].map((match) => match[1]).sort()).toEqual(Object.keys(SHAPES).sort());
+  const summary = await readFile(join(dir, 'summary.md'), 'utf8');
+  expect(summary).toContain('**Exit 1**: 2 nonconformant, 0 not assessable, 4 conformant.');
+
+  const fleetFiles = await Promise.all(['fleet.json', 'junit.xml', 'summary.md'].map((file) => readFile(join(dir, file), 'utf8')));
+  for (const server of servers.values()) for (const text of fleetFiles) expect(text).not.toContain(server.apiKey);
+  for (const name of Object.keys(SHAPES)) {
+    const files = await readdir(join(dir, name));
+    const texts = await Promise.all(files.map((file) => readFile(join(dir, name, file), 'utf8')));
+    for (const [other, server] of servers) if (other !== name) for (const text of texts) expect(text).not.toContain(server.apiKey);
+  }
+});
+
+test('two shards merged equal the unsharded fleet; a target reported twice is exit 2', async () => {
+  const names = [...servers.keys()];
+  const whole = await runFleet(members(), { reportDir: null, targetConcurrency: 3 });
+  const dirs = await Promise.all([1, 2].map(() => mkdtemp(join(tmpdir(), 'pcs-shard-'))));
+  for (const [i, dir] of dirs.entries()) {
+    const shard = { index: i + 1, count: 2 };
+    await runFleet(members(shardOf(names, shard)), { reportDir: dir, shard });
+  }
+  const out = await mkdtemp(join(tmpdir(), 'pcs-merged-'));
+  const merged = await mergeFleets(dirs, out);
+  expect(comparable(merged.fleet)).toEqual(comparable(whole.fleet));
+  expect(merged.exitCode).toBe(whole.exitCode);
+  // The merged summary links each target's own report where its shard wrote it.
+  const fleetJson = JSON.parse(await readFile(join(out, 'fleet.json'), 'utf8')) as FleetReport;
+  for (const target of fleetJson.targets) expect(await readFile(join(out, target.reportDir!, 'report.json'), 'utf8')).toContain(target.baseUrl);
+
+  await expect(mergeFleets([dirs[0]!, dirs[0]!], await mkdtemp(join(tmpdir(), 'pcs-merged-')))).rejects.toThrow(/reported by both .* the shards overlap/);
+});
+
+test('the fleet exit code is its worst outcome: nonconformant, then not assessable, then conformant', () => {
+  expect(fleetExitCode([0, 3, 1, 0])).toBe(1);
+  expect(fleetExitCode([0, 3, 0])).toBe(3);
+  expect(fleetExitCode([0, 0])).toBe(0);
+  expect(fleetExitCode([])).toBe(0);
+});
+
+test('shards cover every target exactly once, sizes within one of each other', () => {
+  for (let targets = 0; targets <= 13; targets++) {
+    const names = Array.from({ length: targets }, (_, i) => `t${String(i).padStart(2, '0')}`).reverse();
+    for (let count = 1; count <= 7; count++) {
+      const slices = Array.from({ length: count }, (_, i) => shardOf(names, { index: i + 1, count }));
+      expect(slices.flat()).toEqual([...names].sort());
+      const sizes = slices.map((slice) => slice.length);
+      expect(Math.max(...sizes) - Math.min(...sizes)).toBeLessThanOrEqual(1);
+    }
+  }
+});
