@@ -199,7 +199,10 @@ if (wanted('c')) {
  * (f) A fleet of `n` targets (reference servers on loopback, in this process) checked by
  * one CLI process with `run --targets all`: wall time, peak RSS and the targets' requests.
  */
-async function fleetRun(servers: ReadonlyArray<{ baseUrl: string; apiKey: string }>): Promise<Sample> {
+async function fleetRun(size: number): Promise<Sample> {
+  // Fresh servers for every sample: a store that grew over earlier samples would lengthen every list.
+  const apiKey = 'bench-fleet-key-0123456789abcdef';
+  const servers = await Promise.all(Array.from({ length: size }, () => startReferenceServer({ apiKey })));
   const dir = await mkdtemp(join(tmpdir(), 'pcs-bench-fleet-'));
   const config = join(dir, 'fleet.yaml');
   await writeFile(config, `targets:\n${servers.map((server, i) => `  t${String(i).padStart(3, '0')}:\n    baseUrl: ${server.baseUrl}\n`).join('')}`);
@@ -208,16 +211,14 @@ async function fleetRun(servers: ReadonlyArray<{ baseUrl: string; apiKey: string
   });
   const fleet = JSON.parse(await readFile(join(dir, 'out', 'fleet.json'), 'utf8')) as { targets: Array<{ verdict: string; summary: { requests: number } }> };
   await rm(dir, { recursive: true, force: true });
+  await Promise.all(servers.map((server) => server.close()));
   if (fleet.targets.some((target) => target.verdict !== 'conformant')) throw new Error('a fleet target of the bench was not conformant');
   return { wallMs, peakRssMb, requests: fleet.targets.reduce((sum, target) => sum + target.summary.requests, 0) };
 }
 
 if (wanted('f')) {
   const sizes = [1, 6, 10, 50];
-  const apiKey = 'bench-fleet-key-0123456789abcdef';
-  const servers = await Promise.all(Array.from({ length: Math.max(...sizes) }, () => startReferenceServer({ apiKey })));
-  const samples = await interleaved(3, Object.fromEntries(sizes.map((n) => [n, () => fleetRun(servers.slice(0, n))])));
-  await Promise.all(servers.map((server) => server.close()));
+  const samples = await interleaved(3, Object.fromEntries(sizes.map((n) => [n, () => fleetRun(n)])));
   const fleetRows = sizes.map((n) => row(`(f) fleet of ${n} target${n === 1 ? '' : 's'}`, samples[n]!));
   rows.push(...fleetRows);
   const [one, six, , fifty] = fleetRows as [Row, Row, Row, Row];

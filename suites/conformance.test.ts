@@ -12,9 +12,9 @@
  * gets the classes in a block of its own, one target after another, so a fleet pays the
  * worker's start once per lane, not once per target.
  */
-import { describe, inject } from 'vitest';
+import { afterAll, describe, inject } from 'vitest';
 import type { RunSettings } from '../src/config/settings.js';
-import { registerFor } from '../src/check/run-state.js';
+import { registerFor, releaseRun } from '../src/check/run-state.js';
 
 type ClassModule = () => Promise<{ default: () => void }>;
 
@@ -32,6 +32,7 @@ for (const target of inject('runs')) {
   describe(target.targetName ?? target.baseUrl, () => {
     for (const [name, module] of CONCURRENT) describe.concurrent(name, () => load(target, name, module));
     describe.sequential('invariants', () => load(target, 'invariants', () => import('./invariants.js')));
+    afterAll(() => releaseRun(target));
   });
 }
 

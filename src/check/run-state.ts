@@ -11,6 +11,7 @@ import { exampleCredentials, type InvalidCredential } from '../arbitraries/inval
 import { derivedHex } from './seed.js';
 import type { CheckLevel, CreatedCategory } from './types.js';
 import { listenForStop } from '../core/stop-channel.js';
+import { HeapPacer } from '../core/heap-pacer.js';
 
 /**
  * The state one target's run shares across all its checks inside the vitest worker (the
@@ -30,6 +31,7 @@ export class RunState {
   readonly created: CreatedCategory[] = [];
 
   readonly #observers: Array<(exchange: Exchange) => void> = [];
+  readonly #stopListening: () => void;
 
   /** Whether the run was told to stop (a signal, the deadline): checks that have not started do not. */
   interrupted = false;
@@ -41,7 +43,7 @@ export class RunState {
     this.settings = settings;
     this.guard = new RequestGuard(settings);
     // Signals and the deadline are caught by the thread that started the run.
-    listenForStop(settings.runId, (reason) => {
+    this.#stopListening = listenForStop(settings.runId, (reason) => {
       this.interrupted = true;
       this.guard.stop(reason);
     });
@@ -69,7 +71,29 @@ export class RunState {
   observe(observer: (exchange: Exchange) => void): void {
     this.#observers.push(observer);
   }
+
+  /** Closes the state's connections and stops listening for a stop. */
+  async close(): Promise<void> {
+    this.#stopListening();
+    this.#observers.length = 0;
+    await this.client.close();
+  }
 }
+
+/**
+ * Ends a target's state once its checks are done (the suite file's afterAll): its
+ * connections close and what it recorded is let go, so a lane of many targets holds one
+ * target's state at a time.
+ */
+export async function releaseRun(settings: RunSettings): Promise<void> {
+  const state = states.get(settings.runId);
+  states.delete(settings.runId);
+  await state?.close();
+  released.pace();
+}
+
+/** V8 collects lazily: the garbage of the lane's finished targets is collected as it grows. */
+const released = new HeapPacer();
 
 /** The state of every target of the worker's run, by run id. */
 const states = new Map<string, RunState>();

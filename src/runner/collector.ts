@@ -1,4 +1,4 @@
-import type { Reporter, SerializedError, TestCase, TestModule, TestRunEndReason } from 'vitest/node';
+import type { Reporter, SerializedError, TestCase, TestModule, TestRunEndReason, TestSuite } from 'vitest/node';
 import type { CheckMeta, CreatedCategory } from '../check/types.js';
 import type { Exchange } from '../core/exchange.js';
 import type { CheckResult } from '../report/model.js';
@@ -14,6 +14,8 @@ export class CheckCollector implements Reporter {
   readonly #exchanges = new Map<string, Exchange[]>();
   readonly #created = new Map<string, CreatedCategory[]>();
   #order: string[] = [];
+  /** Whether the declaration order is known: the target's block, or the run, has ended. */
+  #accounted = false;
   /** Problems of the run itself: suite modules that failed to load, unhandled errors. */
   readonly runErrors: string[] = [];
   /** Set when the run was cut short: checks that never started are reported as not run. */
@@ -44,19 +46,43 @@ export class CheckCollector implements Reporter {
     return this.runId === undefined || runId === undefined || runId === this.runId;
   }
 
+  /**
+   * Accounts for a target's checks when its block of the suite ends (a lane's targets end
+   * one by one, and each is reported as it ends).
+   * @returns whether the block held this collector's checks.
+   */
+  onTargetEnd(block: TestSuite): boolean {
+    const tests = [...block.children.allTests()].filter((testCase) => this.#mine(testCase));
+    if (this.#accounted || tests.length === 0) return false;
+    this.#account(tests);
+    return true;
+  }
+
   onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandled: ReadonlyArray<SerializedError>, reason: TestRunEndReason): void {
     if (reason === 'interrupted') this.interrupted = true;
     for (const module of modules) {
       for (const error of module.errors()) this.runErrors.push(`${module.moduleId}: ${error.message}`);
-      for (const testCase of module.children.allTests()) {
-        if (!this.#mine(testCase)) continue;
-        const id = testCase.meta().check?.id ?? testCase.name;
-        this.#order.push(id);
-        // Tests filtered out or never started produce no result event: account for them here.
-        if (!this.#byId.has(id)) this.#accept(testCase);
-      }
+      if (!this.#accounted) this.#account([...module.children.allTests()].filter((testCase) => this.#mine(testCase)));
     }
     for (const error of unhandled) this.runErrors.push(`unhandled error: ${error.message}`);
+  }
+
+  /** Puts the checks in declaration order; tests filtered out or never started produce no result event, so they are accepted here. */
+  #account(tests: readonly TestCase[]): void {
+    this.#accounted = true;
+    for (const testCase of tests) {
+      const id = testCase.meta().check?.id ?? testCase.name;
+      this.#order.push(id);
+      if (!this.#byId.has(id)) this.#accept(testCase);
+    }
+  }
+
+  /** Lets go of what was collected, once the target's report is built (a fleet holds many targets). */
+  release(): void {
+    this.#byId.clear();
+    this.#exchanges.clear();
+    this.#created.clear();
+    this.#order = [];
   }
 
   /** Every check's result, in the order the suite declares them. */
@@ -89,6 +115,9 @@ export class CheckCollector implements Reporter {
     this.#exchanges.set(meta.id, meta.exchanges);
     this.#created.set(meta.id, meta.created);
     this.onCheck(result, meta.exchanges);
+    // vitest keeps every task's meta until its run ends: the exchanges are this collector's
+    // now, and go when it lets go of them (a lane of 50 targets would hold them all).
+    meta.exchanges = [];
   }
 }
 
@@ -131,9 +160,14 @@ function toCheckResult(meta: CheckMeta, testCase: TestCase, unrun: string): Chec
  * The one reporter of a run whose worker checks several targets (a fleet's lane): every
  * event goes to every target's collector, which keeps its own target's checks.
  */
-export function laneReporter(collectors: readonly CheckCollector[]): Reporter {
+export function laneReporter(collectors: readonly CheckCollector[], onTargetEnd: (collector: CheckCollector) => void = () => {}): Reporter {
   return {
     onTestCaseResult: (testCase) => collectors.forEach((collector) => collector.onTestCaseResult(testCase)),
+    // A target's block is a top-level suite of the file.
+    onTestSuiteResult: (suite) => {
+      if (suite.parent.type !== 'module') return;
+      for (const collector of collectors) if (collector.onTargetEnd(suite)) onTargetEnd(collector);
+    },
     onTestRunEnd: (modules, unhandled, reason) => collectors.forEach((collector) => collector.onTestRunEnd(modules, unhandled, reason)),
   };
 }

@@ -2,11 +2,12 @@ import { join } from 'node:path';
 import type { Shard } from '../config/shard.js';
 import { SETTINGS } from '../config/settings.js';
 import { UsageError } from '../core/errors.js';
+import { HeapPacer } from '../core/heap-pacer.js';
 import { toolVersion } from '../package-info.js';
-import { fleetLine, fleetReport, fleetTarget, writeFleetReports, type FleetReport } from '../report/fleet.js';
+import { fleetLine, fleetReport, fleetTarget, writeFleetReports, type FleetReport, type FleetTarget } from '../report/fleet.js';
 import type { Report } from '../report/model.js';
 import { runLane, withDeadline } from './lane.js';
-import type { RunOptions, RunOutcome } from './run.js';
+import type { RunOptions } from './run.js';
 import { TargetRun } from './target-run.js';
 
 /** One target of a fleet: its run options, and its name (unique: its report folder's name). */
@@ -37,8 +38,8 @@ export interface FleetOutcome {
   exitCode: number;
   /** The fleet files written (fleet.json, summary.md, junit.xml). */
   written: string[];
-  /** Every target's own outcome, by name. */
-  outcomes: Map<string, RunOutcome>;
+  /** Every target's report, by name (its exchanges are in its folder's HAR). */
+  reports: Map<string, Report>;
 }
 
 /**
@@ -79,22 +80,26 @@ export async function runFleet(members: readonly FleetMember[], options: FleetOp
     const stop = withDeadline(options.signal, deadlineAt, options.deadlineSeconds);
     print(`petstore-conformance ${toolVersion}: checking ${runs.length} targets, ${laneCount} at once${options.shard ? ` (shard ${options.shard.index}/${options.shard.count})` : ''}`);
 
-    const outcomes = new Map<string, RunOutcome>();
+    // Only the reports are kept: the exchanges of 50 targets would weigh on memory, and each target's HAR holds them.
+    const reports = new Map<string, Report>();
+    const targets: FleetTarget[] = [];
+    // V8 collects lazily: without pacing, the garbage of finished targets piles up (1.5 GB at 50 targets).
+    const heap = new HeapPacer();
     await Promise.all(
-      lanes.map(async (lane) => {
-        const results = await runLane(lane, stop);
-        lane.forEach((run, i) => {
-          outcomes.set(run.settings.targetName!, results[i]!);
-          print(fleetLine({ name: run.settings.targetName!, headline: results[i]!.report.headline, exitCode: results[i]!.exitCode }));
-        });
-      }),
+      lanes.map((lane) =>
+        runLane(lane, stop, (run, outcome) => {
+          const name = run.settings.targetName!;
+          reports.set(name, outcome.report);
+          targets.push(fleetTarget(name, outcome.report, outcome.exitCode, options.reportDir === null ? null : name));
+          print(fleetLine({ name, headline: outcome.report.headline, exitCode: outcome.exitCode }));
+          heap.pace();
+        }),
+      ),
     );
-    const reports = new Map<string, Report>([...outcomes].map(([name, outcome]) => [name, outcome.report]));
-    const targets = [...outcomes].map(([name, outcome]) => fleetTarget(name, outcome.report, outcome.exitCode, options.reportDir === null ? null : name));
     const fleet = fleetReport(targets, startedAt.toISOString(), Date.now() - startedAt.getTime(), options.shard);
     const written = options.reportDir === null ? [] : await writeFleetReports(options.reportDir, fleet, reports);
     print(`Fleet: exit ${fleet.exitCode}${written.length > 0 ? `\nReport: ${written.join('\nReport: ')}` : ''}`);
-    return { fleet, exitCode: fleet.exitCode, written, outcomes };
+    return { fleet, exitCode: fleet.exitCode, written, reports };
   } finally {
     await Promise.all(runs.map((run) => run.close()));
   }

@@ -13,17 +13,38 @@ import { reportWriters, type TargetRun } from './target-run.js';
  *   abandoned, and every report is still written.
  * @returns each target's outcome, in the order of `targets`.
  */
-export async function runLane(targets: readonly TargetRun[], stop: AbortSignal | undefined): Promise<RunOutcome[]> {
+export async function runLane(
+  targets: readonly TargetRun[],
+  stop: AbortSignal | undefined,
+  onOutcome: (target: TargetRun, outcome: RunOutcome) => void = () => {},
+): Promise<RunOutcome[]> {
   // The worker sends the requests: every target's checks are told at once, those under way included.
   const stopWorker = () => targets.forEach((target) => broadcastStop(target.settings.runId, String(stop!.reason)));
   stop?.addEventListener('abort', stopWorker, { once: true });
   const unreachable = new AbortController();
   const signals = [stop, unreachable.signal].filter((signal) => signal !== undefined);
+  // A target whose checks have all ended is reported at once, while the lane goes on (its
+  // collected data let go); one cut short by a stop is reported at the lane's end, with
+  // the stop's reason.
+  const finishing = new Map<TargetRun, Promise<RunOutcome>>();
+  const finish = (target: TargetRun, aborted: string | undefined) => {
+    const outcome = target.finish(aborted).then((result) => (onOutcome(target, result), result));
+    finishing.set(target, outcome);
+    return outcome;
+  };
+  const byCollector = new Map(targets.map((target) => [target.collector, target]));
   try {
     const suite = await startSuite(
       targets.map((target) => target.settings),
       targets.map((target) => target.collector),
-      { signal: AbortSignal.any(signals) },
+      {
+        signal: AbortSignal.any(signals),
+        onTargetEnd: (collector) => {
+          // The last target ends with the run, whose end brings the run's own errors too.
+          const target = byCollector.get(collector)!;
+          if (!stop?.aborted && target !== targets.at(-1)) void finish(target, undefined).catch(() => {}); // awaited below
+        },
+      },
     );
     if (targets.some((target) => target.options.reportDir !== null || target.options.reportStream)) void reportWriters(); // loads while the worker starts
     const reached = await Promise.all(
@@ -37,7 +58,7 @@ export async function runLane(targets: readonly TargetRun[], stop: AbortSignal |
     const aborted = await suite.finished;
     const outcomes: RunOutcome[] = [];
     // One after another: each target's summary is printed whole.
-    for (const target of targets) outcomes.push(await target.finish(aborted));
+    for (const target of targets) outcomes.push(await (finishing.get(target) ?? finish(target, aborted)));
     return outcomes;
   } finally {
     stop?.removeEventListener('abort', stopWorker);

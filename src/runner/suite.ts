@@ -18,6 +18,8 @@ export interface SuiteOptions {
   signal?: AbortSignal;
   /** The suite files to load (default: {@link suiteFiles}); the benchmark loads an empty one. */
   files?: SuiteFiles;
+  /** Called when a target's checks have all ended, with its collector (before the worker's run ends, for all but the last). */
+  onTargetEnd?: (collector: CheckCollector) => void;
 }
 
 /**
@@ -33,7 +35,7 @@ export async function startSuite(targets: readonly RunSettings[], collectors: re
   let workerStarting!: () => void;
   const starting = new Promise<void>((resolve) => (workerStarting = resolve));
   const startHook: Reporter = { onTestRunStart: () => workerStarting() };
-  const vitest = await suiteVitest(targets, suites, [laneReporter(collectors), startHook], vitestOutput);
+  const vitest = await suiteVitest(targets, suites, [laneReporter(collectors, options.onTargetEnd), startHook], vitestOutput);
   const onAbort = () => {
     for (const collector of collectors) collector.interrupted = true;
     void vitest.cancelCurrentRun('keyboard-input');

@@ -32,6 +32,8 @@ export class TargetRun {
   /** Whether the probe reached the target; undefined until it answered. */
   #reached: boolean | undefined;
   #preflight: Exchange | undefined;
+  /** The probe under way: a target's checks may end before it answers (a lane stops an unreachable target at once). */
+  #probing: Promise<boolean> | undefined;
   readonly #print: (text: string | undefined) => void;
   readonly #format: ConsoleFormat;
 
@@ -93,10 +95,13 @@ export class TargetRun {
    * Probes the target (see {@link probe}) and remembers whether it was reached.
    * @returns whether it was: an unreachable target is judged by the probe alone.
    */
-  async probe(stop: AbortSignal | undefined): Promise<boolean> {
-    this.#preflight = await probe(this.settings, this.redactor, stop);
-    this.#reached = !this.#preflight.error || !UNREACHABLE.includes(this.#preflight.error.code);
-    return this.#reached;
+  probe(stop: AbortSignal | undefined): Promise<boolean> {
+    this.#probing ??= (async () => {
+      this.#preflight = await probe(this.settings, this.redactor, stop);
+      this.#reached = !this.#preflight.error || !UNREACHABLE.includes(this.#preflight.error.code);
+      return this.#reached;
+    })();
+    return this.#probing;
   }
 
   /**
@@ -107,10 +112,11 @@ export class TargetRun {
    */
   async finish(laneAborted: string | undefined): Promise<RunOutcome> {
     const { collector, settings, options, redactor } = this;
+    await this.#probing;
     const reached = this.#reached !== false;
     const aborted = laneAborted ?? collector.stopped ?? (collector.interrupted ? 'interrupted' : undefined);
     // An unreachable target is judged by the probe alone: checks that raced it judged nothing.
-    const judged = reached ? collector : { results: [], exchanges: [], runErrors: [] };
+    const judged = reached ? { results: collector.results, exchanges: collector.exchanges, runErrors: collector.runErrors } : { results: [], exchanges: [], runErrors: [] };
     const report = buildReport({
       settings,
       startedAt: this.startedAt,
@@ -129,6 +135,7 @@ export class TargetRun {
     if (options.reportStream) options.reportStream.write((await reportWriters()).renderReport(report, exchanges, settings.formats[0]!, redactor));
     if (options.reportDir !== null && options.linkLatest) await linkLatest(options.reportDir);
     this.#print(options.quiet ? this.#format.verdict(report, written) : this.#format.summary(report, written));
+    collector.release();
     return { report: redactor.value(report), exitCode: exitCodeOf(report.verdict, report.gate), written, exchanges: judged.exchanges };
   }
 

@@ -77,7 +77,9 @@ describe('budgets and pacing', () => {
     const outcome = await runAgainst({}, { rateLimit: 20, checkFilter: '^list-401-' });
     const starts = outcome.exchanges.map((e) => Date.parse(e.startedAt)).sort((a, b) => a - b);
     expect(starts.length).toBe(9);
-    expect(starts.at(-1)! - starts[0]!).toBeGreaterThanOrEqual(8 * 50 - 15);
+    // Eight gaps of 50 ms. A start is stamped after its admission, so on a loaded machine the
+    // first may be stamped late: one gap of slack. Unthrottled, the nine take a few ms.
+    expect(starts.at(-1)! - starts[0]!).toBeGreaterThanOrEqual(7 * 50);
     expect(outcome.report.settings.rateLimit).toBe(20);
   });
 
