@@ -3,7 +3,7 @@
  * (a) the default full run against the embedded reference server; (b) the same against a
  * loopback server that adds 30 ms to every response; (c) the list class's three checks
  * (one after another, so each one's time is its own) against a list of 100,000 categories
- * (about 13 MB); (d) a bare undici loop sending (a)'s request count, the floor for (a);
+ * (about 13 MB), beside its floor: the same three reads, bare; (d) a bare undici loop sending (a)'s request count, the floor for (a);
  * (e) vitest's fixed start cost (the runner's configuration, one empty test); then (a)
  * with three --num-runs budgets, to show that cost follows the work; (f) fleets of 1, 6, 10
  * and 50 targets in one process (`run --targets all`). (a), (d) and (e) run
@@ -64,6 +64,15 @@ async function cliRun(extra: string[], env: NodeJS.ProcessEnv = {}): Promise<Sam
 /** One run of a script from dist/scripts: wall time and peak RSS. */
 async function scriptRun(script: string, args: string[], requests: number): Promise<Sample> {
   return { ...(await timed([process.execPath, join(ROOT, 'dist/scripts', script), ...args])), requests };
+}
+
+/** (c)'s floor: the three list reads of the list class, bare, in a process of their own (ms). */
+function bareList(baseUrl: string, apiKey: string): Promise<number> {
+  return new Promise((resolve, reject) =>
+    execFile(process.execPath, [join(ROOT, 'dist/scripts/bare-list.js'), baseUrl], { env: { ...process.env, PETSTORE_API_KEY: apiKey } }, (error, stdout) =>
+      error ? reject(error) : resolve(Number(stdout.trim())),
+    ),
+  );
 }
 
 /**
@@ -185,13 +194,21 @@ if (wanted('c')) {
   for (let i = 0; i < 100_000; i++) bigServer.store.create({ name: `category ${i} ${'x'.repeat(40)}`, description: `description of category number ${i}` });
   const samples: Sample[] = [];
   const listClass = '^list-(answers-200-array|items-are-categories|ids-unique)$';
-  for (let i = 0; i < 5; i++) samples.push(await cliRun(['--base-url', bigServer.baseUrl, '--checks', listClass], { PETSTORE_API_KEY: bigServer.apiKey }));
+  // Interleaved with the floor: the same three reads, bare (fetch and one JSON.parse each).
+  const bare: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    samples.push(await cliRun(['--base-url', bigServer.baseUrl, '--checks', listClass], { PETSTORE_API_KEY: bigServer.apiKey }));
+    bare.push(await bareList(bigServer.baseUrl, bigServer.apiKey));
+  }
   await bigServer.close();
   const c = row('(c) list class, 100,000 categories', samples);
   rows.push(c);
   const listChecks = (s: Sample) => s.report!.checks.filter((k) => k.status !== 'skipped');
   ratios.cListMb = +Math.max(...samples[0]!.har!.log.entries.map((e) => e.response.bodySize / 1e6)).toFixed(1);
   ratios.cSlowestListCheckMs = median(samples.map((s) => Math.max(...listChecks(s).map((k) => k.durationMs))));
+  ratios.cListChecksMs = median(samples.map((s) => listChecks(s).reduce((sum, k) => sum + k.durationMs, 0)));
+  ratios.cBareReadsMs = median(bare);
+  ratios.cChecksOverBare = +((ratios.cListChecksMs as number) / (ratios.cBareReadsMs as number)).toFixed(2);
   ratios.cPeakRssMb = c.peakRssMb;
 }
 
@@ -263,7 +280,11 @@ if (ratios.fSixOverOne !== undefined) {
     `(f) six targets ÷ one: ${ratios.fSixOverOne}; marginal cost per target (50 vs 1): ${ratios.fMarginalMsPerTarget} ms for ${ratios.fRequestsPerTarget} requests; peak RSS at 50 targets ${ratios.fPeakRssMb50} MB`,
   );
 }
-if (ratios.cPeakRssMb !== undefined) lines.push(`(c) list of ${ratios.cListMb} MB: slowest list check ${ratios.cSlowestListCheckMs} ms, peak RSS ${ratios.cPeakRssMb} MB`);
+if (ratios.cPeakRssMb !== undefined) {
+  lines.push(
+    `(c) list of ${ratios.cListMb} MB: the three list checks ${ratios.cListChecksMs} ms (slowest ${ratios.cSlowestListCheckMs} ms), the same three reads bare ${ratios.cBareReadsMs} ms (÷ ${ratios.cChecksOverBare}), peak RSS ${ratios.cPeakRssMb} MB`,
+  );
+}
 if (ratios.numRuns) {
   for (const b of ratios.numRuns as Array<Record<string, number>>) {
     lines.push(`--num-runs ${b.numRuns}: ${b.requests} requests, ${b.receivedMb} MB received, ${b.wallMs} ms (${b.msPerRequest} ms per request)`);

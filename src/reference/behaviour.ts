@@ -156,7 +156,7 @@ export function createBehaviour(env: BehaviourEnv, variations: Variation[] = [])
       if (reply.raw !== undefined) {
         payload = Buffer.from(reply.raw);
       } else if (reply.body !== undefined) {
-        payload = Buffer.from(stringify(reply.body) ?? 'null');
+        payload = Buffer.from(serialized(reply.body));
         headers['content-type'] ??= 'application/json';
       }
       if (payload) headers['content-length'] = String(payload.byteLength);
@@ -166,4 +166,28 @@ export function createBehaviour(env: BehaviourEnv, variations: Variation[] = [])
   };
   for (const variation of variations) Object.assign(b, variation(Object.freeze({ ...b }), env));
   return b;
+}
+
+/** Thrown by {@link safeIntegers} when a bigint cannot be a JSON number that native JSON writes exactly. */
+const UNSAFE = Symbol('unsafe bigint');
+
+/** A JSON.stringify replacer: bigints within ±(2^53 − 1) become numbers; any other bigint throws {@link UNSAFE}. */
+function safeIntegers(_key: string, value: unknown): unknown {
+  if (typeof value !== 'bigint') return value;
+  if (value > BigInt(Number.MAX_SAFE_INTEGER) || value < BigInt(Number.MIN_SAFE_INTEGER)) throw UNSAFE;
+  return Number(value);
+}
+
+/**
+ * A reply body as JSON text with exact integers. Native JSON.stringify writes every value
+ * of a body whose ids fit in 2^53 exactly, and is several times faster than lossless-json
+ * on a 100,000-item list; a body holding a larger bigint is written by lossless-json.
+ */
+function serialized(body: unknown): string {
+  try {
+    return JSON.stringify(body, safeIntegers) ?? 'null';
+  } catch (error) {
+    if (error !== UNSAFE) throw error;
+    return stringify(body) ?? 'null';
+  }
 }
