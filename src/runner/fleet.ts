@@ -7,7 +7,7 @@ import { toolVersion } from '../package-info.js';
 import { fleetLine, fleetReport, fleetTarget, writeFleetReports, type FleetReport, type FleetTarget } from '../report/fleet.js';
 import type { Report } from '../report/model.js';
 import { runLane, withDeadline } from './lane.js';
-import type { RunOptions } from './run.js';
+import type { RunOptions } from './options.js';
 import { TargetRun } from './target-run.js';
 
 /** One target of a fleet: its run options, and its name (unique: its report folder's name). */

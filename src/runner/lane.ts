@@ -1,6 +1,6 @@
 import { broadcastStop } from '../core/stop-channel.js';
 import { deadlineReached } from '../http/safety.js';
-import type { RunOutcome } from './run.js';
+import type { RunOutcome } from './options.js';
 import { startSuite } from './suite.js';
 import { reportWriters, type TargetRun } from './target-run.js';
 

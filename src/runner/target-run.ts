@@ -19,7 +19,7 @@ import { exitCodeOf } from '../report/gate.js';
 import { linkLatest } from '../report/report-dir.js';
 import { KEY_PLACEHOLDER, Redactor } from '../secrets/redactor.js';
 import { CheckCollector } from './collector.js';
-import type { RunOptions, RunOutcome } from './run.js';
+import type { RunOptions, RunOutcome } from './options.js';
 
 /**
  * One target's part of a run, from its options to its report: the settings, the redactor,
