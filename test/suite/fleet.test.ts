@@ -21,7 +21,7 @@ import idsAsStrings from '../faults/ids-as-strings.js';
 import extraFields from '../variants/extra-fields.js';
 import newestFirst from '../variants/newest-first.js';
 import prettyPrinted from '../variants/pretty-printed-json.js';
-import { MATRIX_SEED } from '../support/targets.js';
+import { delayedBy, MATRIX_SEED } from '../support/targets.js';
 
 /** The six targets: name → variation (none: the reference server itself). */
 const SHAPES = {
@@ -99,6 +99,45 @@ test('two shards merged equal the unsharded fleet; a target reported twice is ex
   for (const target of fleetJson.targets) expect(await readFile(join(out, target.reportDir!, 'report.json'), 'utf8')).toContain(target.baseUrl);
 
   await expect(mergeFleets([dirs[0]!, dirs[0]!], await mkdtemp(join(tmpdir(), 'pcs-merged-')))).rejects.toThrow(/reported by both .* the shards overlap/);
+});
+
+test('in one lane, an unreachable target is judged by its probe alone and the next target is judged in full: exit 3', async () => {
+  // A port that was just free: nothing listens there.
+  const gone = await startReferenceServer();
+  await gone.close();
+  const dir = await mkdtemp(join(tmpdir(), 'pcs-fleet-'));
+  const outcome = await runFleet(
+    [{ targetName: 'a-gone', baseUrl: gone.baseUrl, apiKey: 'k'.repeat(32) }, ...members(['eu-west'])],
+    { reportDir: dir, targetConcurrency: 1 },
+  );
+  expect(outcome.fleet.targets.map(({ name, verdict, exitCode }) => [name, verdict, exitCode])).toEqual([
+    ['a-gone', 'error', 3],
+    ['eu-west', 'conformant', 0],
+  ]);
+  expect(outcome.exitCode).toBe(3);
+  expect(outcome.reports.get('eu-west')!.checks.filter((check) => check.status === 'passed').length).toBeGreaterThan(40);
+  expect(await readFile(join(dir, 'junit.xml'), 'utf8')).toMatch(/<testcase name="assessable" classname="petstore_conformance\.a-gone"[^>]*>\s*<error message="the target is unreachable: CONNECTION_REFUSED/);
+});
+
+test('--deadline is the whole fleet\'s: no request of any target starts after it', async () => {
+  const slow = await Promise.all([0, 1].map(() => startReferenceServer({ variations: [delayedBy(150)] })));
+  try {
+    const dir = await mkdtemp(join(tmpdir(), 'pcs-fleet-'));
+    const outcome = await runFleet(
+      slow.map((server, i) => ({ targetName: `slow-${i}`, baseUrl: server.baseUrl, apiKey: server.apiKey, formats: ['har' as const] })),
+      { reportDir: dir, targetConcurrency: 1, deadlineSeconds: 1 },
+    );
+    expect(outcome.exitCode).toBe(3);
+    // An exchange's startedAt is taken just after its admission: 100 ms of slack for a busy loop.
+    const deadline = Date.parse(outcome.fleet.startedAt) + 1000 + 100;
+    for (const name of ['slow-0', 'slow-1']) {
+      expect(outcome.reports.get(name)!.verdictReason).toBe("the run was aborted: the run's deadline of 1 s was reached");
+      const har = JSON.parse(await readFile(join(dir, name, 'exchanges.har'), 'utf8')) as { log: { entries: Array<{ startedDateTime: string }> } };
+      expect(har.log.entries.filter((entry) => Date.parse(entry.startedDateTime) >= deadline)).toEqual([]);
+    }
+  } finally {
+    await Promise.all(slow.map((server) => server.close()));
+  }
 });
 
 test('the fleet exit code is its worst outcome: nonconformant, then not assessable, then conformant', () => {
