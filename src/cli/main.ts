@@ -129,11 +129,7 @@ async function runCommand(flags: RunFlags, explicit: (name: SettingName) => bool
   const toStdout = flags.reportDir === '-';
   const reportDir = toStdout ? null : await usableReportDir(flags.reportDir, io);
 
-  const interrupt = io.interrupt ?? new AbortController().signal;
-  const announce = () => io.stderr.write(`petstore-conformance: ${String(interrupt.reason)}; finishing the report (press Ctrl-C again to quit now)\n`);
-  if (interrupt.aborted) announce();
-  interrupt.addEventListener('abort', announce, { once: true });
-  try {
+  return announcingInterrupt(io, async (interrupt) => {
     // Loaded here, not at start-up: --help and usage errors need none of the run's modules.
     const { runConformance } = await import('../runner/run.js');
     const outcome = await runConformance({
@@ -146,9 +142,7 @@ async function runCommand(flags: RunFlags, explicit: (name: SettingName) => bool
       signal: interrupt,
     });
     return outcome.exitCode;
-  } finally {
-    interrupt.removeEventListener('abort', announce);
-  }
+  });
 }
 
 /** `run --targets …`: a fleet of configured targets, reports per target beside the fleet's. */
@@ -156,16 +150,31 @@ async function fleetCommand(flags: RunFlags, explicit: (name: SettingName) => bo
   if (flags.reportDir === '-') throw new UsageError('a fleet writes a folder per target: --report-dir - is for one target');
   const { members, shard } = await resolveFleet(flags, explicit, io.env, io.cwd);
   const reportDir = await usableReportDir(flags.reportDir, io);
-  const { runFleet } = await import('../runner/fleet.js');
-  const outcome = await runFleet(members, {
-    reportDir,
-    ...(flags.targetConcurrency ? { targetConcurrency: flags.targetConcurrency } : {}),
-    ...(flags.deadlineSeconds ? { deadlineSeconds: flags.deadlineSeconds } : {}),
-    ...(shard ? { shard } : {}),
-    out: io.stdout,
-    ...(io.interrupt ? { signal: io.interrupt } : {}),
+  return announcingInterrupt(io, async (interrupt) => {
+    const { runFleet } = await import('../runner/fleet.js');
+    const outcome = await runFleet(members, {
+      reportDir,
+      ...(flags.targetConcurrency ? { targetConcurrency: flags.targetConcurrency } : {}),
+      ...(flags.deadlineSeconds ? { deadlineSeconds: flags.deadlineSeconds } : {}),
+      ...(shard ? { shard } : {}),
+      out: io.stdout,
+      signal: interrupt,
+    });
+    return outcome.exitCode;
   });
-  return outcome.exitCode;
+}
+
+/** Runs `run` with the CLI's interrupt (Ctrl-C, SIGTERM), saying on stderr when it comes that the reports are still being written. */
+async function announcingInterrupt(io: CliIo, run: (interrupt: AbortSignal) => Promise<number>): Promise<number> {
+  const interrupt = io.interrupt ?? new AbortController().signal;
+  const announce = () => io.stderr.write(`petstore-conformance: ${String(interrupt.reason)}; finishing the report (press Ctrl-C again to quit now)\n`);
+  if (interrupt.aborted) announce();
+  interrupt.addEventListener('abort', announce, { once: true });
+  try {
+    return await run(interrupt);
+  } finally {
+    interrupt.removeEventListener('abort', announce);
+  }
 }
 
 /** `merge DIR… --report-dir OUT`: the fleet reports of several shards joined into one. */
