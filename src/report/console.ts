@@ -1,5 +1,5 @@
-import { shownProxy } from '../config/proxy.js';
 import { styleText } from 'node:util';
+import { shownProxy } from '../config/proxy.js';
 import { outcomeLine, requestLine, type Exchange } from '../core/exchange.js';
 import { NOT_SELECTED } from '../check/reasons.js';
 import type { CheckLevel, CheckStatus } from '../check/types.js';

@@ -23,10 +23,11 @@ export interface SuiteOptions {
 }
 
 /**
- * Starts the suite with vitest's Node API: one worker without isolation (the checks
- * share the run's state), `collector` as the only reporter. Resolves
- * once the worker is being started, so the caller can use this thread meanwhile (the
- * worker's start is the longest part of a run's start), and hands back the run.
+ * Starts the suite with vitest's Node API for `targets`, checked one after another: one
+ * worker without isolation (each target's checks share its state), the targets'
+ * `collectors` (one each, same order) as the only reporters. Resolves once the worker is
+ * being started, so the caller can use this thread meanwhile (the worker's start is the
+ * longest part of a run's start), and hands back the run.
  */
 export async function startSuite(targets: readonly RunSettings[], collectors: readonly CheckCollector[], options: SuiteOptions): Promise<SuiteRun> {
   const vitestOutput = new CapturedOutput();
