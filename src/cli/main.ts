@@ -180,10 +180,7 @@ async function announcingInterrupt(io: CliIo, run: (interrupt: AbortSignal) => P
 /** `merge DIR… --report-dir OUT`: the fleet reports of several shards joined into one. */
 async function mergeCommand(dirs: string[], out: string, io: CliIo): Promise<number> {
   const { mergeFleets } = await import('../runner/merge.js');
-  const target = resolve(io.cwd, out);
-  await createReportDir(target).catch((error: NodeJS.ErrnoException) => {
-    throw new UsageError(`cannot create the report directory ${target}: ${error.code ?? error}`);
-  });
+  const target = await usableReportDir(out, io);
   const outcome = await mergeFleets(dirs.map((dir) => resolve(io.cwd, dir)), target, (line) => io.stdout.write(`${line}\n`));
   return outcome.exitCode;
 }

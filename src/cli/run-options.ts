@@ -1,7 +1,7 @@
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { assertSecureTransport, normalizeBaseUrl } from '../config/base-url.js';
 import { configPath } from '../config/config-path.js';
+import { readInput } from '../config/read-input.js';
 import type { TargetConfig } from '../config/file.js';
 import { CONFIGURABLE } from '../config/setting-values.js';
 import { SETTING_LIST, SETTINGS, type SettingName, type SettingValues } from '../config/settings.js';
@@ -30,7 +30,17 @@ export async function resolveRunOptions(
   env: NodeJS.ProcessEnv,
   cwd: string,
 ): Promise<Omit<RunOptions, 'reportDir' | 'out' | 'signal'>> {
-  const target = await selectedTarget(flags, cwd);
+  return optionsFor(flags, await selectedTarget(flags, cwd), explicit, env, cwd);
+}
+
+/** {@link resolveRunOptions} for a target already read from its file (or none). */
+async function optionsFor(
+  flags: RunFlags,
+  target: TargetConfig | undefined,
+  explicit: (name: SettingName) => boolean,
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+): Promise<Omit<RunOptions, 'reportDir' | 'out' | 'signal'>> {
   const options: SettingValues = {};
   for (const [name] of SETTING_LIST) {
     const configured = CONFIGURABLE.includes(name) ? target?.[name] : undefined;
@@ -67,11 +77,12 @@ export async function resolveFleet(
   const shard = flags.shard ? parseShard(flags.shard) : undefined;
   const path = configPath(cwd, flags.config);
   if (!path) throw new UsageError(`--targets ${flags.targets} needs a configuration file: --config FILE, or petstore-conformance.yaml here`);
-  const { selectTargets } = await import('../config/file.js');
-  const selected = await selectTargets(path, flags.targets!);
+  const { loadConfig } = await import('../config/file.js');
+  const config = await loadConfig(path); // read once for every member
+  const selected = config.select(flags.targets!);
   const names = shard ? shardOf(selected, shard) : selected;
   const members: FleetMember[] = [];
-  for (const name of names) members.push({ ...(await resolveRunOptions({ ...flags, target: name }, explicit, env, cwd)), targetName: name });
+  for (const name of names) members.push({ ...(await optionsFor({ ...flags, target: name }, config.target(name), explicit, env, cwd)), targetName: name });
   return { members, ...(shard ? { shard } : {}) };
 }
 
@@ -83,8 +94,8 @@ async function selectedTarget(flags: RunFlags, cwd: string): Promise<TargetConfi
   }
   if (!path) throw new UsageError(`--target ${flags.target} needs a configuration file: --config FILE, or petstore-conformance.yaml here`);
   // Loaded only with a configuration file: YAML and the schema validators cost a start-up.
-  const { loadTarget } = await import('../config/file.js');
-  return loadTarget(path, flags.target);
+  const { loadConfig } = await import('../config/file.js');
+  return (await loadConfig(path)).target(flags.target);
 }
 
 /** The key, from a file when one is named, else from an environment variable, and where it came from. */
@@ -99,13 +110,4 @@ async function apiKey(file: string | undefined, variable: string, env: NodeJS.Pr
     throw new UsageError(`the API key is missing: set the environment variable ${variable} (or name another with --api-key-env, or use --api-key-file)`);
   }
   return { apiKey: key, keySource: `the environment variable ${variable}` };
-}
-
-/** A file's text, or a UsageError that names the file (never its content). */
-async function readInput(path: string, what: string): Promise<string> {
-  try {
-    return await readFile(path, 'utf8');
-  } catch (error) {
-    throw new UsageError(`cannot read ${what} ${path}: ${(error as NodeJS.ErrnoException).code ?? error}`);
-  }
 }

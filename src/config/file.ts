@@ -11,38 +11,51 @@ import { UsageError } from '../core/errors.js';
  */
 export type TargetConfig = SettingValues & { baseUrl: string };
 
-/**
- * Reads one named target from a YAML configuration file, validated against its JSON
- * Schema.
- * @throws UsageError naming the file, line and column of the first problem (YAML syntax,
- *   schema violation), or the targets that exist when `name` is not one of them.
- */
-export async function loadTarget(path: string, name: string): Promise<TargetConfig> {
-  const value = (await readYamlFile(path, 'Config', 'configuration file')) as { targets: Record<string, TargetConfig> };
-  const target = value.targets[name];
-  if (!target) {
-    throw new UsageError(`${path} has no target "${name}"; it has: ${Object.keys(value.targets).join(', ')}`);
-  }
-  const resolved: Record<string, unknown> = { ...target };
-  for (const [name, setting] of SETTING_LIST) {
-    if (setting.type === 'path' && typeof resolved[name] === 'string') resolved[name] = resolve(dirname(path), resolved[name] as string);
-  }
-  return resolved as TargetConfig;
+/** A configuration file, read and validated once: its targets, by name. */
+export interface ConfigFile {
+  /** The target's names, in the file's order. */
+  readonly names: string[];
+  /**
+   * One named target, its paths resolved against the file's folder.
+   * @throws UsageError naming the targets that exist when `name` is not one of them.
+   */
+  target(name: string): TargetConfig;
+  /**
+   * The names `--targets` selects: `all`, or names separated by commas.
+   * @throws UsageError naming a selected target the file lacks.
+   */
+  select(selection: string): string[];
 }
 
 /**
- * The names of a configuration file's targets, selected by `--targets`: `all`, or names
- * separated by commas, each of which must exist.
- * @throws UsageError as {@link loadTarget} does, or naming a selected target the file lacks.
+ * Reads a YAML configuration file, validated against its JSON Schema: one read for a
+ * run, or for a fleet of all its targets.
+ * @throws UsageError naming the file, line and column of the first problem (YAML syntax,
+ *   schema violation).
  */
-export async function selectTargets(path: string, selection: string): Promise<string[]> {
-  const value = (await readYamlFile(path, 'Config', 'configuration file')) as { targets: Record<string, TargetConfig> };
-  const names = Object.keys(value.targets);
-  if (selection === 'all') return names;
-  const selected = [...new Set(selection.split(','))];
-  const missing = selected.filter((name) => !names.includes(name));
-  if (missing.length > 0) throw new UsageError(`${path} has no target ${missing.map((name) => `"${name}"`).join(', ')}; it has: ${names.join(', ')}`);
-  return selected;
+export async function loadConfig(path: string): Promise<ConfigFile> {
+  const { targets } = (await readYamlFile(path, 'Config', 'configuration file')) as { targets: Record<string, TargetConfig> };
+  const names = Object.keys(targets);
+  const has = `it has: ${names.join(', ')}`;
+  return {
+    names,
+    target(name) {
+      const target = targets[name];
+      if (!target) throw new UsageError(`${path} has no target "${name}"; ${has}`);
+      const resolved: Record<string, unknown> = { ...target };
+      for (const [setting, declared] of SETTING_LIST) {
+        if (declared.type === 'path' && typeof resolved[setting] === 'string') resolved[setting] = resolve(dirname(path), resolved[setting] as string);
+      }
+      return resolved as TargetConfig;
+    },
+    select(selection) {
+      if (selection === 'all') return names;
+      const selected = [...new Set(selection.split(','))];
+      const missing = selected.filter((name) => !names.includes(name));
+      if (missing.length > 0) throw new UsageError(`${path} has no target ${missing.map((name) => `"${name}"`).join(', ')}; ${has}`);
+      return selected;
+    },
+  };
 }
 
 /**

@@ -49,8 +49,9 @@ export interface ShownProxy {
   noProxy?: string;
 }
 
-/** The proxy the environment names for `baseUrl`'s scheme, credentials removed; none: undefined. */
-export function shownProxy(baseUrl: string, proxies: ProxyEnvironment): ShownProxy | undefined {
+/** The proxy the run's environment names for its base URL's scheme, credentials removed; none: undefined. */
+export function shownProxy({ baseUrl, proxy: proxies }: { baseUrl: string; proxy?: ProxyEnvironment }): ShownProxy | undefined {
+  if (!proxies) return undefined;
   const https = baseUrl.startsWith('https:') && proxies.httpsProxy !== '';
   const value = https ? proxies.httpsProxy : proxies.httpProxy;
   if (!value) return undefined;

@@ -23,8 +23,13 @@ export function parseShard(text: string): Shard {
  * fewer names than shards.
  */
 export function shardOf(names: readonly string[], { index, count }: Shard): string[] {
-  const sorted = [...names].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const sorted = [...names].sort(byName);
   const start = Math.floor(((index - 1) * sorted.length) / count);
   const end = Math.floor((index * sorted.length) / count);
   return sorted.slice(start, end);
+}
+
+/** The order of target names everywhere (shards, lanes, fleet reports): by UTF-16 code units, not the locale. */
+export function byName(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -1,5 +1,5 @@
 import type { CheckLevel, CheckStatus, CreatedCategory } from '../check/types.js';
-import { shownProxy, type ShownProxy } from '../config/proxy.js';
+import { shownProxy } from '../config/proxy.js';
 import { reportedValues, type RunSettings } from '../config/settings.js';
 import type { Exchange, TransportErrorCode } from '../core/exchange.js';
 import { specVersion, toolVersion } from '../package-info.js';
@@ -37,6 +37,7 @@ export function buildReport(record: RunRecord): Report {
   const probes = record.preflight ? 1 : 0;
   const probesAnswered = record.preflight?.response ? 1 : 0;
   const { verdict, reason } = decideVerdict(record.checks, { ...facts, runErrors: record.runErrors, strict: settings.strict ?? false });
+  const proxy = shownProxy(settings);
   const report: Report = {
     reportVersion: REPORT_VERSION,
     tool: { name: 'petstore-conformance', version: toolVersion },
@@ -46,7 +47,7 @@ export function buildReport(record: RunRecord): Report {
     headline: '',
     coverage: coverageOf(record.checks),
     findings: [],
-    target: { baseUrl: settings.baseUrl, kind: settings.targetKind, ...proxyOf(settings) },
+    target: { baseUrl: settings.baseUrl, kind: settings.targetKind, ...(proxy ? { proxy } : {}) },
     startedAt: record.startedAt.toISOString(),
     durationMs: Math.round(record.durationMs),
     ...timing(record),
@@ -86,12 +87,6 @@ function timing(record: RunRecord): { timing?: RunTiming } {
   return { timing: { firstCheckRequestMs: Math.max(0, first - record.startedAt.getTime()), requestsMs: Math.round(last - first) } };
 }
 
-/** The proxy the environment names for the target, as report.json records it. */
-function proxyOf(settings: RunSettings): { proxy?: ShownProxy } {
-  const proxy = settings.proxy && shownProxy(settings.baseUrl, settings.proxy);
-  return proxy ? { proxy } : {};
-}
-
 /**
  * Transport errors that mean the target was never reached. Others (a reset mid-body, an
  * oversized or malformed answer) mean it answered something: the checks judge that.
@@ -102,7 +97,7 @@ function assessability(record: RunRecord, answered: number): { assessable: boole
   if (record.aborted) return { assessable: false, unassessableReason: `the run was aborted: ${record.aborted}` };
   const probe = record.preflight;
   if (probe?.error && UNREACHABLE.includes(probe.error.code)) {
-    const proxy = proxyOf(record.settings).proxy;
+    const proxy = shownProxy(record.settings);
     const via = proxy ? ` (through the proxy ${proxy.url} from ${proxy.variable}, unless NO_PROXY matches)` : '';
     return { assessable: false, unassessableReason: `the target is unreachable${via}: ${probe.error.code}: ${probe.error.message}` };
   }

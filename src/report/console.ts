@@ -22,7 +22,7 @@ export class ConsoleFormat {
   /** The run's first line. */
   header(settings: RunSettings, version: string): string {
     const what = settings.targetKind === 'embedded' ? ' (embedded reference server)' : '';
-    const proxy = settings.proxy && shownProxy(settings.baseUrl, settings.proxy);
+    const proxy = shownProxy(settings);
     const via = proxy ? `\n  through the proxy ${proxy.url} (${proxy.variable}${proxy.noProxy ? `; directly if NO_PROXY matches: ${proxy.noProxy}` : ''})` : '';
     return `petstore-conformance ${version}: checking ${settings.baseUrl}${what}, profile ${settings.profile}, seed ${settings.seed}${via}\n`;
   }

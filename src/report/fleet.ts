@@ -1,5 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { byName } from '../config/shard.js';
 import { toolVersion } from '../package-info.js';
 import { renderFleetJunit } from './junit.js';
 import type { Report, Verdict } from './model.js';
@@ -49,7 +50,7 @@ export function fleetExitCode(codes: readonly number[]): number {
 
 /** fleet.json of the targets given (sorted by name here). */
 export function fleetReport(targets: readonly FleetTarget[], startedAt: string, durationMs: number, shard?: FleetReport['shard']): FleetReport {
-  const sorted = [...targets].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const sorted = [...targets].sort((a, b) => byName(a.name, b.name));
   return {
     fleetVersion: '1.0',
     tool: { name: 'petstore-conformance', version: toolVersion },

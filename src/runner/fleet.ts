@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { Shard } from '../config/shard.js';
+import { byName, type Shard } from '../config/shard.js';
 import { SETTINGS } from '../config/settings.js';
 import { UsageError } from '../core/errors.js';
 import { HeapPacer } from '../core/heap-pacer.js';
@@ -59,7 +59,7 @@ export async function runFleet(members: readonly FleetMember[], options: FleetOp
   const startedAt = new Date();
   const print = (text: string) => options.out?.write(`${text}\n`);
   const keys = members.flatMap((member) => (member.apiKey ? [{ value: member.apiKey, shown: `<the key of ${member.targetName}>` }] : []));
-  const sorted = [...members].sort((a, b) => (a.targetName < b.targetName ? -1 : 1));
+  const sorted = [...members].sort((a, b) => byName(a.targetName, b.targetName));
   const runs: TargetRun[] = [];
   try {
     // One after another: the first bad option is reported before any request.
@@ -89,9 +89,10 @@ export async function runFleet(members: readonly FleetMember[], options: FleetOp
       lanes.map((lane) =>
         runLane(lane, stop, (run, outcome) => {
           const name = run.settings.targetName!;
+          const target = fleetTarget(name, outcome.report, outcome.exitCode, options.reportDir === null ? null : name);
           reports.set(name, outcome.report);
-          targets.push(fleetTarget(name, outcome.report, outcome.exitCode, options.reportDir === null ? null : name));
-          print(fleetLine({ name, headline: outcome.report.headline, exitCode: outcome.exitCode }));
+          targets.push(target);
+          print(fleetLine(target));
           heap.pace();
         }),
       ),

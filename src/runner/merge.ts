@@ -1,5 +1,5 @@
-import { readFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
+import { readInput } from '../config/read-input.js';
 import { UsageError } from '../core/errors.js';
 import { fleetLine, fleetReport, writeFleetReports, type FleetReport, type FleetTarget } from '../report/fleet.js';
 import type { Report } from '../report/model.js';
@@ -50,12 +50,7 @@ export async function mergeFleets(dirs: readonly string[], out: string, print: (
 
 /** A JSON file's value, or a UsageError naming the file. */
 async function readJson<T>(path: string, what: string): Promise<T> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    throw new UsageError(`cannot read the ${what} ${path}: ${(error as NodeJS.ErrnoException).code ?? error}`);
-  }
+  const text = await readInput(path, `the ${what}`);
   try {
     return JSON.parse(text) as T;
   } catch (error) {

@@ -1,6 +1,5 @@
 import { derivedHex, freshSeed } from '../check/seed.js';
 import { assertSendableKey } from '../config/api-key.js';
-import { assertClientCertificate } from '../config/client-certificate.js';
 import { extraHeaders, secretHeaders } from '../config/extra-headers.js';
 import { loadKnownFailures, type KnownFailure } from '../config/known-failures.js';
 import { DIRECT, proxyEnvironment } from '../config/proxy.js';
@@ -49,7 +48,8 @@ export class TargetRun {
     this.#print = (text) => void (text !== undefined && options.out?.write(`${redactor.text(text)}\n`));
     this.collector = new CheckCollector(
       (result, exchanges) => {
-        if (this.#reached === false || options.quiet) return;
+        // Nothing to print (a fleet's targets print no check lines): no finding to work out either.
+        if (this.#reached === false || options.quiet || !options.out) return;
         // A check blocked by a deviation seen so far says so at once, as the report will.
         this.#print(this.#format.check(withBlocker(result, findingsOf(this.collector.results), false)));
         if (options.verbose && exchanges.length > 0) this.#print(this.#format.exchanges(exchanges));
@@ -76,7 +76,10 @@ export class TargetRun {
     if (options.baseUrl) assertSendableKey(options.apiKey!, options.keySource ?? 'the caller');
     // reportDir is the one option that may also be null (write nothing).
     checkValues(Object.fromEntries(SETTING_LIST.filter(([name]) => name !== 'reportDir').map(([name]) => [name, (options as SettingValues)[name]])), 'runConformance');
-    assertClientCertificate(options.clientCertPem, options.clientKeyPem);
+    // node:tls is loaded only for a run with a client certificate: not on every run's start.
+    if (options.clientCertPem !== undefined || options.clientKeyPem !== undefined) {
+      (await import('../config/client-certificate.js')).assertClientCertificate(options.clientCertPem, options.clientKeyPem);
+    }
     const env = options.env ?? process.env;
     const network = { extraHeaders: extraHeaders(options.headers, options.headerEnv, env), proxy: options.baseUrl ? proxyEnvironment(env) : DIRECT };
     // Read before anything starts: a malformed file is a usage error (exit 2), not a finding.
