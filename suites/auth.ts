@@ -5,7 +5,8 @@
  */
 import fc from 'fast-check';
 import { invalidBody } from '../src/arbitraries/invalid-body.js';
-import { invalidCredential } from '../src/arbitraries/invalid-credential.js';
+import { coverageLabels, type CoverageInput } from '../src/arbitraries/coverage.js';
+import { credentialCoverage, invalidCredential, type InvalidCredential } from '../src/arbitraries/invalid-credential.js';
 import { newCategory } from '../src/arbitraries/new-category.js';
 import { sizedNewCategory } from '../src/arbitraries/sized-new-category.js';
 import { check } from '../src/check/define.js';
@@ -16,6 +17,9 @@ import { runState } from '../src/check/run-state.js';
 import type { RequestBody } from '../src/http/request.js';
 import { schemas } from '../src/schema/validators.js';
 import { validCredentialSpelled } from '../src/http/credential.js';
+
+/** What a generated unauthorized request asks for: a list, or a create with a body or none. */
+type Operation = { operation: 'list' } | { operation: 'create'; body?: RequestBody };
 
 /** Registers the checks of this class for the target under registration (see check/run-state.ts). */
 export default function register(): void {
@@ -58,28 +62,43 @@ export default function register(): void {
     );
   }
 
+  /** The coverage phase: each credential of credentialCoverage on its operations (a read-only run sends the lists alone). */
+  const coverage = credentialCoverage(runState().settings.apiKey).flatMap(({ label, value: { credential, operations } }) =>
+    (operations === 'both' ? (['list', 'create'] as const) : (['create'] as const)).map((operation) => ({
+      label: `${operation === 'list' ? 'listCategories' : 'createCategory with a valid body'}, ${label}`,
+      value: [credential, operation] as const,
+    })),
+  );
+
   check(
     {
       id: 'auth-rejects-generated-credentials',
       title: 'every generated invalid credential answers 401 with an Error body on both operations, whatever the body, and creates nothing',
       clause: '5/R2',
       level: 'must', requirements: ['R-5-R1', 'R-5-R2', 'R-4.2-R3', 'R-4.1-401'], needs: ['list'],
+      coverage: coverageLabels(coverage),
     },
     async (t) => {
       // Valid bodies carry this description, so a create that slipped through is found in the list.
       const tag = `pcs-${t.run.settings.runId} created without a valid key`;
+      const validBody: RequestBody = { json: { name: t.name('without a valid key'), description: tag } };
       // A read-only run sends lists alone: no POST, whatever its body, is safe on every server.
-      const operation = t.readOnly
-        ? fc.constant({ operation: 'list' as const })
+      const list: Operation = { operation: 'list' };
+      const create = (body?: RequestBody): Operation => ({ operation: 'create', body });
+      const operation: fc.Arbitrary<Operation> = t.readOnly
+        ? fc.constant(list)
         : fc.oneof(
-            fc.constant({ operation: 'list' as const }),
-            fc.constant({ operation: 'create' as const, body: undefined as RequestBody | undefined }),
-            newCategory().map((fields) => ({ operation: 'create' as const, body: { json: { ...fields, description: tag } } as RequestBody })),
+            fc.constant(list),
+            fc.constant(create()),
+            newCategory().map((fields) => create({ json: { ...fields, description: tag } })),
             // 401 wins "regardless of the body" (4.2/R3): its size included, up to about 1 MiB.
-            { weight: 2, arbitrary: sizedNewCategory().map((fields) => ({ operation: 'create' as const, body: { json: { ...fields, description: tag } } as RequestBody })) },
-            invalidBody(schemas.NewCategory, newCategory()).map(({ body }) => ({ operation: 'create' as const, body })),
+            { weight: 2, arbitrary: sizedNewCategory().map((fields) => create({ json: { ...fields, description: tag } })) },
+            invalidBody(schemas.NewCategory, newCategory()).map(({ body }) => create(body)),
           );
       const requests = fc.tuple(invalidCredential(t.run.settings.apiKey), operation);
+      const covered: Array<CoverageInput<[InvalidCredential, Operation]>> = coverage
+        .filter(({ value: [, name] }) => !t.readOnly || name === 'list')
+        .map(({ label, value: [credential, name] }) => ({ label, value: [credential, name === 'list' ? list : create(validBody)] }));
       await assertProperty(
         t,
         requests,
@@ -87,7 +106,7 @@ export default function register(): void {
           const exchange = request.operation === 'list' ? await t.list(credential) : await t.create(request.body, credential);
           expectErrorStatus(exchange, 401);
         },
-        { numRuns: 40 },
+        { numRuns: 40, coverage: covered },
       );
       noneCreatedWithoutKey(await t.list(), tag);
     },

@@ -20,6 +20,7 @@ type ClassModule = () => Promise<{ default: () => void }>;
 
 const CONCURRENT: Array<[string, ClassModule]> = [
   ['auth', () => import('./auth.js')],
+  ['client-forms', () => import('./client-forms.js')],
   ['create', () => import('./create.js')],
   ['edge-cases', () => import('./edge-cases.js')],
   ['list', () => import('./list.js')],

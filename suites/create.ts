@@ -3,15 +3,19 @@
  * returned exactly, given fresh int64 ids by the service, and then listed (4.1/R1).
  * Judgements: src/judgements/create.ts.
  */
-import { newCategory } from '../src/arbitraries/new-category.js';
+import fc from 'fast-check';
+import { clientForm } from '../src/arbitraries/client-form.js';
+import { coverageLabels } from '../src/arbitraries/coverage.js';
+import { newCategory, newCategoryCoverage } from '../src/arbitraries/new-category.js';
+import { BASELINE_FORM } from '../src/http/client-form.js';
 import { check } from '../src/check/define.js';
 import { expectCreated, type SentFields } from '../src/check/expect.js';
 import { withBodyCapped, type Exchange } from '../src/core/exchange.js';
 import { assertProperty, PROPERTY_TIME_LIMIT_MS } from '../src/check/property.js';
 import { CheckError } from '../src/core/errors.js';
-import type { CheckContext } from '../src/check/context.js';
-import type { LengthObservation } from '../src/check/length-limit.js';
-import { allowedRefusal, isRefusal, judgeLengthLimits } from '../src/check/refusal.js';
+import { testDataName, type CheckContext } from '../src/check/context.js';
+import { runState } from '../src/check/run-state.js';
+import { isRefusal, judgeRefusals, mayBeRefused, type RefusalObservation } from '../src/check/refusal.js';
 import { settleAll } from '../src/check/settle.js';
 import {
   allListed,
@@ -86,33 +90,39 @@ export default function register(): void {
     { sequential: true },
   );
 
+  /** The coverage phase of create-valid-bodies: every trigger, written as the suite writes (the fuzzing phase draws the form). */
+  const validCoverage = newCategoryCoverage((what) => testDataName(runState().settings.runId, 'create-valid-bodies', what)).map(({ label, value }) => ({ label, value: [value, BASELINE_FORM] as const }));
+
   check(
     {
       id: 'create-valid-bodies',
-      title: 'every generated valid NewCategory answers 201 with its exact fields and a fresh int64 id',
+      title: 'every generated valid NewCategory, written as any client writes it, answers 201 with its exact fields and a fresh int64 id, and stays listed',
       clause: '4.2/R1',
-      level: 'must', requirements: ['R-4.2-R1', 'R-2-NEWCATEGORY', 'R-2-CATEGORY', 'R-2-ID-UNIQUE'], needs: ['create'],
+      level: 'must', requirements: ['R-4.2-R1', 'R-2-NEWCATEGORY', 'R-2-CATEGORY', 'R-2-ID-UNIQUE', 'R-4.1-R1'], needs: ['create', 'list'],
       writes: true,
+      coverage: coverageLabels(validCoverage),
     },
     async (t) => {
-      // Refusals a limit may explain are judged together once every input has run.
-      const lengths: LengthObservation[] = [];
+      // Every create, accepted or refused: refusals are judged together once every input has run (policies, limits).
+      const seen: RefusalObservation[] = [];
+      const accepted: SentCategory[] = [];
       await assertProperty(
         t,
-        newCategory(),
-        async (fields) => {
-          const exchange = await t.create({ json: fields });
-          const allowed = isRefusal(exchange) ? allowedRefusal(fields) : undefined;
-          if (allowed === 'control') return t.observe(`values holding control characters are refused (${exchange.response!.status})`);
+        fc.tuple(newCategory(), clientForm()),
+        async ([fields, form]) => {
+          const exchange = await t.create({ json: fields }, t.run.valid, form);
           // Kept to the end of the check: capped, as 30 refusals of 16 MiB would be 480 MB.
-          if (allowed === 'length') return void lengths.push({ fields, accepted: false, exchange: withBodyCapped(exchange) });
+          if (isRefusal(exchange) && mayBeRefused(fields)) return void seen.push({ fields, accepted: false, exchange: withBodyCapped(exchange) });
           const created = createdExactly(exchange, fields);
-          lengths.push({ fields, accepted: true, exchange: withBodyCapped(exchange) });
+          seen.push({ fields, accepted: true, exchange: withBodyCapped(exchange) });
+          accepted.push({ checkId: t.checkId, fields, created });
           idsFresh([{ exchange, id: created.id }], t.run.created);
         },
-        { numRuns: 30 },
+        { numRuns: 30, coverage: validCoverage },
       );
-      await judgeLengthLimits(t, lengths);
+      await judgeRefusals(t, seen);
+      // A value may be refused; once accepted, it is listed as sent, never altered or dropped (4.1/R1).
+      createdListed(await t.list(), accepted);
     },
     { sequential: true, timeLimitMs: PROPERTY_TIME_LIMIT_MS },
   );

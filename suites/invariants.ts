@@ -7,7 +7,7 @@
  * Attempts that were sent again (a 429 waited out, a stale connection) are not answers
  * and are never judged. The rules and their judgement: src/judgements/invariants.ts.
  */
-import { check } from '../src/check/define.js';
+import { check, isSelected } from '../src/check/define.js';
 import { runState } from '../src/check/run-state.js';
 import type { CheckDefinition } from '../src/check/types.js';
 import { INVARIANTS, invariantRecord, judgeInvariant, type InvariantRecord } from '../src/judgements/invariants.js';
@@ -17,7 +17,8 @@ export default function register(): void {
   /** Every exchange of the run, judged as it arrives (checks of every file run after this one is loaded). */
   const run = runState();
   const records: InvariantRecord[] = [];
-  run.observe((exchange) => records.push(invariantRecord(exchange)));
+  // Judged as they arrive, and only when some invariant is selected: each record parses its body.
+  if (Object.keys(INVARIANTS).some((id) => isSelected(run.settings, id))) run.observe((exchange) => records.push(invariantRecord(exchange)));
 
   /** Declares the check that judges the run's whole record by the invariant of its id. */
   function invariant(definition: CheckDefinition & { id: keyof typeof INVARIANTS }): void {
@@ -46,6 +47,15 @@ export default function register(): void {
   invariant({ id: 'error-content-type-json', title: 'every error response is application/json', clause: '7', level: 'must', requirements: ['R-7-SHAPE'] });
 
   invariant({ id: 'success-content-type-json', title: 'every success response is application/json', clause: '4', level: 'must', requirements: ['R-4-JSON'] });
+
+  invariant({
+    id: 'json-without-byte-order-mark',
+    title: 'no response body starts with a byte order mark',
+    clause: '4',
+    level: 'should',
+    requirements: ['H-JSON-NO-BOM'],
+    reference: 'RFC 8259 §8.1',
+  });
 
   invariant({
     id: 'unauthorized-has-challenge',

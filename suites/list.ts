@@ -6,14 +6,22 @@
 import { check } from '../src/check/define.js';
 import { settleAll } from '../src/check/settle.js';
 import { CheckError } from '../src/core/errors.js';
+import { expectResponse } from '../src/check/expect.js';
 import { listAnswers200Array, listIdsUnique, listItemsAreCategories } from '../src/judgements/list.js';
 
 /** Registers the checks of this class for the target under registration (see check/run-state.ts). */
 export default function register(): void {
   check(
-    { id: 'list-answers-200-array', title: 'an authorized list answers 200 with a JSON array', clause: '4.1', level: 'must', requirements: ['R-4.1-200'], needs: ['list'] },
-    async (t) => listAnswers200Array(await t.list()),
-    { sequential: true },
+    { id: 'list-answers-200-array', title: 'an authorized list answers 200 with a JSON array, before the run writes anything and after', clause: '4.1', level: 'must', requirements: ['R-4.1-200'], needs: ['list'] },
+    async (t) => {
+      // First before anything is written: a store that starts empty is seen empty (Go's nil slice marshals as null).
+      listAnswers200Array(await t.firstLook());
+      // Then with an item of this run in it (its answer is judged by the create class, but it must have one); a read-only run judges what exists.
+      if (t.readOnly) return;
+      expectResponse(await t.create({ json: { name: t.name() } }));
+      listAnswers200Array(await t.list());
+    },
+    { sequential: true, firstLook: true, serialRequests: 3 },
   );
 
   check(

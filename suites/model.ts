@@ -8,15 +8,46 @@
 import fc from 'fast-check';
 import { bodyMutation, type BodyMutation } from '../src/arbitraries/invalid-body.js';
 import { invalidCredential } from '../src/arbitraries/invalid-credential.js';
-import { newCategory, type NewCategoryValue } from '../src/arbitraries/new-category.js';
-import type { CheckContext } from '../src/check/context.js';
+import { newCategory, newCategoryCoverage, type NewCategoryValue } from '../src/arbitraries/new-category.js';
+import { testDataName, type CheckContext } from '../src/check/context.js';
 import { check } from '../src/check/define.js';
+import { runState } from '../src/check/run-state.js';
+import { coverageLabels, covers, type CoverageInput } from '../src/arbitraries/coverage.js';
 import { expectCreated, expectSameFields, expectStatus } from '../src/check/expect.js';
 import { listHoldsModel, type Model } from '../src/judgements/model.js';
 import { assertProperty, PROPERTY_TIME_LIMIT_MS } from '../src/check/property.js';
-import { allowedRefusal, isRefusal } from '../src/check/refusal.js';
+import { isRefusal, mayBeRefused } from '../src/check/refusal.js';
 import type { Credential } from '../src/http/credential.js';
 import { schemas } from '../src/schema/validators.js';
+
+/** The valid coverage inputs (new-category.ts) the model's coverage sequence creates: what breaks storage, once each. */
+const MODEL_TRIGGERS = [
+  'name: everyday "Dogs"',
+  'name: whitespace at both ends',
+  'name: a line break inside',
+  'description: CRLF and a tab inside',
+  'name: NUL inside',
+  'name: other C0 controls and DEL inside',
+  'name: quotes, a backslash and markup',
+  'name: characters outside the BMP',
+  'description: characters outside the BMP',
+  'name: "123", a string that looks like another JSON type',
+  'name: 256 characters',
+  'name: 1025 characters',
+  'the same name twice (first)',
+  'the same name twice (second)',
+];
+
+/** The invalid bodies of the model's coverage sequence. */
+const BODY_MUTATIONS: readonly BodyMutation[] = [
+  { label: 'without name', apply: ({ name: _name, ...rest }) => ({ json: rest }) },
+  { label: 'name as number 42', apply: (valid) => ({ json: { ...valid, name: 42 } }) },
+  { label: 'description as number 42', apply: (valid) => ({ json: { ...valid, description: 42 } }) },
+  { label: 'root is an array holding the body', apply: (valid) => ({ json: [valid] }) },
+  { label: 'root is null', apply: () => ({ json: null }) },
+  { label: 'trailing comma', apply: (valid) => ({ text: JSON.stringify(valid).replace(/}$/, ',}') }) },
+  { label: 'empty body', apply: () => ({ text: '' }) },
+];
 
 /** Registers the checks of this class for the target under registration (see check/run-state.ts). */
 export default function register(): void {
@@ -33,8 +64,8 @@ export default function register(): void {
     check = () => true;
     async run(model: Model, { t }: Real): Promise<void> {
       const exchange = await t.create({ json: this.fields });
-      // A control character or a length past a limit may be refused: create-valid-bodies judges those.
-      if (isRefusal(exchange) && allowedRefusal(this.fields)) return;
+      // A value of a class a policy may refuse, or past a limit: create-valid-bodies judges those.
+      if (isRefusal(exchange) && mayBeRefused(this.fields)) return;
       const created = expectCreated(exchange);
       expectSameFields(exchange, created, this.fields, 'the created category');
       model.created.set(created.id, this.fields);
@@ -73,6 +104,25 @@ export default function register(): void {
     toString = () => 'list()';
   }
 
+  // The coverage phase: creates holding the triggers that break storage, invalid creates and
+  // unauthorized ones, each sequence ending with a list. Short sequences rather than one
+  // long one: they run concurrently, as generated ones do, so the phase adds no chain of round trips.
+  const valid = new Map(newCategoryCoverage((what) => testDataName(runState().settings.runId, 'model-based-sequences', what)).map(({ label, value }) => [label, value]));
+  const createValid = (label: string) => {
+    const fields = valid.get(label);
+    if (!fields) throw new Error(`model-based-sequences: no valid coverage input is labelled ${JSON.stringify(label)}`);
+    return new CreateValid(fields);
+  };
+  const unauthorized = ['missing', 'basic-scheme', 'key-char-added', 'key-case-swapped'].flatMap((name) => runState().invalid.filter((credential) => credential.name === name && !credential.unavailable));
+  const half = Math.ceil(MODEL_TRIGGERS.length / 2);
+  const withWhat = (trigger: string) => trigger.replace(/^(name|description): /, '$1 with ');
+  const coverage: Array<CoverageInput<Command[]>> = [
+    covers(`creates of ${MODEL_TRIGGERS.slice(0, half).map(withWhat).join('; ')}, then a list`, MODEL_TRIGGERS.slice(0, half).map(createValid)),
+    covers(`creates of ${MODEL_TRIGGERS.slice(half).map(withWhat).join('; ')}, then a list`, MODEL_TRIGGERS.slice(half).map(createValid)),
+    covers(`invalid creates ${BODY_MUTATIONS.map((m) => m.label).join('; ')}, then a list`, BODY_MUTATIONS.map((mutation) => new CreateInvalid(mutation))),
+    covers(`unauthorized creates ${unauthorized.map((credential) => credential.name).join(', ')}, then a list`, unauthorized.map((credential) => new CreateUnauthorized(credential))),
+  ];
+
   check(
     {
       id: 'model-based-sequences',
@@ -80,11 +130,12 @@ export default function register(): void {
       clause: '4.1/R1',
       level: 'must', requirements: ['R-4.1-R1', 'R-4.2-R1', 'R-4.2-400', 'R-4.2-R3'], needs: ['create', 'list'],
       writes: true,
+      coverage: coverageLabels(coverage),
     },
     async (t) => {
       // Tags derive from the run's index, not from a shared counter: concurrent sequences
       // must send the same bodies whatever order they run in.
-      const realFor = (run: number): Real => {
+      const realFor = (run: string): Real => {
         let tags = 0;
         return { t, tag: () => t.name(`sequence ${run} refused ${++tags}`) };
       };
@@ -97,6 +148,7 @@ export default function register(): void {
         ],
         { maxCommands: 8 },
       );
+
       await assertProperty(
         t,
         commands,
@@ -106,7 +158,7 @@ export default function register(): void {
           await fc.asyncModelRun(() => ({ model, real }), sequence);
           await new List().run(model, real); // every sequence ends with the model checked
         },
-        { numRuns: 10 },
+        { numRuns: 10, coverage },
       );
     },
     { sequential: true, timeLimitMs: PROPERTY_TIME_LIMIT_MS },

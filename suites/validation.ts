@@ -4,7 +4,11 @@
  * or holds a value of the wrong type is answered 400. The Error body of each answer is
  * judged once for the whole run by the section-7 invariants.
  */
-import { invalidBody } from '../src/arbitraries/invalid-body.js';
+import fc from 'fast-check';
+import { everyClientForm, clientForm } from '../src/arbitraries/client-form.js';
+import { coverageLabels } from '../src/arbitraries/coverage.js';
+import { invalidBody, invalidBodyCoverage } from '../src/arbitraries/invalid-body.js';
+import { describeForm } from '../src/http/client-form.js';
 import { newCategory } from '../src/arbitraries/new-category.js';
 import { check } from '../src/check/define.js';
 import { expectEachCase, expectErrorStatus, expectStatus } from '../src/check/expect.js';
@@ -68,15 +72,32 @@ export default function register(): void {
   check(
     {
       id: 'create-rejects-invalid-bodies',
-      title: 'every body generated invalid from the NewCategory schema answers 400 with an Error body',
+      title: 'every body generated invalid from the NewCategory schema, written as any client writes it, answers 400 with an Error body',
       clause: '4.2',
       level: 'must', requirements: ['R-4.2-400', 'R-4.2-R2', 'R-2-NEWCATEGORY'],
       writes: true,
+      coverage: coverageLabels(INVALID_COVERAGE),
     },
     async (t) => {
-      const bodies = invalidBody(schemas.NewCategory, newCategory());
-      await assertProperty(t, bodies, async ({ body }) => void expectErrorStatus(await t.create(body), 400), { numRuns: 40 });
+      const bodies = fc.tuple(invalidBody(schemas.NewCategory, newCategory()), clientForm());
+      await assertProperty(t, bodies, async ([{ body }, form]) => void expectErrorStatus(await t.create(body, t.run.valid, form), 400), {
+        numRuns: 40,
+        coverage: INVALID_COVERAGE,
+      });
     },
     { sequential: true, timeLimitMs: PROPERTY_TIME_LIMIT_MS },
   );
 }
+
+/**
+ * The coverage phase of create-rejects-invalid-bodies: every invalid shape, each written in
+ * one of the client forms in turn, so every form carries refusals too: a form never turns
+ * a refusal into a pass.
+ */
+const INVALID_COVERAGE = (() => {
+  const forms = everyClientForm();
+  return invalidBodyCoverage(schemas.NewCategory, { name: 'Cats', description: 'Felines' }).map(({ label, value }, i) => {
+    const form = forms[i % forms.length]!;
+    return { label: form === forms[0] ? label : `${label}; ${describeForm(form)}`, value: [value, form] as const };
+  });
+})();

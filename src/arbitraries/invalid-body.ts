@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import type { RequestBody } from '../http/request.js';
+import { covers, type CoverageInput } from './coverage.js';
 import { resolve, type Schema } from './schema-value.js';
 
 /** A request body that must be refused with 400, with what makes it invalid. */
@@ -66,6 +67,8 @@ export function bodyMutation(schema: Schema): fc.Arbitrary<BodyMutation> {
   );
   const roots = [
     fc.constant(mutation('root is an array holding the body', (v) => ({ json: [v] }))),
+    fc.constant(mutation('root is an array of [key, value] pairs', (v) => ({ json: Object.entries(v) }))),
+    fc.constant(mutation('the body nested under a key', (v) => ({ json: { category: v } }))),
     ...(['string', 'number', 'boolean', 'null'] as const).map((type) =>
       valueOfType(type).map((root) => mutation(`root is ${type} ${JSON.stringify(root)}`, () => ({ json: root }))),
     ),
@@ -97,4 +100,43 @@ export function invalidBody(schema: Schema, valid: fc.Arbitrary<object>): fc.Arb
     const text = 'json' in body ? JSON.stringify(body.json) : body.text;
     return { label, body, [fc.toStringMethod]: () => `${label}: ${text}` };
   });
+}
+
+/** One value of each JSON type, for the coverage phase: what a wrong-typed field is sent as. */
+const REPRESENTATIVE: Readonly<Record<JsonType, unknown>> = { string: 'Cats', number: 42, boolean: true, null: null, array: ['Cats'], object: { value: 'Cats' } };
+
+/**
+ * The coverage phase of invalid bodies, derived from an object schema and one valid body:
+ * every shape the generators know, each sent in every run. Each required property removed;
+ * each property as every JSON type its schema does not admit; roots that are not objects
+ * (an array holding the body, an array of [key, value] pairs as some binders coerce into
+ * an object, a string, a number, a boolean, null); the body nested under a key; a
+ * required property given twice, each time with a wrong type (duplicate keys, RFC 8259
+ * §4: whichever a parser keeps, the body is invalid); and malformed JSON text.
+ */
+export function invalidBodyCoverage(schema: Schema, valid: Record<string, unknown>): Array<CoverageInput<InvalidBody>> {
+  const resolved = resolve(schema);
+  const properties = Object.entries((resolved.properties ?? {}) as Record<string, Schema>);
+  const required = (resolved.required ?? []) as string[];
+  const json = (label: string, value: unknown) => covers(label, { label, body: { json: value } });
+  const text = (label: string, raw: string) => covers(label, { label, body: { text: raw } });
+  const compact = JSON.stringify(valid);
+  const members = (value: Record<string, unknown>, except: string) => Object.entries(value).filter(([k]) => k !== except).map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)}`);
+  return [
+    ...required.map((key) => json(`without ${key}`, Object.fromEntries(Object.entries(valid).filter(([k]) => k !== key)))),
+    ...properties.flatMap(([key, property]) =>
+      JSON_TYPES.filter((type) => type !== admitted(resolve(property).type)).map((type) => json(`${key} as ${type}`, { ...valid, [key]: REPRESENTATIVE[type] })),
+    ),
+    json('root is an array holding the body', [valid]),
+    json('root is an array of [key, value] pairs', Object.entries(valid)),
+    ...(['string', 'number', 'boolean', 'null'] as const).map((type) => json(`root is ${type}`, REPRESENTATIVE[type])),
+    json('the body nested under a key', { category: valid }),
+    ...required.map((key) => text(`${key} given twice, as a number and as a boolean`, `{${[`"${key}":42`, ...members(valid, key), `"${key}":true`].join(',')}}`)),
+    text('truncated JSON', compact.slice(0, Math.floor(compact.length / 2))),
+    text('trailing comma', compact.replace(/}$/, ',}')),
+    text('single quotes', compact.replaceAll('"', "'")),
+    text('unquoted keys', `{${Object.entries(valid).map(([k, x]) => `${k}:${JSON.stringify(x)}`).join(',')}}`),
+    ...required.map((key) => text(`${key} as NaN`, `{${[`"${key}":NaN`, ...members(valid, key)].join(',')}}`)),
+    text('empty body', ''),
+  ];
 }

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import type { Credential } from '../http/credential.js';
 import { KEY_PLACEHOLDER, KEY_VARIABLE } from '../secrets/redactor.js';
+import { covers, type CoverageInput } from './coverage.js';
 
 /** Characters a bearer token may hold (token68, RFC 9110 §11.2). */
 const TOKEN68 = [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~+/'];
@@ -25,6 +26,8 @@ interface Mutation<P> {
   parameters(key: string): fc.Arbitrary<P> | undefined;
   /** The representative the example checks send (`create-401-<name>`, titled with `description`), or generated only. */
   example?: { name: string; description: string; parameters(key: string, seed: string): P | { unavailable: string } };
+  /** The parameters the coverage phase sends, beyond the example: every run sends them, whatever the seed. */
+  coverage?(key: string): P[];
   make(key: string, parameters: P): InvalidCredential;
 }
 
@@ -38,6 +41,8 @@ function derived(kind: string, description: string, token: string, shownToken: s
 }
 
 const declare = <P>(mutation: Mutation<P>) => mutation as Mutation<unknown>;
+/** A token character that differs from `c` in any case, so a change does not also test case-insensitive comparison. */
+const otherThan = (c: string) => ['x', 'y', '7'].find((other) => other !== c.toLowerCase())!;
 const letterPositions = (key: string) => [...key].flatMap((c, i) => (c.toLowerCase() !== c.toUpperCase() ? [i] : []));
 
 /**
@@ -72,6 +77,7 @@ export const CREDENTIAL_MUTATIONS: ReadonlyArray<Mutation<unknown>> = [
     kind: 'other-scheme',
     parameters: () => fc.constantFrom('Basic', 'Token', 'Digest', 'ApiKey', 'Key'),
     example: { name: 'basic-scheme', description: 'the valid key under the Basic scheme', parameters: () => 'Basic' },
+    coverage: () => ['Token', 'Digest', 'ApiKey', 'Key'],
     make: (key, scheme) => ({ name: 'other-scheme', description: `the valid key under the ${scheme} scheme`, header: `${scheme} ${key}`, shown: `${scheme} ${KEY_PLACEHOLDER}` }),
   }),
   declare<null>({
@@ -84,6 +90,7 @@ export const CREDENTIAL_MUTATIONS: ReadonlyArray<Mutation<unknown>> = [
     kind: 'key-char-added',
     parameters: (key) => fc.tuple(fc.integer({ min: 0, max: key.length }), fc.constantFrom(...TOKEN68)),
     example: { name: 'key-char-added', description: 'the valid key with one character appended', parameters: (key) => [key.length, 'x'] },
+    coverage: () => [[0, 'x']],
     make: (key, [i, c]) =>
       derived('key-char-added', `the valid key with ${JSON.stringify(c)} inserted at ${i}`, key.slice(0, i) + c + key.slice(i), i === key.length ? `${KEY_PLACEHOLDER}${c}` : `${slice(0, i)}${c}${slice(i)}`),
   }),
@@ -91,13 +98,14 @@ export const CREDENTIAL_MUTATIONS: ReadonlyArray<Mutation<unknown>> = [
     kind: 'key-char-removed',
     parameters: (key) => (key.length > 1 ? fc.integer({ min: 0, max: key.length - 1 }) : undefined),
     example: { name: 'key-char-removed', description: 'the valid key without its last character', parameters: (key) => (key.length > 1 ? key.length - 1 : { unavailable: 'the key has one character' }) },
+    coverage: (key) => (key.length > 1 ? [0] : []),
     make: (key, i) => derived('key-char-removed', `the valid key without character ${i}`, key.slice(0, i) + key.slice(i + 1), i === key.length - 1 ? `\${${K}%?}` : `${slice(0, i)}${slice(i + 1)}`),
   }),
   declare<[number, string]>({
     kind: 'key-char-changed',
     parameters: (key) => (key.length > 1 ? fc.tuple(fc.integer({ min: 0, max: key.length - 1 }), fc.constantFrom(...TOKEN68)).filter(([i, c]) => key[i]!.toLowerCase() !== c.toLowerCase()) : undefined),
-    // Differs from the last character in any case, so it does not also test case-insensitive comparison.
-    example: { name: 'key-char-changed', description: 'the valid key with its last character changed', parameters: (key) => (key.length > 1 ? [key.length - 1, ['x', 'y', '7'].find((c) => c !== key.at(-1)!.toLowerCase())!] : { unavailable: 'the key has one character' }) },
+    example: { name: 'key-char-changed', description: 'the valid key with its last character changed', parameters: (key) => (key.length > 1 ? [key.length - 1, otherThan(key.at(-1)!)] : { unavailable: 'the key has one character' }) },
+    coverage: (key) => (key.length > 1 ? [[0, otherThan(key[0]!)]] : []),
     make: (key, [i, c]) =>
       derived('key-char-changed', `the valid key with character ${i} changed to ${JSON.stringify(c)}`, key.slice(0, i) + c + key.slice(i + 1), i === key.length - 1 ? `\${${K}%?}${c}` : `${slice(0, i)}${c}${slice(i + 1)}`),
   }),
@@ -105,6 +113,8 @@ export const CREDENTIAL_MUTATIONS: ReadonlyArray<Mutation<unknown>> = [
     kind: 'key-case-swapped',
     parameters: (key) => (letterPositions(key).length > 0 ? fc.subarray(letterPositions(key), { minLength: 1 }) : undefined),
     example: { name: 'key-case-swapped', description: 'the valid key with letter case swapped', parameters: (key) => (letterPositions(key).length > 0 ? letterPositions(key) : { unavailable: 'the key has no letters' }) },
+    // One letter alone: a comparison that folds the case of some characters only.
+    coverage: (key) => (letterPositions(key).length > 1 ? [[letterPositions(key)[0]!]] : []),
     make: (key, positions) => {
       const swap = (c: string) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase());
       const token = [...key].map((c, i) => (positions.includes(i) ? swap(c) : c)).join('');
@@ -119,16 +129,19 @@ export const CREDENTIAL_MUTATIONS: ReadonlyArray<Mutation<unknown>> = [
     // A comparison that stops at the key's length (startsWith, a fixed-size buffer) accepts these.
     kind: 'key-extended',
     parameters: () => fc.array(fc.constantFrom(...TOKEN68), { minLength: 1, maxLength: 8 }).map((chars) => chars.join('')),
+    coverage: () => ['more'],
     make: (key, tail) => derived('key-extended', `the valid key followed by ${tail.length} more character(s)`, key + tail, `${KEY_PLACEHOLDER}${tail}`),
   }),
   declare<number>({
     kind: 'prefix',
     parameters: (key) => (key.length > 1 ? fc.integer({ min: 1, max: key.length - 1 }) : undefined),
+    coverage: (key) => (key.length > 2 ? [Math.floor(key.length / 2)] : []),
     make: (key, n) => derived('prefix', `the valid key cut to its first ${n} characters`, key.slice(0, n), slice(0, n)),
   }),
   declare<number>({
     kind: 'suffix',
     parameters: (key) => (key.length > 1 ? fc.integer({ min: 1, max: key.length - 1 }) : undefined),
+    coverage: (key) => (key.length > 2 ? [Math.floor(key.length / 2)] : []),
     make: (key, n) => derived('suffix', `the valid key cut to its last ${n} characters`, key.slice(key.length - n), `\${${K}: -${n}}`),
   }),
 ];
@@ -168,4 +181,26 @@ export function exampleCredentials(apiKey: string, seed: string): InvalidCredent
     }
     return [{ ...mutation.make(apiKey, parameters), name, description }];
   });
+}
+
+/** One credential of the coverage phase, and whether it is sent on both operations or on createCategory alone. */
+export interface CoveredCredential {
+  credential: InvalidCredential;
+  /** `create`: the example checks already send it on both operations (create-401-*, list-401-*). */
+  operations: 'both' | 'create';
+}
+
+/**
+ * The coverage phase of invalid credentials: every kind, whatever the seed. The example
+ * checks' credentials again, on createCategory with a valid body (401 whatever the body,
+ * and nothing created: what the property judges beyond them), and beyond them, on both
+ * operations: each other scheme, a character added, removed or changed at the start, one
+ * letter's case changed, the key followed by more, a prefix and a suffix of half its length.
+ */
+export function credentialCoverage(apiKey: string): Array<CoverageInput<CoveredCredential>> {
+  const covered = (credential: InvalidCredential, operations: CoveredCredential['operations']) =>
+    covers(`${credential.description} (${credential.shown ?? 'no header'})`, { credential: printable(credential), operations });
+  const examples = exampleCredentials(apiKey, '0123456789abcdef01234567').filter((credential) => !credential.unavailable).map((credential) => covered(credential, 'create'));
+  const beyond = CREDENTIAL_MUTATIONS.flatMap((mutation) => (mutation.coverage?.(apiKey) ?? []).map((parameters) => covered(mutation.make(apiKey, parameters), 'both')));
+  return [...examples, ...beyond].filter(({ value }) => !isValid(value.credential.header, apiKey));
 }

@@ -1,4 +1,5 @@
-import type { RequestBody } from '../http/request.js';
+import { isIdempotent, type RequestBody } from '../http/request.js';
+import type { ClientForm } from '../http/client-form.js';
 import type { InvalidCredential } from '../arbitraries/invalid-credential.js';
 import type { Credential } from '../http/credential.js';
 import { withBodyCapped, type Exchange } from '../core/exchange.js';
@@ -30,28 +31,42 @@ export class CheckContext {
    * Sends one request through the run's client. The key material a credential holds is
    * registered with the run's redactor first, so no record of the exchange can show it.
    */
-  async send(method: string, path: string, credential: Credential & { secrets?: InvalidCredential['secrets'] }, body?: RequestBody): Promise<Exchange> {
+  async send(method: string, path: string, credential: Credential & { secrets?: InvalidCredential['secrets'] }, body?: RequestBody, form?: ClientForm): Promise<Exchange> {
     for (const { value, shown } of credential.secrets ?? []) {
       this.run.redactor.add(value, shown);
       this.secrets.set(value, shown);
     }
+    // The run's first look at the target is a list made before anything is written to it;
+    // if it failed, its check says so, and the writes go on.
+    if (!isIdempotent({ method })) await this.run.firstLook();
     // The record keeps capped bodies: a check judges a full body once, as it arrives; 40 lists of 16 MiB kept whole would hold 640 MiB.
-    return this.run.client.send({ method, path, credential, body }, this.checkId, (exchange) => this.exchanges.push(withBodyCapped(exchange)));
+    return this.run.client.send({ method, path, credential, body, form }, this.checkId, (exchange) => this.exchanges.push(withBodyCapped(exchange)));
   }
 
-  /** listCategories (spec 4.1), with the valid key unless told otherwise. */
-  list(credential: Credential = this.run.valid): Promise<Exchange> {
-    return this.send('GET', '/categories', credential);
+  /** listCategories (spec 4.1), with the valid key unless told otherwise, written as `form` says (default: the suite's own way). */
+  list(credential: Credential = this.run.valid, form?: ClientForm): Promise<Exchange> {
+    return this.send('GET', '/categories', credential, undefined, form);
   }
 
-  /** createCategory (spec 4.2), with the valid key unless told otherwise. */
-  create(body: RequestBody | undefined, credential: Credential = this.run.valid): Promise<Exchange> {
-    return this.send('POST', '/categories', credential, body);
+  /** createCategory (spec 4.2), with the valid key unless told otherwise, written as `form` says (default: the suite's own way). */
+  create(body: RequestBody | undefined, credential: Credential = this.run.valid, form?: ClientForm): Promise<Exchange> {
+    return this.send('POST', '/categories', credential, body, form);
   }
 
   /** Whether the run is read-only: no request may carry a body a server could store. */
   get readOnly(): boolean {
     return this.run.settings.profile === 'read-only';
+  }
+
+  /**
+   * The run's first look at the target (see RunState.firstLook), recorded as this check's
+   * exchange: for the check that judges it.
+   * @throws Error when this check does not take the run's first look.
+   */
+  async firstLook(): Promise<Exchange> {
+    const { exchange, attempts } = await this.run.claimFirstLook();
+    this.exchanges.push(...attempts);
+    return exchange;
   }
 
   /** Records an observation, e.g. a length limit found: reported with the check, never a failure. */
@@ -69,6 +84,15 @@ export class CheckContext {
    * `pcs-<runId> <check id> <label>`.
    */
   name(label = ''): string {
-    return `pcs-${this.run.settings.runId} ${this.checkId}${label ? ` ${label}` : ''}`;
+    return testDataName(this.run.settings.runId, this.checkId, label);
   }
+}
+
+/**
+ * The name of test data a check writes, unique to the run and the check and recognisable
+ * as test data: `pcs-<runId> <check id> <label>`. Also for inputs built when the check is
+ * declared (coverage phases), before any context exists.
+ */
+export function testDataName(runId: string, checkId: string, label = ''): string {
+  return `pcs-${runId} ${checkId}${label ? ` ${label}` : ''}`;
 }

@@ -4,6 +4,7 @@ import { CheckContext } from './context.js';
 import { CheckError, CheckFailure, RouteHung, RunStopped } from '../core/errors.js';
 import { NOT_RUN_INTERRUPTED, NOT_SELECTED, UNTESTED_READ_ONLY } from './reasons.js';
 import { runState } from './run-state.js';
+import type { RunSettings } from '../config/settings.js';
 import type { CheckDefinition, CheckMeta, FailureRecord } from './types.js';
 
 
@@ -20,6 +21,11 @@ export interface CheckOptions {
   serialRequests?: number;
   /** For checks whose time is not counted in requests (properties): their budget in ms. */
   timeLimitMs?: number;
+  /**
+   * The check judges the run's first look at the target (`t.firstLook()`): a list sent
+   * before any request that may write (a store that starts empty is seen empty).
+   */
+  firstLook?: boolean;
 }
 
 /**
@@ -35,7 +41,7 @@ export function check(
 ): void {
   const run = runState();
   const settings = run.settings;
-  const chosen = settings.checkFilter === undefined || new RegExp(settings.checkFilter).test(definition.id);
+  const chosen = isSelected(settings, definition.id);
   const register = !chosen ? test.skip : options.sequential ? test.sequential : test.concurrent;
   // Every request is bounded by the client's deadline, and by the run's patience while the
   // target refuses it: this only catches a stuck check.
@@ -43,6 +49,7 @@ export function check(
   // The definition travels from registration on, so checks a filter skips are still reported.
   const declared: CheckMeta = { ...definition, runId: settings.runId, exchanges: [], created: [] };
   if (!chosen) declared.outcome = { status: 'skipped', reason: NOT_SELECTED };
+  if (chosen && options.firstLook) run.takeFirstLook(definition.id);
   register(definition.id, { timeout, meta: { check: declared } }, async ({ task, skip }) => {
     run.levels.set(definition.id, definition.level);
     const t = new CheckContext(definition.id, run);
@@ -88,6 +95,11 @@ export function check(
       meta.created = run.created.filter((category) => category.checkId === definition.id);
     }
   });
+}
+
+/** Whether the run selects the check `id` (`--checks`; all by default). */
+export function isSelected(settings: Pick<RunSettings, 'checkFilter'>, id: string): boolean {
+  return settings.checkFilter === undefined || new RegExp(settings.checkFilter).test(id);
 }
 
 function failureRecord({ message, exchange, deviation }: CheckFailure, checkId: string): FailureRecord {

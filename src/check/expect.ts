@@ -219,16 +219,44 @@ export interface SentFields {
  * @param what names the category in messages, e.g. `listed id 5`.
  */
 export function expectSameFields(exchange: Exchange, found: CategoryView, fields: SentFields, what: string): void {
-  expectThat(found.name === fields.name, `Expected ${what} to have name ${quote(fields.name)}, found ${quote(found.name)}`, exchange, {
-    expected: 'the name sent',
-    found: 'another name',
-  });
-  if (fields.description !== undefined) {
-    expectThat(
-      found.description === fields.description,
-      `Expected ${what} to have description ${quote(fields.description)}, found ${quote(found.description)}`,
+  // Messages are built on failure only: a check compares thousands of fields of up to 5,000 characters.
+  if (found.name !== fields.name) {
+    throw new CheckFailure(`Expected ${what} to have name ${quote(fields.name)}, found ${quote(found.name)}${difference(fields.name, found.name)}`, exchange, {
+      expected: 'the name sent',
+      found: 'another name',
+    });
+  }
+  if (fields.description !== undefined && found.description !== fields.description) {
+    throw new CheckFailure(
+      `Expected ${what} to have description ${quote(fields.description)}, found ${quote(found.description)}${difference(fields.description, found.description)}`,
       exchange,
       { expected: 'the description sent', found: found.description === undefined ? 'no description' : 'another description' },
     );
   }
+}
+
+/** `: at character 12, U+1F408 came back as U+FFFD U+FFFD`, or nothing when `found` is absent. */
+function difference(sent: string, found: string | undefined): string {
+  return found === undefined ? '' : `: ${describeDifference(sent, found)}`;
+}
+
+/**
+ * Where two texts differ, as code points (what came back as what), after their common
+ * start and end: `at character 12, U+1F408 came back as U+FFFD U+FFFD`. Shows the
+ * damage a decoder or a column did where a quoted excerpt would hide it (a control
+ * character, a lone replacement character).
+ */
+export function describeDifference(sent: string, found: string): string {
+  const a = [...sent];
+  const b = [...found];
+  let start = 0;
+  while (start < a.length && start < b.length && a[start] === b[start]) start++;
+  let end = 0;
+  while (end < a.length - start && end < b.length - start && a[a.length - 1 - end] === b[b.length - 1 - end]) end++;
+  const shown = (chars: string[]) => {
+    if (chars.length === 0) return 'nothing';
+    const points = chars.slice(0, 6).map((c) => `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`);
+    return points.join(' ') + (chars.length > 6 ? ` … (${chars.length} characters)` : '');
+  };
+  return `at character ${start + 1}, ${shown(a.slice(start, a.length - end))} came back as ${shown(b.slice(start, b.length - end))}`;
 }

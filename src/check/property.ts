@@ -1,16 +1,20 @@
 import fc from 'fast-check';
+import type { CoverageInput } from '../arbitraries/coverage.js';
 import { SETTINGS } from '../config/settings.js';
 import type { CheckContext } from './context.js';
 import { CheckError, CheckFailure } from '../core/errors.js';
 import { deriveSeed } from './seed.js';
 import type { PropertyRecord } from './types.js';
 
-/** Defaults of one property: its own budget of runs (overridden by `--num-runs`). */
-export interface PropertyDefaults {
+/** Defaults of one property: its own budget of runs (overridden by `--num-runs`), and its coverage phase. */
+export interface PropertyDefaults<T> {
   numRuns: number;
+  /** Inputs sent first in every run (Schemathesis's coverage phase): what the generators know breaks servers. */
+  coverage?: ReadonlyArray<CoverageInput<T>>;
 }
 
-
+/** Characters of a failing coverage input's value shown in its counterexample. */
+const SHOWN_COVERAGE_CHARS = 2_000;
 
 /**
  * Wall time a property may take, runs and shrinking together, in ms. Past it fast-check
@@ -23,27 +27,52 @@ export const PROPERTY_TIME_LIMIT_MS = 60_000;
  * Checks that `predicate` holds for values of `arbitrary` (fast-check), with the check's
  * own seed derived from the run seed, so `--seed` (with `--checks`) replays it exactly.
  *
- * Two phases. First every input the seed generates runs, `--concurrency` at a time (a
- * remote target pays round trips, not CPU), stopping at the first failure. Only then
- * does fast-check replay the same seed one input at a time to find and shrink the
+ * Two phases share one pass, `--concurrency` inputs at a time (a remote target pays round
+ * trips, not CPU), stopping at the first failure: the coverage phase sends every coverage
+ * input, whatever the seed, so a known trigger is found in every run, and a failing one is
+ * reported as it is, a minimal known trigger; the inputs the seed generates follow, each
+ * launched only after every coverage input was. Only then does
+ * fast-check replay the same seed one input at a time to find and shrink the
  * counterexample; a failure that only concurrency shows (a race) is reported unshrunk.
- * The predicate asserts with the `expect*` helpers and gets the run's index, for labels
- * that must not depend on timing. The failure reports the shrunk counterexample, its
- * exchange, the seed, the path, the numbers of runs and shrinks, and a replay command.
+ * The predicate asserts with the `expect*` helpers and gets a label of its input that does
+ * not depend on timing (`c3` for coverage input 3, `7` for generated input 7). The failure
+ * reports the counterexample, its exchange, the seed, the path, the numbers of runs and
+ * shrinks, and a replay command.
  * @throws CheckFailure when the property fails; CheckError when the budget was cut short.
  */
 export async function assertProperty<T>(
   t: CheckContext,
   arbitrary: fc.Arbitrary<T>,
-  predicate: (value: T, run: number) => Promise<void>,
-  defaults: PropertyDefaults,
+  predicate: (value: T, run: string) => Promise<void>,
+  defaults: PropertyDefaults<T>,
 ): Promise<void> {
   const { settings, redactor } = t.run;
   const seed = deriveSeed(settings.seed, t.checkId);
   const numRuns = settings.numRuns ?? defaults.numRuns;
-  const concurrent = await runConcurrently(fc.sample(arbitrary, { seed, numRuns }), settings.concurrency, predicate);
+  const coverage = defaults.coverage ?? [];
+  // One pass over the coverage inputs, then the generated ones: every coverage input is
+  // launched before any generated one, so a failing one is always found and always wins.
+  const generated = fc.sample(arbitrary, { seed, numRuns });
+  const label = (i: number) => (i < coverage.length ? `c${i}` : `${i - coverage.length}`);
+  const concurrent = await runConcurrently([...coverage.map(({ value }) => value), ...generated], settings.concurrency, (value, i) => predicate(value, label(i)));
+  if (concurrent && concurrent.index < coverage.length) {
+    const input = coverage[concurrent.index]!;
+    const shown = fc.stringify(input.value);
+    // A coverage input is known by its label; a long value (a sequence of commands) is shown in part: the replay sends it whole.
+    const value = shown.length > SHOWN_COVERAGE_CHARS ? `${shown.slice(0, SHOWN_COVERAGE_CHARS)}…` : shown;
+    const record: PropertyRecord = { seed, numRuns: 0, numShrinks: 0, coverage: coverage.length, counterexample: redactor.text(`${input.label}: ${value}`) };
+    record.replay = replayCommand(t);
+    t.property = record;
+    throw new CheckFailure(
+      `${concurrent.error.message}\nCoverage input: ${record.counterexample}\n` +
+        `(a known trigger, sent in every run whatever the seed; run seed ${settings.seed})\n` +
+        `Replay: ${record.replay}`,
+      concurrent.error.exchange,
+      concurrent.error.deviation,
+    );
+  }
   if (!concurrent) {
-    t.property = { seed, numRuns, numShrinks: 0 };
+    t.property = { seed, numRuns, numShrinks: 0, coverage: coverage.length };
     return;
   }
   let replayRun = numRuns;
@@ -62,7 +91,7 @@ export async function assertProperty<T>(
       return;
     }
     try {
-      await predicate(value, replayRun++);
+      await predicate(value, `r${replayRun++}`);
     } catch (error) {
       sentAtFirstFailure ??= t.exchanges.length;
       // Each attempt would cost a whole request deadline, and a hang says nothing about input shape.
@@ -78,7 +107,7 @@ export async function assertProperty<T>(
     interruptAfterTimeLimit: PROPERTY_TIME_LIMIT_MS,
     markInterruptAsFailure: false,
   });
-  const record: PropertyRecord = { seed, numRuns: details.numRuns, numShrinks: details.numShrinks };
+  const record: PropertyRecord = { seed, numRuns: details.numRuns, numShrinks: details.numShrinks, coverage: coverage.length };
   t.property = record;
   if (!details.failed) {
     if (details.interrupted) {
@@ -117,25 +146,31 @@ export async function assertProperty<T>(
  * failure (a hanging target then costs one batch of timeouts, not all of them). Every
  * input under way finishes before this returns or throws, so each request the check sent
  * is in its record.
- * @returns the first failing value and its CheckFailure, or undefined when all passed.
+ * @returns the failing value of the lowest index, its index and its CheckFailure (the same
+ *   whatever the timing, for a target that answers alike), or undefined when all passed.
  * @throws the first other error a predicate throws (a hung route, a stopped run, a defect of the suite).
  */
 async function runConcurrently<T>(
   values: readonly T[],
   limit: number,
-  predicate: (value: T, run: number) => Promise<void>,
-): Promise<{ value: T; error: CheckFailure } | undefined> {
+  predicate: (value: T, index: number) => Promise<void>,
+): Promise<{ value: T; index: number; error: CheckFailure } | undefined> {
   let next = 0;
-  let failed: { value: T; error: CheckFailure } | undefined;
+  let failed: { value: T; index: number; error: CheckFailure } | undefined;
   let thrown: { error: unknown } | undefined;
   const worker = async () => {
     while (next < values.length && !failed && !thrown) {
-      const run = next++;
+      const index = next++;
       try {
-        await predicate(values[run]!, run);
+        await predicate(values[index]!, index);
       } catch (error) {
-        if (error instanceof CheckFailure) failed ??= { value: values[run]!, error };
-        else thrown ??= { error };
+        if (!(error instanceof CheckFailure)) {
+          thrown ??= { error };
+          continue;
+        }
+        // The failure of the lowest index is reported: every lower input was launched before it, so it is the same in every run.
+        const earlier = failed as { index: number } | undefined;
+        if (!earlier || index < earlier.index) failed = { value: values[index]!, index, error };
       }
     }
   };

@@ -2,7 +2,7 @@ import { secretHeaders } from '../config/extra-headers.js';
 import type { RunSettings } from '../config/settings.js';
 import { HttpClient } from '../http/client.js';
 import { validCredential, type Credential } from '../http/credential.js';
-import type { Exchange } from '../core/exchange.js';
+import { withBodyCapped, type Exchange } from '../core/exchange.js';
 import { RequestGuard } from '../http/safety.js';
 import { KEY_PLACEHOLDER, Redactor } from '../secrets/redactor.js';
 import { exactInteger, lexemeOf, parseJson } from '../json/lossless.js';
@@ -36,6 +36,9 @@ export class RunState {
   /** Whether the run was told to stop (a signal, the deadline): checks that have not started do not. */
   interrupted = false;
 
+  /** The check that judges the run's first look; once sent, when it settled, and its result until that check claims it. */
+  #firstLook: { checkId: string; settled?: Promise<void>; result?: Promise<FirstLook> } | undefined;
+
   /** The profile, budgets and stop of the run: every request passes it. */
   readonly guard: RequestGuard;
 
@@ -65,6 +68,52 @@ export class RunState {
   }
 
   /**
+   * Says that the check `checkId` judges the run's first look at the target (registration
+   * time): from then on, no request that may write goes out before that look.
+   */
+  takeFirstLook(checkId: string): void {
+    this.#firstLook = { checkId };
+  }
+
+  /**
+   * The run's first look at the target: one authorized `GET /categories`, sent once, on
+   * behalf of the check that judges it, before any request that may write (a store that
+   * starts empty is seen empty). Whichever comes first sends it: that check, or the run's
+   * first write, so no order of the concurrent checks can deadlock or skip it.
+   * @returns when the look has settled (answered or failed: its check judges which);
+   *   undefined when no check takes a first look (not selected, read-only).
+   */
+  firstLook(): Promise<void> | undefined {
+    const look = this.#firstLook;
+    if (!look) return undefined;
+    if (!look.settled) {
+      look.result = (async () => {
+        const attempts: Exchange[] = [];
+        const exchange = await this.client.send({ method: 'GET', path: '/categories', credential: this.valid }, look.checkId, (attempt) => attempts.push(withBodyCapped(attempt)));
+        return { exchange, attempts };
+      })();
+      look.settled = look.result.then(
+        () => {},
+        () => {},
+      );
+    }
+    return look.settled;
+  }
+
+  /**
+   * The first look's answer, handed once to the check that judges it; the run keeps no
+   * reference after (a list of 16 MiB parses to hundreds of MB).
+   * @throws what the client throws for the list (a stopped run, a hung route); Error when claimed twice.
+   */
+  async claimFirstLook(): Promise<FirstLook> {
+    await this.firstLook();
+    const result = this.#firstLook?.result;
+    if (!result) throw new Error('the first look is claimed once, by the check that takes it');
+    this.#firstLook!.result = undefined;
+    return result;
+  }
+
+  /**
    * Calls `observer` with every attempt of every request from now on, superseded ones
    * included, in completion order (the invariants judge them as they arrive).
    */
@@ -78,6 +127,12 @@ export class RunState {
     this.#observers.length = 0;
     await this.client.close();
   }
+}
+
+/** The run's first look at the target: the answering exchange, and every attempt (capped) for the record. */
+export interface FirstLook {
+  exchange: Exchange;
+  attempts: Exchange[];
 }
 
 /**

@@ -36,6 +36,11 @@ export interface CheckDefinition {
   writes?: boolean;
   /** What it relies on the target to do (see {@link Capability}). */
   needs?: Capability[];
+  /**
+   * For property-based checks: the inputs of the coverage phase, in words, sent in every run
+   * whatever the seed (an auditor sees what every run sends: `list --format json`).
+   */
+  coverage?: string[];
 }
 
 /** The exchange a failure is about, in the report's shape (secrets already redacted). */
@@ -66,8 +71,10 @@ export interface CreatedCategory {
 export interface PropertyRecord {
   /** The check's own seed, derived from the run seed and the check id. */
   seed: number;
-  /** Runs performed (up to the first failure). */
+  /** Generated runs performed (up to the first failure). */
   numRuns: number;
+  /** Coverage inputs the property has (each sent before the generated ones, in every run). */
+  coverage?: number;
   numShrinks: number;
   /** fast-check's path to the shrunk counterexample. */
   path?: string;

@@ -52,7 +52,8 @@ export class PausableDeadline {
 
 /** Decodes a body as it arrives, keeping text while it is UTF-8 and only a preview once it is not. */
 class Decoding {
-  readonly #decoder = new TextDecoder('utf-8', { fatal: true });
+  // A byte order mark is kept: RFC 8259 §8.1 forbids adding one, and a should check says so.
+  readonly #decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
   #pieces: string[] | undefined = [];
   #preview = Buffer.alloc(0);
   bytes = 0;

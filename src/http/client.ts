@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import pThrottle from 'p-throttle';
 import type { Redactor } from '../secrets/redactor.js';
 import type { RunSettings } from '../config/settings.js';
@@ -6,6 +7,7 @@ import { BodyReader, BodyTooLarge, GaveWay, PausableDeadline, responseCap, type 
 import { ConnectionPool, type ConnectionSlot } from './connection-pool.js';
 import { recordedRequest, type Exchange, type RecordedResponse, type TransportError } from '../core/exchange.js';
 import { HungRoutes } from './hung-routes.js';
+import { BASELINE_FORM } from './client-form.js';
 import { bodyText, isIdempotent, type RequestSpec } from './request.js';
 import { RequestGuard, TargetHealth } from './safety.js';
 import { RouteHung, RunStopped, TargetRefused } from '../core/errors.js';
@@ -166,7 +168,8 @@ export class HttpClient {
   async #attempt(spec: RequestSpec, checkId: string, slot: ConnectionSlot, fresh: boolean): Promise<Attempt> {
     const seq = ++this.#seq;
     const url = this.#options.baseUrl + spec.path;
-    const headers: Record<string, string> = { accept: 'application/json', 'user-agent': this.#options.userAgent };
+    const form = spec.form ?? BASELINE_FORM;
+    const headers: Record<string, string> = { ...(form.accept !== null ? { accept: form.accept } : {}), 'user-agent': this.#options.userAgent };
     const shownHeaders: Record<string, string> = { ...headers };
     for (const extra of this.#options.extraHeaders ?? []) {
       headers[extra.name] = extra.value;
@@ -176,8 +179,11 @@ export class HttpClient {
       headers.authorization = spec.credential.header;
       shownHeaders.authorization = spec.credential.shown ?? '<redacted>';
     }
-    const body = bodyText(spec.body);
-    if (body !== undefined) headers['content-type'] = shownHeaders['content-type'] = 'application/json';
+    const body = bodyText(spec.body, form.json);
+    if (body !== undefined) headers['content-type'] = shownHeaders['content-type'] = form.contentType;
+    // undici frames a body of unknown length as chunked (RFC 9112 §7.1); the record says so, for the replay.
+    const chunked = body !== undefined && form.framing === 'chunked';
+    if (chunked) shownHeaders['transfer-encoding'] = 'chunked';
     const recorded = recordedRequest({ method: spec.method, url, headers: shownHeaders, ...(body !== undefined ? { body: this.#options.redactor.body(body) } : {}) });
 
     const connection = !fresh && slot.open ? 'reused' : 'fresh';
@@ -209,7 +215,7 @@ export class HttpClient {
         dispatcher,
         method: spec.method as Dispatcher.HttpMethod,
         headers,
-        body,
+        body: chunked ? inOneChunk(body) : body,
         // A stopped run (a signal, the deadline) abandons what is under way too.
         signal: AbortSignal.any([deadline.signal, abandon.signal, ...(this.#options.guard ? [this.#options.guard.signal] : [])]),
       });
@@ -290,4 +296,9 @@ function binaryPreview({ bytes, preview }: { bytes: number; preview: Buffer }, h
  */
 function isStaleConnection(exchange: Exchange): boolean {
   return exchange.connection === 'reused' && exchange.error?.code === 'CONNECTION_RESET' && exchange.error.phase === 'headers';
+}
+
+/** A body as a stream of unknown length, which undici sends with chunked transfer coding. */
+function inOneChunk(text: string): Readable {
+  return Readable.from([Buffer.from(text)]);
 }

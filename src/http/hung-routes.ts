@@ -1,5 +1,6 @@
 import { RouteHung } from '../core/errors.js';
 import { requestLine, type Exchange } from '../core/exchange.js';
+import { BASELINE_FORM } from './client-form.js';
 import { bodyText, type RequestSpec } from './request.js';
 
 /** The error for a request on a hung route, saying what hung and whether it was this very request. */
@@ -15,9 +16,10 @@ function routeOf(spec: Pick<RequestSpec, 'method' | 'path' | 'credential'>): str
   return `${spec.method} ${spec.path} ${spec.credential.name === 'valid' ? 'with the key' : 'without a valid key'}`;
 }
 
-/** What makes two requests on a route the same request: the Authorization header and the body. */
+/** What makes two requests on a route the same request: the Authorization header, the body, and how it is written. */
 function identityOf(spec: RequestSpec): string {
-  return JSON.stringify([spec.credential.header ?? null, bodyText(spec.body) ?? null]);
+  const form = spec.form ?? BASELINE_FORM;
+  return JSON.stringify([spec.credential.header ?? null, bodyText(spec.body, form.json) ?? null, form]);
 }
 
 function describeRoute(exchange: Exchange): string {

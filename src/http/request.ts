@@ -1,3 +1,4 @@
+import { BASELINE_FORM, writeJson, type ClientForm, type JsonDialect } from './client-form.js';
 import type { Credential } from './credential.js';
 
 /** A request body: a JSON value serialized by the client, or text sent verbatim. */
@@ -9,14 +10,19 @@ export interface RequestSpec {
   /** Path below the base URL, starting with `/` (e.g. `/categories`). */
   path: string;
   credential: Credential;
-  /** Absent: no body and no Content-Type. Present: sent with `Content-Type: application/json`. */
+  /** Absent: no body and no Content-Type. Present: sent with the form's Content-Type. */
   body?: RequestBody;
+  /** How the request is written (JSON dialect, Accept, Content-Type, framing); default {@link BASELINE_FORM}. */
+  form?: ClientForm;
 }
 
-/** The body as the bytes' text that goes on the wire, or undefined for no body. */
-export function bodyText(body: RequestBody | undefined): string | undefined {
+/**
+ * The body as the text that goes on the wire, or undefined for no body: a JSON value
+ * written in `dialect` (compact by default), text verbatim.
+ */
+export function bodyText(body: RequestBody | undefined, dialect: JsonDialect = BASELINE_FORM.json): string | undefined {
   if (body === undefined) return undefined;
-  return 'json' in body ? JSON.stringify(body.json) : body.text;
+  return 'json' in body ? writeJson(body.json, dialect) : body.text;
 }
 
 /**

@@ -15,11 +15,13 @@ export interface ParsedJson {
 export type JsonParseResult = { ok: true; json: ParsedJson } | { ok: false; reason: string };
 
 /**
- * Parses JSON text (RFC 8259) without losing the exact value of any number.
- * Never throws: malformed text, duplicate keys with different values and empty text
+ * Parses JSON text (RFC 8259) without losing the exact value of any number; a leading
+ * byte order mark is ignored (§8.1 allows a parser to). Never throws: malformed text, duplicate keys with different values and empty text
  * are reported as `{ ok: false, reason }`.
  */
 export function parseJson(text: string): JsonParseResult {
+  // RFC 8259 §8.1: a parser MAY ignore a byte order mark (judged apart: json-without-byte-order-mark).
+  if (text.startsWith(BYTE_ORDER_MARK)) text = text.slice(1);
   if (text.trim() === '') return { ok: false, reason: 'the body is empty' };
   // Recursive parsers and validators overflow their stack on deep nesting: refused first.
   const { depth, inexact } = scanJson(text, MAX_JSON_DEPTH);
@@ -37,6 +39,9 @@ export function parseJson(text: string): JsonParseResult {
     return { ok: false, reason: (error as Error).message };
   }
 }
+
+/** U+FEFF as the first character of a text: a byte order mark. */
+export const BYTE_ORDER_MARK = '\ufeff';
 
 /** Deepest nesting of arrays and objects a document may have: a category list needs 3. */
 export const MAX_JSON_DEPTH = 512;

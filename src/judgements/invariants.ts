@@ -6,7 +6,7 @@
 import { CheckFailure } from '../core/errors.js';
 import { requestLine, withBodyCapped, type Exchange, type RecordedResponse } from '../core/exchange.js';
 import { isJsonMediaType } from '../http/media-type.js';
-import { exactInteger, lexemeOf, parseJson, type JsonParseResult } from '../json/lossless.js';
+import { BYTE_ORDER_MARK, exactInteger, lexemeOf, parseJson, type JsonParseResult } from '../json/lossless.js';
 import type { CheckLevel } from '../requirements/catalogue.js';
 import { violations } from '../schema/validators.js';
 
@@ -14,6 +14,8 @@ import { violations } from '../schema/validators.js';
 export interface Invariant {
   /** What it judges, in words for messages: `error response`. */
   kind: string;
+  /** Its plural, when it is not `kind` with an s: `responses of listCategories or createCategory`. */
+  kinds?: string;
   /** What holds when it passes, in a few words: the `expected` of its failures. */
   rule: string;
   /** Whether it judges the exchanges of checks at every level: info probes included. */
@@ -45,6 +47,7 @@ const contentType = (response: RecordedResponse) =>
 export const INVARIANTS = {
   'no-server-error': {
     kind: 'response of listCategories or createCategory',
+    kinds: 'responses of listCategories or createCategory',
     rule: 'no server error',
     everyLevel: true,
     // Only the two specified operations: the status codes of the others are not shown (4.3).
@@ -76,6 +79,15 @@ export const INVARIANTS = {
   },
   'error-content-type-json': { kind: 'error response', rule: 'application/json', applies: isError, problem: contentType },
   'success-content-type-json': { kind: 'success response', rule: 'application/json', applies: (response) => response.status >= 200 && response.status < 300, problem: contentType },
+  'json-without-byte-order-mark': {
+    kind: 'response body',
+    kinds: 'response bodies',
+    rule: 'no byte order mark',
+    applies: (response) => response.utf8Valid && response.body !== '',
+    // RFC 8259 §8.1: "Implementations MUST NOT add a byte order mark (U+FEFF)"; the value after it is judged as usual.
+    problem: (response) =>
+      response.body.startsWith(BYTE_ORDER_MARK) ? `a byte order mark (U+FEFF) before the body ${JSON.stringify(response.body.slice(1, 61))}${response.body.length > 61 ? '…' : ''}` : undefined,
+  },
   'unauthorized-has-challenge': {
     kind: '401 response',
     rule: 'a Bearer challenge',
@@ -143,7 +155,7 @@ export function judgeInvariant(id: InvariantId, level: CheckLevel, records: read
   const first = offenders[0];
   if (first) {
     throw new CheckFailure(
-      `${offenders.length} of ${judged} ${invariant.kind}s broke the rule; first: ${requestLine(first.exchange)} ` +
+      `${offenders.length} of ${judged} ${invariant.kinds ?? `${invariant.kind}s`} broke the rule; first: ${requestLine(first.exchange)} ` +
         `(check ${first.exchange.checkId}) answered ${first.exchange.response!.status}: ${first.problem}`,
       first.exchange,
       { expected: invariant.rule, found: first.problem },

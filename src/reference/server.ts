@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { createBehaviour, type ApiRequest, type Variation } from './behaviour.js';
+import { createBehaviour, type ApiRequest, type Behaviour, type Variation } from './behaviour.js';
 import { CategoryStore } from './store.js';
 
 /** Options of {@link startReferenceServer}. */
@@ -55,15 +55,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   const store = new CategoryStore(options.firstId);
   const behaviour = createBehaviour({ store, apiKey }, options.variations);
 
-  const handler = async (req: IncomingMessage, res: ServerResponse) => {
-    try {
-      const reply = await behaviour.respond(await readRequest(req));
-      behaviour.write(res, reply);
-    } catch (error) {
-      if (!res.headersSent) behaviour.write(res, behaviour.error(500, 'internal', (error as Error).message));
-      else res.destroy();
-    }
-  };
+  const handler = serve(behaviour);
   const tls = options.tls && { key: options.tls.key, cert: options.tls.cert, ...(options.tls.clientCa ? { ca: options.tls.clientCa, requestCert: true, rejectUnauthorized: true } : {}) };
   const server: Server = tls ? createHttpsServer(tls, handler) : createServer(handler);
   server.keepAliveTimeout = 5_000;
@@ -89,6 +81,23 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
         server.close(() => resolve());
         server.closeAllConnections();
       }),
+  };
+}
+
+/**
+ * A node:http request listener that answers with `behaviour`: the body read (capped at
+ * 1 MiB), the reply written, and an exception turned into a 500 with an Error body, as an
+ * unhandled error in a framework is.
+ */
+export function serve(behaviour: Behaviour): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+  return async (req, res) => {
+    try {
+      const reply = await behaviour.respond(await readRequest(req));
+      behaviour.write(res, reply);
+    } catch (error) {
+      if (!res.headersSent) behaviour.write(res, behaviour.error(500, 'internal', (error as Error).message));
+      else res.destroy();
+    }
   };
 }
 

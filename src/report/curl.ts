@@ -14,6 +14,8 @@ export function curlCommand(request: RecordedRequest): string {
     const header = `${name}: ${value}`;
     parts.push(`-H ${value.includes(KEY_VARIABLE) || SECRET_HEADER.test(value) ? doubleQuoted(header) : quoted(header)}`);
   }
+  // curl sends `Accept: */*` of its own: a request sent without Accept is replayed without it.
+  if (request.headers.accept === undefined) parts.push(`-H ${quoted('accept:')}`);
   if (request.body !== undefined) parts.push(`--data-binary ${quoted(request.body)}`);
   // A cut body cannot be sent again as recorded: the replay command (the seed) sends it whole.
   if (request.bodyBytes !== undefined) parts.push(`# the body sent was ${request.bodyBytes} bytes, recorded truncated`);

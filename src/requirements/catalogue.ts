@@ -93,6 +93,7 @@ export const REQUIREMENTS = [
     inapplicable: 'how deprecation and the sunset date are signalled is not shown',
   },
   { id: 'H-401-CHALLENGE', clause: '5', level: 'should', quote: 'RFC 9110 §11.6.1: A server generating a 401 (Unauthorized) response MUST send a WWW-Authenticate header field containing at least one challenge.' },
+  { id: 'H-JSON-NO-BOM', clause: '4', level: 'should', quote: 'RFC 8259 §8.1: Implementations MUST NOT add a byte order mark (U+FEFF) to the beginning of a networked-transmitted JSON text.' },
   { id: 'H-AUTH-SCHEME-CASE', clause: '5', level: 'should', quote: 'RFC 9110 §11.1: It uses a case-insensitive token to identify the authentication scheme.' },
   { id: 'H-401-INVALID-TOKEN', clause: '5', level: 'info', quote: 'RFC 6750 §3.1: invalid_token: The access token provided is expired, revoked, malformed, or invalid for other reasons. The resource SHOULD respond with the HTTP 401 (Unauthorized) status code.' },
   {

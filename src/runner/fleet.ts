@@ -74,6 +74,10 @@ export async function runFleet(members: readonly FleetMember[], options: FleetOp
       };
       runs.push(await TargetRun.prepare(run, startedAt, keys.filter((key) => key.value !== member.apiKey)));
     }
+    // Each target's checks find their state in the worker by run id: two targets sharing one would mix their records.
+    const ids = runs.map((run) => run.settings.runId);
+    const clash = ids.findIndex((id, i) => ids.indexOf(id) !== i);
+    if (clash >= 0) throw new UsageError(`the targets ${runs[ids.indexOf(ids[clash]!)]!.settings.targetName} and ${runs[clash]!.settings.targetName} derive the same run id from seed ${runs[clash]!.settings.seed}: choose another --seed`);
     const laneCount = Math.min(options.targetConcurrency ?? SETTINGS.targetConcurrency.default, runs.length);
     const lanes = Array.from({ length: laneCount }, (_, lane) => runs.filter((_, i) => i % laneCount === lane));
     const deadlineAt = options.deadlineSeconds ? startedAt.getTime() + options.deadlineSeconds * 1000 : undefined;

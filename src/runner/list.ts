@@ -14,7 +14,8 @@ export async function listChecks(): Promise<CheckList> {
   const settings: RunSettings = {
     ...withDefaults({}),
     baseUrl: 'http://127.0.0.1/v1',
-    apiKey: '',
+    // A key of a usual length: the coverage inputs derived from it are shown as expansions of the key variable.
+    apiKey: 'example-key-0123456789abcdefABCD',
     targetKind: 'embedded',
     seed: 0,
     runId: 'list',

@@ -122,8 +122,8 @@ export async function collectChecks(settings: RunSettings): Promise<CheckDefinit
 }
 
 /** The declaration of a check, without what a run adds to its meta. */
-function definitionOf({ id, title, clause, level, requirements, reference, needs, writes }: CheckDefinition): CheckDefinition {
-  return { id, title, clause, level, requirements, ...(reference ? { reference } : {}), ...(needs ? { needs } : {}), ...(writes ? { writes } : {}) };
+function definitionOf({ id, title, clause, level, requirements, reference, needs, writes, coverage }: CheckDefinition): CheckDefinition {
+  return { id, title, clause, level, requirements, ...(reference ? { reference } : {}), ...(needs ? { needs } : {}), ...(writes ? { writes } : {}), ...(coverage ? { coverage } : {}) };
 }
 
 const SIGNALS: ReadonlyArray<string | symbol> = ['SIGINT', 'SIGTERM'];

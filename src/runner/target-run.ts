@@ -154,7 +154,7 @@ export const reportWriters = () => import('../report/write.js');
 /**
  * The run's settings: the options, their defaults, the embedded server when there is one,
  * and when the deadline falls (`deadlineSeconds` from `startedAt`). A named target's run
- * id derives from its name too, so the targets of a fleet (one seed) never share one.
+ * id derives from its name too, so the targets of a fleet (one seed) do not share one.
  */
 function settingsFor(options: RunOptions, embedded: ReferenceServer | undefined, startedAt: Date): RunSettings {
   const seed = options.seed ?? freshSeed();
@@ -166,7 +166,8 @@ function settingsFor(options: RunOptions, embedded: ReferenceServer | undefined,
     ...(targetName ? { targetName } : {}),
     targetKind: embedded ? 'embedded' : 'external',
     seed,
-    runId: derivedHex(seed, targetName ? `run-id/${targetName}` : 'run-id', 6),
+    // A fleet's targets share one seed and one worker: ten hex characters keep a thousand of them apart (a clash is refused, fleet.ts).
+    runId: targetName ? derivedHex(seed, `run-id/${targetName}`, 10) : derivedHex(seed, 'run-id', 6),
     userAgent: `petstore-conformance/${toolVersion}`,
     profile: options.profile ?? defaultProfile(embedded ? undefined : options.baseUrl),
     profileSource: options.profile ? 'explicit' : 'default',

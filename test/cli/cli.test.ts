@@ -90,7 +90,7 @@ test('run with no target checks the embedded reference server: exit 0', async ()
   // Checks print as they finish: the section-7 invariants judge every exchange, so they finish last.
   const finished = [...stdout.matchAll(/^ {2}\S+ +\w+ +\S+ +(\S+) /gm)].map((match) => match[1]!);
   expect(finished.length).toBe(report.checks.length);
-  const invariants = ['error-body-is-error', 'error-status-matches-http', 'error-content-type-json', 'success-content-type-json', 'unauthorized-has-challenge'];
+  const invariants = ['error-body-is-error', 'error-status-matches-http', 'error-content-type-json', 'success-content-type-json', 'unauthorized-has-challenge', 'json-without-byte-order-mark'];
   expect(finished.slice(-invariants.length).sort()).toEqual([...invariants].sort());
 });
 

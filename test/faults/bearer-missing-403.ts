@@ -18,6 +18,7 @@ export default {
       'create-401-missing',
       'error-body-is-error',
       'list-401-missing',
+      'model-based-sequences',
       'orders-requires-auth',
       'pets-requires-auth',
     ],

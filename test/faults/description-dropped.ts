@@ -11,6 +11,7 @@ export default {
   }),
   expected: {
     failed: [
+      'client-forms-equivalent',
       'create-same-name-twice',
       'create-unicode',
       'create-valid-bodies',

@@ -9,6 +9,7 @@ export default {
       'auth-rejects-generated-credentials',
       'create-401-missing',
       'list-401-missing',
+      'model-based-sequences',
       'orders-requires-auth',
       'pets-requires-auth',
     ],

@@ -11,7 +11,7 @@ export default {
     },
   }),
   expected: {
-    failed: ['create-rejects-invalid-bodies', 'create-rejects-missing-name'],
+    failed: ['create-rejects-invalid-bodies', 'create-rejects-missing-name', 'model-based-sequences'],
     // The nameless category the server stored is in every later list: list-items-are-categories
     // rightly fails when the validation class stored it before that check listed.
     mayFail: ['list-items-are-categories'],

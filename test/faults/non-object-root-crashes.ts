@@ -11,6 +11,11 @@ export default {
     },
   }),
   expected: {
-    failed: ['create-rejects-non-object', 'no-server-error'],
+    failed: [
+      'create-rejects-invalid-bodies',
+      'create-rejects-non-object',
+      'model-based-sequences',
+      'no-server-error',
+    ],
   },
 } satisfies Fault;

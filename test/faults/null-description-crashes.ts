@@ -17,6 +17,7 @@ export default {
   }),
   expected: {
     failed: [
+      'create-rejects-invalid-bodies',
       'create-rejects-wrong-type-description',
       'error-body-is-error',
       'error-content-type-json',

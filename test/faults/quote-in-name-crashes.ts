@@ -14,10 +14,7 @@ export default {
     failed: ['create-valid-bodies', 'model-based-sequences', 'no-server-error'],
   },
   counterexamples: {
-    // Shrinks to a name of at most two characters, one of them the quote, and no description.
-    'create-valid-bodies': (shrunk) => {
-      const { name, description } = JSON.parse(shrunk) as { name: string; description?: string };
-      return name.includes('"') && [...name].length <= 2 && description === undefined;
-    },
+    // Found by the coverage phase in every run, whatever the seed: its input with quotes in the name.
+    'create-valid-bodies': (input) => input.startsWith('name: quotes, a backslash and markup: '),
   },
 } satisfies Fault;

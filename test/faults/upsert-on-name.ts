@@ -19,6 +19,8 @@ export default {
     },
   }),
   expected: {
-    failed: ['create-same-name-twice'],
+    failed: ['create-same-name-twice', 'create-valid-bodies'],
+    // When another check's create of the same name lands between its create and its list.
+    mayFail: ['model-based-sequences'],
   },
 } satisfies Fault;

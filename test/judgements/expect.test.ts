@@ -3,7 +3,7 @@
  * condition each distinguishes.
  */
 import { describe, expect, test } from 'vitest';
-import { expectCreated, expectErrorStatus, expectSameFields, expectStatus } from '../../src/check/expect.js';
+import { describeDifference, expectCreated, expectErrorStatus, expectSameFields, expectStatus } from '../../src/check/expect.js';
 import { answered, judged, unanswered } from '../support/exchanges.js';
 
 const category = { id: 7, name: 'Cats', description: 'Felines' };
@@ -60,4 +60,15 @@ describe('expectErrorStatus', () => {
   ])('%s', (_description, exchange, outcome) => {
     expect(judged(() => expectErrorStatus(exchange, 401))).toEqual(outcome);
   });
+});
+
+describe('describeDifference', () => {
+  test.each([
+    ['a surrogate pair decoded unit by unit', 'Cats 🐈!', 'Cats \ufffd\ufffd!', 'at character 6, U+1F408 came back as U+FFFD U+FFFD'],
+    ['a dropped line break', 'a\nb', 'ab', 'at character 2, U+000A came back as nothing'],
+    ['a cut end', 'abcdef', 'abc', 'at character 4, U+0064 U+0065 U+0066 came back as nothing'],
+    ['a trimmed end', 'a ', 'a', 'at character 2, U+0020 came back as nothing'],
+    ['trimmed at both ends: the whole span', ' a ', 'a', 'at character 1, U+0020 U+0061 U+0020 came back as U+0061'],
+    ['a long difference is shortened', 'x'.repeat(10), 'y', 'at character 1, U+0078 U+0078 U+0078 U+0078 U+0078 U+0078 … (10 characters) came back as U+0079'],
+  ])('%s', (_d, sent, found, words) => expect(describeDifference(sent, found)).toBe(words));
 });

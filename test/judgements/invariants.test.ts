@@ -70,6 +70,22 @@ describe('content types', () => {
   ] as const)('%s: %j', (id, exchange, outcome) => expect(judge(id, 'must', [exchange]).outcome).toEqual(outcome));
 });
 
+describe('json-without-byte-order-mark', () => {
+  const BOM = '\ufeff';
+  test.each([
+    ['a body without a BOM passes', answered(200, '[]'), 'passed'],
+    ['a U+FEFF inside a string passes', answered(200, `["a${BOM}b"]`), 'passed'],
+    ['a BOM before an error body fails, naming the body', answered(400, `${BOM}{"code":"x"}`), { expected: 'no byte order mark', found: 'a byte order mark (U+FEFF) before the body "{\\"code\\":\\"x\\"}"' }],
+    ['a BOM before a list fails', answered(200, `${BOM}[]`), { expected: 'no byte order mark', found: 'a byte order mark (U+FEFF) before the body "[]"' }],
+    ['an empty body is not judged', answered(204, ''), 'passed'],
+  ])('%s', (_d, exchange, outcome) => expect(judge('json-without-byte-order-mark', 'should', [exchange]).outcome).toEqual(outcome));
+
+  test('the value after the BOM is judged by the other rules as usual', () => {
+    expect(judge('error-body-is-error', 'must', [answered(400, `${BOM}${JSON.stringify(error(400))}`)]).outcome).toBe('passed');
+    expect(judge('error-body-is-error', 'must', [answered(400, `${BOM}{"code":"x"}`)]).outcome).not.toBe('passed');
+  });
+});
+
 describe('unauthorized-has-challenge', () => {
   const withChallenge = (value?: string) => answered(401, error(401), { headers: value === undefined ? {} : { 'www-authenticate': value } });
   test.each([

@@ -4,7 +4,8 @@
  */
 import { describe, expect, test } from 'vitest';
 import { bisectLimit, codePoints, explainingMeasures, mayExceedLimit, measuresFromProbes, type LengthObservation } from '../../src/check/length-limit.js';
-import { allowedRefusal, isRefusal } from '../../src/check/refusal.js';
+import type { CheckContext } from '../../src/check/context.js';
+import { classesOf, isRefusal, judgeRefusals, mayBeRefused, policyWords, type RefusalObservation } from '../../src/check/refusal.js';
 import { noneCreatedWithoutKey } from '../../src/judgements/auth.js';
 import { storedExactlyOrRefused } from '../../src/judgements/edge-cases.js';
 import { listHoldsModel } from '../../src/judgements/model.js';
@@ -43,14 +44,81 @@ describe('refusals of valid values', () => {
     expect([400, 413, 201, 422].map((status) => isRefusal(answered(status, {})))).toEqual([true, true, false, false]);
   });
   test.each([
-    ['NUL may be refused', { name: 'a\u0000b' }, 'control'],
-    ['ESC may be refused', { name: 'ok', description: 'a\u001b[31m' }, 'control'],
-    ['a line break may not', { name: 'a\nb' }, undefined],
-    ['a tab may not', { name: 'a\tb' }, undefined],
-    ['a value past 64 UTF-8 bytes may be a length limit', { name: 'x'.repeat(65) }, 'length'],
-    ['22 astral characters are 88 bytes: may be a length limit', { name: '😀'.repeat(22) }, 'length'],
-    ['an everyday value may not', { name: 'x'.repeat(64) }, undefined],
-  ])('%s', (_d, fields, outcome) => expect(allowedRefusal(fields)).toBe(outcome));
+    ['NUL is a class of its own', { name: 'a\u0000b' }, ['name nul']],
+    ['ESC in the description', { name: 'ok', description: 'a\u001b[31m' }, ['description control']],
+    ['a line break', { name: 'a\nb' }, ['name tab-or-line-break']],
+    ['a tab', { name: 'a\tb' }, ['name tab-or-line-break']],
+    ['an astral character', { name: 'a😀' }, ['name outside-bmp']],
+    ['a BMP character beside it is everyday', { name: 'a中' }, []],
+    ['a space at the end', { name: 'a ' }, ['name edge-whitespace']],
+    ['a space inside is everyday', { name: 'a b' }, []],
+    ['a leading tab is two classes', { name: '\ta' }, ['name tab-or-line-break', 'name edge-whitespace']],
+    ['the empty name', { name: '' }, ['name empty']],
+    ['an everyday value holds none', { name: 'Dogs', description: 'Chats' }, []],
+  ])('%s', (_d, fields, classes) => expect(classesOf(fields).map(({ field, valueClass }) => `${field} ${valueClass}`)).toEqual(classes));
+
+  test.each([
+    ['a class may be refused', { name: 'a\u0000b' }, true],
+    ['a value past 64 UTF-8 bytes may be a length limit', { name: 'x'.repeat(65) }, true],
+    ['22 astral characters are 88 bytes: may be a length limit, and a class', { name: '😀'.repeat(22) }, true],
+    ['an everyday value of 64 characters may not', { name: 'x'.repeat(64) }, false],
+    ['an everyday name of several scripts may not', { name: 'Собаки и кошки', description: '犬と猫' }, false],
+  ])('%s', (_d, fields, outcome) => expect(mayBeRefused(fields)).toBe(outcome));
+
+  test.each([
+    ['every control class: one phrase', ['nul', 'control', 'tab-or-line-break'], 'names holding a control character, tab or line break included, are refused (400)'],
+    ['NUL and controls, not tab', ['nul', 'control'], 'names holding a control character (tab and line breaks accepted) are refused (400)'],
+    ['NUL alone', ['nul'], 'names holding NUL are refused (400)'],
+    ['two unrelated classes', ['outside-bmp', 'empty'], 'names holding a character outside the BMP, or that are empty are refused (400)'],
+  ] as const)('%s', (_d, classes, words) => {
+    expect(policyWords('name', classes.map((valueClass) => ({ valueClass, statuses: [400] })))).toBe(`${words}: a policy (4.2 leaves "invalid values" open)`);
+  });
+});
+
+describe('judgeRefusals: a consistent refusal is a policy', () => {
+  const refusal = { code: 'invalid', message: 'invalid name', status: 400 };
+  /** A check context whose creates the server answers by `refuses`: what it sent again, and what it observed. */
+  function context(refuses: (name: string) => boolean) {
+    const sent: string[] = [];
+    const observed: string[] = [];
+    const t = {
+      exchanges: [],
+      name: (label = '') => `pcs-test ${label}`.trim(),
+      observe: (text: string) => observed.push(text),
+      create: async (body: { json: { name: string } }) => {
+        sent.push(body.json.name);
+        return refuses(body.json.name) ? answered(400, refusal, { method: 'POST' }) : answered(201, { id: sent.length, ...body.json }, { method: 'POST' });
+      },
+    } as unknown as CheckContext;
+    return { t, sent, observed };
+  }
+  const seen = (name: string, accepted: boolean): RefusalObservation => ({ fields: { name }, accepted, exchange: accepted ? answered(201, { id: 1, name }) : answered(400, refusal) });
+  const controls = (name: string) => /[\u0000-\u001f]/.test(name);
+
+  test('controls refused, everyday names accepted: a policy, observed, the smallest value of each class confirmed once', async () => {
+    const { t, sent, observed } = context(controls);
+    await judgeRefusals(t, [seen('Dogs', true), seen('a\u0000b', false), seen('line\nbreak', false), seen('longer \u0007 bell', false)]);
+    expect(observed).toEqual(['names holding a control character, tab or line break included, are refused (400): a policy (4.2 leaves "invalid values" open)']);
+    expect(sent).toEqual(['a\u0000b', 'line\nbreak', 'longer \u0007 bell']);
+  });
+
+  test('near miss: the same class accepted in another create is no policy', async () => {
+    const { t } = context(controls);
+    const outcome = await judgeRefusals(t, [seen('a\u0000b', true), seen('c\u0000d', false)]).then(() => 'passed', (error: Error) => error.message);
+    expect(outcome).toMatch(/^Expected 201 for a valid body \(name [^)]*NUL\), received 400: values of its kind were accepted in other creates/);
+  });
+
+  test('near miss: a refused value accepted when sent again is no policy', async () => {
+    const { t } = context(() => false);
+    const outcome = await judgeRefusals(t, [seen('a\u0000b', false)]).then(() => 'passed', (error: Error) => error.message);
+    expect(outcome).toMatch(/found the same body refused \(400\) and then accepted \(201\): no consistent policy/);
+  });
+
+  test('near miss: an everyday name refused is a failure, whatever else is refused', async () => {
+    const { t } = context(() => true);
+    const outcome = await judgeRefusals(t, [seen('a\u0000b', false), seen('Dogs', false)]).then(() => 'passed', (error: Error) => error.message);
+    expect(outcome).toMatch(/^Expected 201 for a valid body \(\), received 400/);
+  });
 });
 
 describe('length limits', () => {

@@ -12,6 +12,8 @@ export interface Fault {
   variation: Variation;
   /** Changes below the HTTP exchange (connections), when the defect lives there. */
   server?: (server: Server) => void;
+  /** What never answers, for a fault that hangs: tests that do not judge the wait may shorten the request deadline. */
+  hangs?: string;
   /**
    * Every check that must not pass, by status; all others must pass. The checks that need
    * a capability the fault breaks (`broken`) are derived, not listed: they fail too,
@@ -31,8 +33,9 @@ export interface Fault {
     mayFail?: string[];
   };
   /**
-   * For property checks whose shrunk counterexample is known: a predicate on it (as the
-   * report prints it) that holds when shrinking reached a minimal failing input.
+   * For property checks whose counterexample is known: a predicate on it (as the report
+   * prints it) that holds when shrinking reached a minimal failing input, or when the
+   * coverage input that must find the fault in every run did.
    */
   counterexamples?: Record<string, (shrunk: string) => boolean>;
 }

@@ -7,7 +7,7 @@ import { COLUMN_LIMITS } from '../../src/arbitraries/long-text.js';
 import { newCategory, type NewCategoryValue } from '../../src/arbitraries/new-category.js';
 import { MAX_BODY_BYTES, sizedNewCategory } from '../../src/arbitraries/sized-new-category.js';
 import { codePoints } from '../../src/check/length-limit.js';
-import { REFUSABLE_CONTROL } from '../../src/check/refusal.js';
+import { VALUE_CLASSES } from '../../src/check/refusal.js';
 import { schemaValue } from '../../src/arbitraries/schema-value.js';
 import { unicodeText } from '../../src/arbitraries/unicode-text.js';
 import { KEY_PLACEHOLDER, Redactor } from '../../src/secrets/redactor.js';
@@ -46,7 +46,7 @@ describe('newCategory', () => {
   const traps: Array<[string, (v: NewCategoryValue) => boolean]> = [
     ['whitespace at the ends', (v) => fields(v).some((text) => /^\s|\s$/u.test(text))],
     ['a line break or tab inside', (v) => fields(v).some((text) => /\S[\n\r\t]+\S/u.test(text))],
-    ['NUL or another control', (v) => fields(v).some((text) => REFUSABLE_CONTROL.test(text))],
+    ['NUL or another control', (v) => fields(v).some((text) => VALUE_CLASSES.nul.holds(text) || VALUE_CLASSES.control.holds(text))],
     ['a string that looks like another JSON type', (v) => fields(v).some(looksLikeJson)],
     ['an astral character in the name', (v) => /[\u{10000}-\u{10FFFF}]/u.test(v.name)],
     ['an astral character in the description', (v) => /[\u{10000}-\u{10FFFF}]/u.test(v.description ?? '')],
@@ -60,9 +60,12 @@ describe('newCategory', () => {
     expect(hits).toBeGreaterThanOrEqual(18);
   });
 
-  test('every control character generated is one a server may refuse', () => {
-    for (const control of CONTROL_CHARACTERS) expect(REFUSABLE_CONTROL.test(control), JSON.stringify(control)).toBe(true);
-    for (const allowed of ['\t', '\n', '\r']) expect(REFUSABLE_CONTROL.test(allowed)).toBe(false);
+  test('every control character generated is in a class of its own, apart from tab and line breaks', () => {
+    for (const control of CONTROL_CHARACTERS) expect(VALUE_CLASSES.nul.holds(control) || VALUE_CLASSES.control.holds(control), JSON.stringify(control)).toBe(true);
+    for (const separator of ['\t', '\n', '\r']) {
+      expect(VALUE_CLASSES.control.holds(separator) || VALUE_CLASSES.nul.holds(separator)).toBe(false);
+      expect(VALUE_CLASSES['tab-or-line-break'].holds(separator)).toBe(true);
+    }
   });
 });
 

@@ -15,5 +15,5 @@ export default {
       return result;
     },
   }),
-  observes: [/^values holding control characters are refused \(400\)/],
+  observes: [/^names holding a control character \(tab and line breaks accepted\) are refused \(400\)/, /^descriptions holding a control character \(tab and line breaks accepted\) are refused \(400\)/],
 } satisfies CorrectVariant;
