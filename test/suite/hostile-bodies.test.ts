@@ -109,9 +109,10 @@ describe('16 MiB answers to every request', () => {
       // Lists missing what was created: a finding. Errors over the cap of an answer to a create: not judged.
       expect(report.verdict).toBe('nonconformant');
       expect(code).toBe(1);
-      // Measured 357-406 MB alone and up to 422 MB with two runs at once on the 2-core CI
-      // machine (was 0.7-2 GB); the bound leaves room for a loaded machine's late timers.
-      expect(peakRssBytes).toBeLessThan(450 * 1000 * 1000);
+      // Measured 384-410 MB alone, 400 MB with two runs at once, and 462 MB once inside the
+      // whole suite on the 2-core CI machine (was 0.7-2 GB before the heap was paced): the
+      // bound leaves room for a loaded machine's late timers and still catches that.
+      expect(peakRssBytes).toBeLessThan(560 * 1000 * 1000);
     } finally {
       await server.close();
     }
