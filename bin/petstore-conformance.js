@@ -15,6 +15,14 @@ for (const stream of [process.stdout, process.stderr]) {
 }
 // Signals are caught before anything loads: one 0.3 s after start still gets a report.
 const { interruptOnSignals } = await import(new URL('../dist/src/cli/signals.js', import.meta.url).href);
-const interrupt = interruptOnSignals();
+// A failure of the tool itself exits 3 (not assessable), never 1: see src/core/tool-failure.ts.
+const interrupt = interruptOnSignals(3);
 const { main, defaultIo } = await import(entry.href);
-process.exitCode = await main(process.argv.slice(2), defaultIo(interrupt));
+const code = await main(process.argv.slice(2), defaultIo(interrupt));
+// The exit code is the one main decided, whatever a library still running sets after it
+// (vitest sets its own when a worker it no longer waits for ends).
+process.exitCode = code;
+process.on('exit', () => (process.exitCode = code));
+// A run cut short (a signal, the tool's own failure) may leave a worker that never ends:
+// once the report is written, nothing else is awaited.
+if (interrupt.aborted) setTimeout(() => process.exit(code), 1000).unref();

@@ -33,7 +33,7 @@ export class CheckContext {
    */
   async send(method: string, path: string, credential: Credential & { secrets?: InvalidCredential['secrets'] }, body?: RequestBody, form?: ClientForm): Promise<Exchange> {
     for (const { value, shown } of credential.secrets ?? []) {
-      this.run.redactor.add(value, shown);
+      this.run.redactor.addDerived([{ value, shown }]);
       this.secrets.set(value, shown);
     }
     // The run's first look at the target is a list made before anything is written to it;

@@ -53,7 +53,7 @@ export class RunState {
     this.redactor = new Redactor().add(settings.apiKey, KEY_PLACEHOLDER).addAll(secretHeaders(settings.extraHeaders));
     this.valid = validCredential(settings.apiKey);
     this.invalid = exampleCredentials(settings.apiKey, derivedHex(settings.seed, 'unknown-key', 24));
-    for (const credential of this.invalid) this.redactor.addAll(credential.secrets ?? []);
+    for (const credential of this.invalid) this.redactor.addDerived(credential.secrets ?? []);
     this.client = new HttpClient({
       ...settings,
       redactor: this.redactor,

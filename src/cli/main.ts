@@ -10,6 +10,7 @@ import { EXIT } from '../report/verdict.js';
 import { createReportDir, defaultReportDir } from '../report/report-dir.js';
 import { resolveFleet, resolveRunOptions, type RunFlags } from './run-options.js';
 import { interruptOnSignals } from './signals.js';
+import { resourceExhausted } from '../core/tool-failure.js';
 import { KEY_VARIABLE } from '../secrets/redactor.js';
 
 /** Output streams and environment of one CLI invocation (injectable for tests). */
@@ -49,7 +50,7 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
     .addHelpText(
       'after',
       '\nExit codes: 0 conformant, 1 nonconformant (a must check failed), 2 usage or configuration error,\n' +
-        '3 the target could not be assessed (unreachable, every request failing, the run stopped).',
+        '3 the target could not be assessed (unreachable, every request failing, the run stopped), or the tool itself failed (the line names the cause).',
     )
     .exitOverride()
     .configureOutput({
@@ -115,7 +116,8 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
       io.stderr.write(`petstore-conformance: error: ${error.message}\n`);
       return EXIT.usage;
     }
-    io.stderr.write(`petstore-conformance: internal error: ${(error as Error).message ?? error}\n`);
+    const exhausted = resourceExhausted(error);
+    io.stderr.write(`petstore-conformance: ${exhausted ? exhausted.line : `internal error: ${(error as Error).message ?? error}`}\n`);
     if (io.env.PETSTORE_CONFORMANCE_DEBUG) io.stderr.write(`${(error as Error).stack}\n`);
     return EXIT.error;
   }
@@ -137,6 +139,7 @@ async function runCommand(flags: RunFlags, explicit: (name: SettingName) => bool
       reportDir,
       linkLatest: !flags.reportDir && reportDir !== null && reportDir.startsWith(resolve(io.cwd, 'reports')),
       out: toStdout ? io.stderr : io.stdout,
+      err: io.stderr,
       ...(toStdout ? { reportStream: io.stdout } : {}),
       color: flags.color !== false && !io.env.NO_COLOR && Boolean((toStdout ? (io.stderr as { isTTY?: boolean }) : io.stdout).isTTY || io.env.FORCE_COLOR),
       signal: interrupt,
@@ -230,7 +233,7 @@ async function serve(flags: ServeFlags, io: CliIo): Promise<number> {
       : `API key: from ${flags.apiKeyEnv}\n`,
   );
   io.stdout.write('Press Ctrl-C to stop.\n');
-  const interrupt = io.interrupt ?? interruptOnSignals();
+  const interrupt = io.interrupt ?? interruptOnSignals(EXIT.error);
   await new Promise<void>((resolveStop) => (interrupt.aborted ? resolveStop() : interrupt.addEventListener('abort', () => resolveStop(), { once: true })));
   await server.close();
   return 0;

@@ -32,10 +32,20 @@ const RESERVED: Record<string, string> = {
 };
 
 /**
+ * The longest value an extra header may have (bytes): what common servers accept in one
+ * field (nginx's and Node's 8 KiB buffers; RFC 9110 §5.4 leaves the limit to servers).
+ */
+export const MAX_HEADER_VALUE_BYTES = 8 * 1024;
+
+/** The most bytes all extra headers may add to a request, names and values (Node's http server refuses past 16 KiB of headers). */
+export const MAX_EXTRA_HEADER_BYTES = 12 * 1024;
+
+/**
  * The extra headers of a run, from `Name: value` items (`headers`) and `Name=VARIABLE`
  * items (`headerEnv`, each value read from `env`).
  * @throws UsageError for a field the suite sets itself, a name given twice, an unset or
- *   empty variable, or a value that cannot be sent in a header (never quoting a secret).
+ *   empty variable, a value that cannot be sent in a header (never quoting a secret), a
+ *   value over {@link MAX_HEADER_VALUE_BYTES} or headers over {@link MAX_EXTRA_HEADER_BYTES} in all.
  */
 export function extraHeaders(headers: readonly string[] = [], headerEnv: readonly string[] = [], env: NodeJS.ProcessEnv): ExtraHeader[] {
   const plain = headers.map((item) => {
@@ -51,11 +61,16 @@ export function extraHeaders(headers: readonly string[] = [], headerEnv: readonl
     return { name: name.toLowerCase(), value, shown: `\${${variable}}`, secret: true, flag: `--header-env ${name}` };
   });
   const seen = new Set<string>();
+  let total = 0;
   return [...plain, ...fromEnv].map(({ flag, ...header }) => {
     const reserved = RESERVED[header.name];
     if (reserved) throw new UsageError(`${flag}: the suite sets this header itself (${reserved})`);
     if (seen.has(header.name)) throw new UsageError(`${flag}: the header is given twice (names are case-insensitive)`);
     seen.add(header.name);
+    const bytes = Buffer.byteLength(header.value);
+    if (bytes > MAX_HEADER_VALUE_BYTES) throw new UsageError(`${flag}: the value is ${bytes} bytes; at most ${MAX_HEADER_VALUE_BYTES} are sent (what common servers accept in one header)`);
+    total += Buffer.byteLength(header.name) + bytes + 4;
+    if (total > MAX_EXTRA_HEADER_BYTES) throw new UsageError(`${flag}: the extra headers come to ${total} bytes; at most ${MAX_EXTRA_HEADER_BYTES} are sent in all`);
     return header;
   });
 }

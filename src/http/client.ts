@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import pThrottle from 'p-throttle';
 import type { Redactor } from '../secrets/redactor.js';
+import { resourceExhausted } from '../core/tool-failure.js';
 import type { RunSettings } from '../config/settings.js';
 import { AdaptivePace, isTooMany, refusalWaitMs } from './adaptive-pace.js';
 import { BodyReader, BodyTooLarge, GaveWay, PausableDeadline, responseCap, type ReadBody } from './body-reader.js';
@@ -184,7 +185,7 @@ export class HttpClient {
     // undici frames a body of unknown length as chunked (RFC 9112 §7.1); the record says so, for the replay.
     const chunked = body !== undefined && form.framing === 'chunked';
     if (chunked) shownHeaders['transfer-encoding'] = 'chunked';
-    const recorded = recordedRequest({ method: spec.method, url, headers: shownHeaders, ...(body !== undefined ? { body: this.#options.redactor.body(body) } : {}) });
+    const recorded = recordedRequest({ method: spec.method, url, headers: shownHeaders, ...(body !== undefined ? { body } : {}) });
 
     const connection = !fresh && slot.open ? 'reused' : 'fresh';
     const dispatcher = slot.dispatcher(fresh);
@@ -227,7 +228,11 @@ export class HttpClient {
       this.#hung.answered(spec);
       return { exchange: finish({ response }), sentAt };
     } catch (error) {
-      const stopped = this.#options.guard?.stopped;
+      // The process ran out of file descriptors or memory: the tool's trouble, never the
+      // target's. The run stops, and what it sent is abandoned, not judged.
+      const exhausted = resourceExhausted(error);
+      if (exhausted) this.#options.guard?.stop(exhausted.line);
+      const stopped = this.#options.guard?.stopped ?? exhausted?.line;
       if (stopped) return { exchange: finish({ error: { code: 'ABANDONED', message: `abandoned: ${stopped}`, phase } }), sentAt, stopped };
       if (error instanceof BodyTooLarge) {
         abandon.abort(error); // the rest of the body is never read: its connection closes
@@ -266,14 +271,20 @@ export class HttpClient {
     await this.#pool.close();
   }
 
+  /**
+   * The response as received: judgements see what the target sent, and redaction happens
+   * where a value is written (report/redact.ts). Only a binary body's preview, which no
+   * judgement reads, is redacted here, on its bytes: a secret cut by its edge or held in
+   * another encoding is found only there.
+   */
   #record(status: number, raw: Record<string, string | string[] | undefined>, read: ReadBody): RecordedResponse {
-    const redact = this.#options.redactor;
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(raw)) {
-      if (value !== undefined) headers[name.toLowerCase()] = redact.text(Array.isArray(value) ? value.join(', ') : value);
+      if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
     }
-    if ('text' in read) return { status, headers, body: redact.body(read.text), bodyBytes: read.bytes, utf8Valid: true };
-    return { status, headers, body: binaryPreview(read, headers), bodyBytes: read.bytes, utf8Valid: false };
+    if ('text' in read) return { status, headers, body: read.text, bodyBytes: read.bytes, utf8Valid: true };
+    const preview = this.#options.redactor.preview(read.preview);
+    return { status, headers, body: binaryPreview({ bytes: read.bytes, preview }, headers), bodyBytes: read.bytes, utf8Valid: false };
   }
 }
 

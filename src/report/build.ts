@@ -27,6 +27,8 @@ export interface RunRecord {
   keySource?: string;
   /** The accepted failures (`--known-failures`): the report then has a `gate`. */
   knownFailures?: KnownFailure[];
+  /** What the user should know about the run's own limits (a short key's redaction). */
+  notices?: string[];
 }
 
 /** Builds report.json's content from a run record; pure (writers only render it). */
@@ -62,6 +64,7 @@ export function buildReport(record: RunRecord): Report {
     outOfScope: OUT_OF_SCOPE,
     created: record.created,
     runErrors: record.runErrors,
+    ...(record.notices?.length ? { notices: record.notices } : {}),
   };
   report.headline = headline(report);
   report.findings = findingsOf(report.checks);
@@ -122,6 +125,8 @@ function assessability(record: RunRecord, answered: number): { assessable: boole
  * where it is not served, so the run is not assessable rather than nonconformant.
  */
 function setupProblem(record: RunRecord): string | undefined {
+  const refusedHeaders = headersRefused(record);
+  if (refusedHeaders) return refusedHeaders;
   const withKey = record.exchanges.filter((exchange) => exchange.credential === 'valid' && exchange.response && !exchange.superseded);
   const status = withKey[0]?.response?.status;
   if (status === undefined || !withKey.every((exchange) => exchange.response!.status === status)) return undefined;
@@ -134,6 +139,24 @@ function setupProblem(record: RunRecord): string | undefined {
   return undefined;
 }
 
+/**
+ * Extra headers the target refuses: every answered request, whatever its credential,
+ * carried them and got the same 4xx (but 401 and 404, which say more about the key and
+ * the base URL). No conformant server answers a valid create and an
+ * invalid credential alike, so the refusal is of what every request shares (a header
+ * field too large: 431, RFC 6585 §5; a gateway's rule), not a finding about the interface.
+ */
+function headersRefused(record: RunRecord): string | undefined {
+  const headers = record.settings.extraHeaders ?? [];
+  if (headers.length === 0) return undefined;
+  const answered = [...(record.preflight ? [record.preflight] : []), ...record.exchanges].filter((exchange) => exchange.response && !exchange.superseded);
+  const status = answered[0]?.response?.status;
+  // 401 and 404 to everything name the key and the base URL (setupProblem), headers or not.
+  if (status === undefined || status < 400 || status > 499 || status === 401 || status === 404) return undefined;
+  if (answered.length < 2 || !answered.every((exchange) => exchange.response!.status === status)) return undefined;
+  const named = headers.map((header) => `${header.name} (${Buffer.byteLength(header.value)} bytes)`).join(', ');
+  return `every request (${answered.length}) was answered ${status}, each carrying the configured header${headers.length > 1 ? 's' : ''} ${named}: the target refuses what they share. Check --header and --header-env`;
+}
 
 function countByLevel(checks: readonly CheckResult[]): Record<CheckLevel, StatusCounts> {
   const empty = (): StatusCounts => ({ passed: 0, failed: 0, skipped: 0, error: 0 });

@@ -65,18 +65,17 @@ export class ConsoleFormat {
       .join('\n');
   }
 
-  /** The verdict (and the gate), and where the reports went: all that `--quiet` prints. */
-  verdict(report: Report, written: string[]): string {
+  /** The verdict (and the gate): with where the reports went, all that `--quiet` prints. */
+  verdict(report: Report): string {
     const verdictStyle: Style = report.verdict === 'conformant' ? 'green' : report.verdict === 'nonconformant' ? 'red' : 'yellow';
     return [
       `Verdict: ${this.#paint(['bold', verdictStyle], report.headline)}: ${visible(report.verdictReason)}`,
       ...(report.gate ? gateLines(report.gate) : []),
-      ...written.map((path) => `Report: ${path}`),
     ].join('\n');
   }
 
-  /** Counts by level and status, the verdict and where the report went. */
-  summary(report: Report, written: string[]): string {
+  /** Counts by level and status, and the verdict. */
+  summary(report: Report): string {
     const levels: CheckLevel[] = ['must', 'should', 'info'];
     const rows = levels.map((level) => {
       const counts = report.summary.byLevel[level];
@@ -95,8 +94,7 @@ export class ConsoleFormat {
       'Checks',
       ...rows,
       `Requests: ${report.summary.requests} sent, ${report.summary.requestsAnswered} answered, in ${(report.durationMs / 1000).toFixed(2)} s`,
-      this.verdict(report, written),
-      '',
+      this.verdict(report),
     ].join('\n');
   }
 }

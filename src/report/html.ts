@@ -1,10 +1,18 @@
 import { encode } from 'he';
+import { visible } from './visible.js';
 import type { CheckLevel } from '../check/types.js';
 import { failureText } from './failure-text.js';
 import type { CheckResult, Report } from './model.js';
 
-/** Escapes text for HTML (he), everything but plain ASCII letters and digits. */
-const e = (text: string | number) => encode(String(text), { useNamedReferences: true });
+/**
+ * Escapes text for HTML (he), everything but plain ASCII letters and digits; control
+ * characters, lone surrogates and noncharacters first become visible `\uXXXX` text, since
+ * a reference to one is an HTML parse error (control-character-reference).
+ */
+const e = (text: string | number) => encode(visible(String(text)).replace(NONCHARACTER, (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`), { useNamedReferences: true });
+
+/** Noncharacters (Unicode §23.7): a reference to one is an HTML parse error too. */
+const NONCHARACTER = /\p{Noncharacter_Code_Point}/gu;
 
 const STYLE = `
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;color:#1f2328;background:#f6f8fa}

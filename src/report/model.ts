@@ -129,6 +129,8 @@ export interface Report {
   preflight?: { request: RecordedRequest; response?: RecordedResponse; error?: TransportError };
   /** Problems of the run itself (aborts, suite errors), not findings about the target. */
   runErrors: string[];
+  /** Limits of the run the user should know, e.g. a key too short to redact inside text (since 1.1). */
+  notices?: string[];
 }
 
 /** A requirement's outcome in a run. */

@@ -9,7 +9,7 @@ export const EXIT = {
   nonconformant: 1,
   /** Usage or configuration error. */
   usage: 2,
-  /** The target could not be assessed (unreachable, every request failing, aborted). */
+  /** The target could not be assessed (unreachable, every request failing, aborted), or the tool itself failed (core/tool-failure.ts). */
   error: 3,
 } as const;
 

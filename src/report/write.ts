@@ -1,5 +1,6 @@
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { stringify } from 'lossless-json';
 import type { Redactor } from '../secrets/redactor.js';
 import type { Exchange } from '../core/exchange.js';
@@ -9,6 +10,7 @@ import { renderHar } from './har.js';
 import { renderHtml } from './html.js';
 import { renderJunit } from './junit.js';
 import type { Report } from './model.js';
+import { redactExchange, redactReport } from './redact.js';
 import { renderSummary } from './summary-md.js';
 
 /** Each format's renderer: the report (and, for HAR, every exchange) to the file's text. */
@@ -20,12 +22,21 @@ const RENDERERS: Record<Format, (report: Report, exchanges: readonly Exchange[])
   har: renderHar,
 };
 
+/** What became of the report files: those written whole, and those that could not be (each with one line saying why). */
+export interface WrittenReports {
+  written: string[];
+  failed: Array<{ path: string; reason: string }>;
+}
+
 /**
- * Writes the chosen formats into `dir` (created if needed), each redacted once more by
- * value as a last line of defence.
- * @param exchanges every exchange of the run, for the HAR file.
- * @returns the paths written, in `formats` order.
- * @throws the file system error when the directory cannot be created or written.
+ * Writes the chosen formats into `dir` (created if needed). The values that came from the
+ * target or were sent to it are redacted once (report/redact.ts), then every format
+ * renders that copy with its own escaping, so every file stays valid whatever the key is.
+ * Each file is written under a temporary name in `dir` and renamed into place (POSIX
+ * rename(2) is atomic within a file system): a report is whole or absent, never cut short
+ * by a full disk (ENOSPC) or a file size limit (EFBIG).
+ * @param exchanges every exchange of the run, as received, for the HAR file.
+ * @returns the paths written, in `formats` order, and those that could not be.
  */
 export async function writeReports(
   report: Report,
@@ -33,18 +44,56 @@ export async function writeReports(
   dir: string,
   formats: readonly Format[],
   redactor: Redactor,
-): Promise<string[]> {
-  await mkdir(dir, { recursive: true });
-  return Promise.all(
-    formats.map(async (format) => {
-      const path = join(dir, FORMAT_FILES[format]);
-      await writeFile(path, renderReport(report, exchanges, format, redactor));
-      return path;
-    }),
-  );
+): Promise<WrittenReports> {
+  const paths = formats.map((format) => join(dir, FORMAT_FILES[format]));
+  try {
+    await mkdir(dir, { recursive: true });
+  } catch (error) {
+    return { written: [], failed: paths.map((path) => ({ path, reason: writeFailure(error) })) };
+  }
+  const redacted = redactForWriting(report, exchanges, formats, redactor);
+  const outcomes = await Promise.allSettled(formats.map((format, i) => writeWhole(paths[i]!, () => RENDERERS[format](redacted.report, redacted.exchanges))));
+  return {
+    written: paths.filter((_path, i) => outcomes[i]!.status === 'fulfilled'),
+    failed: outcomes.flatMap((outcome, i) => (outcome.status === 'rejected' ? [{ path: paths[i]!, reason: writeFailure(outcome.reason) }] : [])),
+  };
+}
+
+/** Writes `path` whole or not at all: a temporary file beside it, renamed into place; removed on failure. */
+async function writeWhole(path: string, render: () => string): Promise<void> {
+  const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  try {
+    await writeFile(temporary, render());
+    await rename(temporary, path);
+  } catch (error) {
+    await rm(temporary, { force: true }).catch(() => {});
+    throw error;
+  }
+}
+
+/** One line for a file that could not be written, from Node's error code (ENOSPC, EFBIG, EACCES …). */
+function writeFailure(error: unknown): string {
+  const { code, message } = error as NodeJS.ErrnoException;
+  const known: Record<string, string> = {
+    ENOSPC: 'no space left on the device',
+    EFBIG: 'the file would exceed the size limit (ulimit -f)',
+    EDQUOT: 'the disk quota is exceeded',
+    EACCES: 'permission denied',
+    EROFS: 'the file system is read-only',
+  };
+  return code && known[code] ? `${code}: ${known[code]}` : String(message ?? error).split('\n')[0]!;
 }
 
 /** One report format as text, every secret the run knows redacted (what `--report-dir -` prints). */
 export function renderReport(report: Report, exchanges: readonly Exchange[], format: Format, redactor: Redactor): string {
-  return redactor.text(RENDERERS[format](report, exchanges));
+  const redacted = redactForWriting(report, exchanges, [format], redactor);
+  return RENDERERS[format](redacted.report, redacted.exchanges);
+}
+
+/** The report and (for a HAR only) the exchanges, redacted for writing. */
+function redactForWriting(report: Report, exchanges: readonly Exchange[], formats: readonly Format[], redactor: Redactor) {
+  return {
+    report: redactReport(report, redactor),
+    exchanges: formats.includes('har') ? exchanges.map((exchange) => redactExchange(exchange, redactor)) : [],
+  };
 }

@@ -108,21 +108,28 @@ export class CheckCollector implements Reporter {
       return;
     }
     if (meta.secrets) this.onSecrets(meta.secrets);
+    // A check reported twice (vitest reports again the checks of a cancelled run) keeps the
+    // exchanges it was first reported with: they are taken out of its meta below.
+    const exchanges = this.#exchanges.get(meta.id) ?? meta.exchanges;
     const unrun = this.interrupted ? NOT_RUN_INTERRUPTED : NOT_SELECTED;
-    const result = toCheckResult(meta, testCase, unrun);
+    const result = toCheckResult(meta, testCase, unrun, exchanges.length);
+    const first = !this.#byId.has(meta.id);
     this.stopped ??= meta.stopped;
     this.#byId.set(meta.id, result);
-    this.#exchanges.set(meta.id, meta.exchanges);
+    this.#exchanges.set(meta.id, exchanges);
     this.#created.set(meta.id, meta.created);
-    this.onCheck(result, meta.exchanges);
+    if (first) this.onCheck(result, exchanges);
     // vitest keeps every task's meta until its run ends: the exchanges are this collector's
     // now, and go when it lets go of them (a lane of 50 targets would hold them all).
     meta.exchanges = [];
   }
 }
 
-/** @param unrun the reason given to a check that never started. */
-function toCheckResult(meta: CheckMeta, testCase: TestCase, unrun: string): CheckResult {
+/**
+ * @param unrun the reason given to a check that never started.
+ * @param requests how many requests it sent.
+ */
+function toCheckResult(meta: CheckMeta, testCase: TestCase, unrun: string, requests: number): CheckResult {
   const outcome = testCase.result();
   const result: CheckResult = {
     id: meta.id,
@@ -131,7 +138,7 @@ function toCheckResult(meta: CheckMeta, testCase: TestCase, unrun: string): Chec
     level: meta.level,
     status: 'passed',
     durationMs: Math.round(testCase.diagnostic()?.duration ?? 0),
-    requests: meta.exchanges.length,
+    requests,
     requirements: meta.requirements,
   };
   if (meta.reference) result.reference = meta.reference;

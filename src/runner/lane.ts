@@ -55,7 +55,9 @@ export async function runLane(
       }),
     );
     if (!reached.includes(true)) unreachable.abort('the target is unreachable');
-    const aborted = await suite.finished;
+    // A stopped worker ends within moments; one that died or hangs (the tool's own failure)
+    // must not hold the report back.
+    const aborted = await Promise.race([suite.finished, graceAfter(stop)]);
     const outcomes: RunOutcome[] = [];
     // One after another: each target's summary is printed whole.
     for (const target of targets) outcomes.push(await (finishing.get(target) ?? finish(target, aborted)));
@@ -63,6 +65,18 @@ export async function runLane(
   } finally {
     stop?.removeEventListener('abort', stopWorker);
   }
+}
+
+/** How long a stopped suite may take to end before its targets are reported with what was collected (ms). */
+export const STOP_GRACE_MS = 2_000;
+
+/** Resolves to the stop's reason {@link STOP_GRACE_MS} after `stop` aborts; never, without a stop. */
+function graceAfter(stop: AbortSignal | undefined): Promise<string> {
+  return new Promise((resolve) => {
+    const after = () => setTimeout(() => resolve(String(stop!.reason)), STOP_GRACE_MS).unref();
+    if (stop?.aborted) after();
+    else stop?.addEventListener('abort', after, { once: true });
+  });
 }
 
 /**

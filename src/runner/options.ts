@@ -28,6 +28,8 @@ export interface RunOptions extends Omit<SettingValues, 'reportDir'> {
   linkLatest?: boolean;
   /** Console output; `null` prints nothing. */
   out?: NodeJS.WritableStream | null;
+  /** Where the run's warnings go, each once (the CLI: stderr); none when absent. */
+  err?: NodeJS.WritableStream | null;
   /**
    * Where to write the one report format asked for (`formats`), instead of files: the
    * CLI's `--report-dir -` (stdout, the console then going to stderr). Needs `reportDir: null`.
@@ -46,6 +48,8 @@ export interface RunOutcome {
   exitCode: number;
   /** Files written, in the order of the formats asked for. */
   written: string[];
+  /** Report files that could not be written (a full disk, a size limit), each with why: the verdict stands, the reports are incomplete. */
+  unwritten?: Array<{ path: string; reason: string }>;
   /** Every exchange the checks made (redacted), for callers that inspect traffic. */
   exchanges: Exchange[];
 }

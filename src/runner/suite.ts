@@ -126,14 +126,17 @@ function definitionOf({ id, title, clause, level, requirements, reference, needs
   return { id, title, clause, level, requirements, ...(reference ? { reference } : {}), ...(needs ? { needs } : {}), ...(writes ? { writes } : {}), ...(coverage ? { coverage } : {}) };
 }
 
-const SIGNALS: ReadonlyArray<string | symbol> = ['SIGINT', 'SIGTERM'];
+const SIGNALS: ReadonlyArray<string | symbol> = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+const FAILURES: ReadonlyArray<string | symbol> = ['unhandledRejection', 'uncaughtException'];
 
 /** How many vitest set-ups are under way (a fleet's lanes start at once), and the `process.once` they replaced. */
 let settingUp = 0;
 let originalOnce: typeof process.once | undefined;
+let originalOn: typeof process.on | undefined;
 
 /**
- * Runs `start` while `process.once` ignores SIGINT and SIGTERM. vitest's logger registers
+ * Runs `start` while `process.once` ignores SIGINT, SIGTERM and SIGHUP, and `process.on`
+ * unhandled rejections and uncaught exceptions. vitest's logger registers
  * listeners that exit the process on them; the caller owns signals (it turns them into an
  * abort that still writes the report). Removing them afterwards left a window in which a
  * signal killed the run without a report. Counted, so that overlapping set-ups restore
@@ -142,14 +145,23 @@ let originalOnce: typeof process.once | undefined;
 async function withoutSignalListeners<T>(start: () => Promise<T>): Promise<T> {
   if (settingUp++ === 0) {
     const once = (originalOnce = process.once);
+    const on = (originalOn = process.on);
     process.once = function (this: NodeJS.Process, event: string | symbol, listener: (...args: unknown[]) => void) {
       return SIGNALS.includes(event) ? this : once.call(this, event, listener);
     } as typeof process.once;
+    // vitest's logger turns an unhandled rejection into exit 1 at once: a crash of the tool
+    // would read as a nonconformant target. The caller owns those too (cli/signals.ts).
+    process.on = function (this: NodeJS.Process, event: string | symbol, listener: (...args: unknown[]) => void) {
+      return FAILURES.includes(event) ? this : on.call(this, event, listener);
+    } as typeof process.on;
   }
   try {
     return await start();
   } finally {
-    if (--settingUp === 0) process.once = originalOnce!;
+    if (--settingUp === 0) {
+      process.once = originalOnce!;
+      process.on = originalOn!;
+    }
   }
 }
 

@@ -15,8 +15,9 @@ import { buildReport, UNREACHABLE } from '../report/build.js';
 import { ConsoleFormat } from '../report/console.js';
 import { findingsOf, withBlocker } from '../report/findings.js';
 import { exitCodeOf } from '../report/gate.js';
+import { redactExchange, redactReport } from '../report/redact.js';
 import { linkLatest } from '../report/report-dir.js';
-import { KEY_PLACEHOLDER, Redactor } from '../secrets/redactor.js';
+import { KEY_PLACEHOLDER, Redactor, shortSecretNotice } from '../secrets/redactor.js';
 import { CheckCollector } from './collector.js';
 import type { RunOptions, RunOutcome } from './options.js';
 
@@ -43,6 +44,8 @@ export class TargetRun {
     readonly startedAt: Date,
     private readonly knownFailures: KnownFailure[] | undefined,
     private readonly embedded: ReferenceServer | undefined,
+    /** What the user is told about the run's own limits (see shortSecretNotice), in the report too. */
+    private readonly notices: string[],
   ) {
     this.#format = new ConsoleFormat(options.color ?? Boolean((options.out as { isTTY?: boolean } | null)?.isTTY));
     this.#print = (text) => void (text !== undefined && options.out?.write(`${redactor.text(text)}\n`));
@@ -54,7 +57,7 @@ export class TargetRun {
         this.#print(this.#format.check(withBlocker(result, findingsOf(this.collector.results), false)));
         if (options.verbose && exchanges.length > 0) this.#print(this.#format.exchanges(exchanges));
       },
-      (secrets) => redactor.addAll(secrets),
+      (secrets) => redactor.addDerived(secrets),
       settings.runId,
     );
   }
@@ -89,7 +92,12 @@ export class TargetRun {
     const settings = { ...settingsFor(options, embedded, startedAt), ...network };
     // The key and the secret headers; every credential derived from the key arrives with the result of the check that sent it.
     const redactor = new Redactor().add(settings.apiKey, KEY_PLACEHOLDER).addAll(secretHeaders(network.extraHeaders)).addAll(otherSecrets);
-    const run = new TargetRun(options, settings, redactor, startedAt, knownFailures, embedded);
+    const notices = [
+      shortSecretNotice('the key', settings.apiKey),
+      ...secretHeaders(network.extraHeaders).map((header) => shortSecretNotice(`the value of ${header.name}`, header.value)),
+    ].filter((notice) => notice !== undefined);
+    const run = new TargetRun(options, settings, redactor, startedAt, knownFailures, embedded, notices);
+    for (const notice of notices) options.err?.write(`petstore-conformance: warning: ${notice}\n`);
     if (!options.quiet) run.#print(run.#format.header(settings, toolVersion));
     return run;
   }
@@ -132,14 +140,25 @@ export class TargetRun {
       aborted: reached ? aborted : undefined,
       ...(options.keySource && !this.embedded ? { keySource: options.keySource } : {}),
       ...(this.knownFailures ? { knownFailures: this.knownFailures } : {}),
+      notices: this.notices,
     });
     const exchanges = [...(this.#preflight ? [this.#preflight] : []), ...judged.exchanges];
-    const written = options.reportDir === null ? [] : await (await reportWriters()).writeReports(report, exchanges, options.reportDir, settings.formats, redactor);
+    // The verdict first: a report that cannot be written (a full disk) never hides it.
+    this.#print(options.quiet ? this.#format.verdict(report) : this.#format.summary(report));
+    const files = options.reportDir === null ? { written: [], failed: [] } : await (await reportWriters()).writeReports(report, exchanges, options.reportDir, settings.formats, redactor);
     if (options.reportStream) options.reportStream.write((await reportWriters()).renderReport(report, exchanges, settings.formats[0]!, redactor));
-    if (options.reportDir !== null && options.linkLatest) await linkLatest(options.reportDir);
-    this.#print(options.quiet ? this.#format.verdict(report, written) : this.#format.summary(report, written));
+    if (files.written.length > 0 && options.linkLatest) await linkLatest(options.reportDir!).catch(() => {});
+    this.#print([...files.written.map((path) => `Report: ${path}`), ...(options.quiet ? [] : [''])].join('\n') || undefined);
+    for (const { path, reason } of files.failed) (options.err ?? options.out)?.write(`petstore-conformance: could not write ${path}: ${reason}\n`);
+    if (files.failed.length > 0) (options.err ?? options.out)?.write(`petstore-conformance: the reports are incomplete (${files.failed.length} of ${settings.formats.length} not written); the verdict above stands\n`);
     collector.release();
-    return { report: redactor.value(report), exitCode: exitCodeOf(report.verdict, report.gate), written, exchanges: judged.exchanges };
+    return {
+      report: redactReport(report, redactor),
+      exitCode: exitCodeOf(report.verdict, report.gate),
+      written: files.written,
+      ...(files.failed.length > 0 ? { unwritten: files.failed } : {}),
+      exchanges: judged.exchanges.map((exchange) => redactExchange(exchange, redactor)),
+    };
   }
 
   /** Stops the embedded reference server, if the run started one. */

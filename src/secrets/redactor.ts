@@ -18,9 +18,29 @@ interface Entry {
 }
 
 /**
+ * A secret at least this long (characters) is redacted wherever it occurs inside text; a
+ * shorter one only where it stands as a whole token ({@link Redactor}): replacing every
+ * `name` or `test` inside server text would destroy the evidence it is found in.
+ */
+export const SUBSTRING_SECRET_CHARS = 16;
+
+/** Length of a piece of a secret that, inside a binary preview, is redacted on its own (characters). */
+export const PREVIEW_RUN_CHARS = 8;
+
+/**
  * Replaces secrets by value in everything the tool writes or prints: the API key and
  * every credential derived from it (a key with a character removed is still most of
  * the key). Where secrets overlap, the longest one's placeholder covers them all.
+ * Redaction runs when a value is written, never before judging: a server is judged on
+ * what it sent.
+ *
+ * Two modes, by the secret's length:
+ * - a secret of {@link SUBSTRING_SECRET_CHARS} characters or more, and any secret of 8 or
+ *   more that holds a piece of one (a credential one edit away from a long key), is found
+ *   wherever it occurs, as written or escaped (JSON, percent, HTML, base64, hex, case);
+ * - a shorter secret is found only as a whole token: the whole value (a header, a JSON
+ *   string), a JSON string value in a text (`"test"`, not a member name `"test":`), or a
+ *   credential after an authentication scheme (`Bearer test`, RFC 9110 §11.4).
  *
  * A run registers hundreds of derived secrets (every generated credential) and scans every
  * body, so a scan must not cost one pass per secret. Each secret is filed under an anchor,
@@ -37,6 +57,16 @@ export class Redactor {
   /** Length of the shortest secret: a shorter text holds none (in any escaped form either, which is longer). */
   #shortest = Infinity;
   /**
+   * Secrets found only as whole tokens, with their placeholders; `credentialOnly`: found
+   * only after an authentication scheme (a short credential derived from the key: its
+   * fragments, such as its last character, are no secret on their own).
+   */
+  readonly #tokens = new Map<string, { placeholder: string; credentialOnly: boolean }>();
+  /** {@link #tokenPattern}, built again after a token secret is added. */
+  #tokenPattern: RegExp | undefined;
+  /** Each token secret as written after a scheme, plain or JSON-escaped, to the secret. */
+  #credentialForms = new Map<string, string>();
+  /**
    * Texts already redacted, with their result: a report writes each body and header in
    * several formats. Emptied whenever a secret is added, and past {@link CACHED_CHARS}.
    */
@@ -45,22 +75,51 @@ export class Redactor {
   /** {@link #anchorStarts}, built again after a secret is filed under a new anchor. */
   #starts: RegExp | undefined;
 
-  /** Adds every secret of a list, each with the form it is shown in (credentials derived from the key). */
+  /** Adds every secret of a list, each with the form it is shown in (secret headers, other targets' keys). */
   addAll(secrets: Iterable<{ value: string; shown: string }>): this {
     for (const { value, shown } of secrets) this.add(value, shown);
     return this;
   }
 
   /**
-   * @param secret the value to hide; values shorter than 4 characters are ignored,
-   *   since replacing them would shred ordinary text and they protect nothing.
-   * @param placeholder what to show instead, e.g. `<API_KEY>`.
+   * Adds the credentials derived from the key (a character removed, case swapped), each
+   * with its shown form: found inside text like the key when they hold a piece of a long
+   * one, else only as a credential after a scheme.
    */
-  add(secret: string, placeholder: string): this {
-    if (secret.length < 4 || this.#secrets.has(secret)) return this;
-    // Echoed in base64 (a Basic header, a token): found by the forms that hold only its bytes.
+  addDerived(secrets: Iterable<{ value: string; shown: string }>): this {
+    for (const { value, shown } of secrets) this.add(value, shown, true);
+    return this;
+  }
+
+  /**
+   * @param secret the value to hide (an empty one is ignored); its length decides how it
+   *   is found (see the class).
+   * @param placeholder what to show instead, e.g. `${PETSTORE_API_KEY}`.
+   * @param derived see {@link addDerived}.
+   */
+  add(secret: string, placeholder: string, derived = false): this {
+    if (secret === '' || this.#secrets.has(secret) || this.#tokens.has(secret)) return this;
+    if (!this.#foundInside(secret)) {
+      this.#tokens.set(secret, { placeholder, credentialOnly: derived });
+      this.#tokens.set(Buffer.from(secret).toString('base64'), { placeholder: `[base64 of ${placeholder}]`, credentialOnly: derived });
+      this.#tokenPattern = undefined;
+      this.#shortest = Math.min(this.#shortest, secret.length);
+      this.#forget();
+      return this;
+    }
+    this.#file(secret, placeholder);
+    // Echoed in base64 (a Basic header, a token) or hex: found by the forms that hold only its bytes.
     for (const form of base64Forms(secret)) this.#file(form, `[base64 of ${placeholder}]`);
-    return this.#file(secret, placeholder);
+    for (const form of new Set([hexForm(secret), hexForm(secret).toUpperCase()])) this.#file(form, `[hex of ${placeholder}]`);
+    // Echoed after a case folding (a header normalised, a lower-cased log line).
+    for (const form of new Set([secret.toLowerCase(), secret.toUpperCase()])) this.#file(form, placeholder);
+    return this;
+  }
+
+  /** Whether a secret is found inside text (see the class), rather than as a whole token only. */
+  #foundInside(secret: string): boolean {
+    if (secret.length >= SUBSTRING_SECRET_CHARS) return true;
+    return secret.length >= ANCHOR && [...this.#anchors.keys(), ...this.#spare].some((piece) => secret.includes(piece));
   }
 
   /** Files one secret under an anchor it holds. */
@@ -69,15 +128,13 @@ export class Redactor {
     this.#secrets.add(secret);
     this.#shortest = Math.min(this.#shortest, secret.length);
     this.#forget();
-    let anchor = [...this.#anchors.keys(), ...this.#spare].find((piece) => secret.includes(piece));
-    if (anchor === undefined) {
-      // Start, middle and end: an edit to a later secret spares at least one of them.
-      const size = Math.min(ANCHOR, secret.length);
-      const middle = Math.floor((secret.length - size) / 2);
-      const pieces = [secret.slice(0, size), secret.slice(middle, middle + size), secret.slice(-size)];
-      anchor = pieces[0]!;
-      this.#spare.push(...pieces.slice(1));
-    }
+    // Start, middle and end: an edit to a later secret spares at least one of them.
+    const size = Math.min(ANCHOR, secret.length);
+    const middle = Math.floor((secret.length - size) / 2);
+    const pieces = [secret.slice(0, size), secret.slice(middle, middle + size), secret.slice(-size)];
+    const anchor = [...this.#anchors.keys(), ...this.#spare].find((piece) => secret.includes(piece)) ?? pieces[0]!;
+    const known = new Set([...this.#anchors.keys(), ...this.#spare, anchor]);
+    this.#spare.push(...new Set(pieces.filter((piece) => !known.has(piece))));
     const entries = this.#anchors.get(anchor) ?? [];
     if (entries.length === 0) this.#starts = undefined;
     entries.push({ secret, placeholder, offset: secret.indexOf(anchor) });
@@ -90,7 +147,7 @@ export class Redactor {
     if (value.length < this.#shortest) return value;
     const done = this.#done.get(value);
     if (done !== undefined) return done;
-    const redacted = this.#replace(value, (placeholder) => placeholder);
+    const redacted = this.#replaceTokens(this.#replace(value, (placeholder) => placeholder), (placeholder) => placeholder);
     if (value.length <= CACHED_TEXT_CHARS) {
       if (this.#doneChars + value.length > CACHED_CHARS) this.#forget();
       this.#done.set(value, redacted);
@@ -113,7 +170,84 @@ export class Redactor {
   body(value: string): string {
     const redacted = this.text(value);
     if (redacted === value || !isJson(value)) return redacted;
-    return this.#replace(value, (placeholder) => JSON.stringify(placeholder).slice(1, -1));
+    const inJson = (placeholder: string) => JSON.stringify(placeholder).slice(1, -1);
+    return this.#replaceTokens(this.#replace(value, inJson), inJson);
+  }
+
+  /**
+   * A binary body's preview (its first bytes) with every secret replaced: the bytes are
+   * read one character each (Latin-1, so nothing is lost), and besides whole secrets any run
+   * of {@link PREVIEW_RUN_CHARS} characters or more of one is replaced, since the preview's
+   * edge may cut a secret short. The placeholder's bytes take the run's place.
+   */
+  preview(bytes: Buffer): Buffer {
+    const text = bytes.toString('latin1');
+    const runs = this.#partialRuns(text);
+    if (runs.length === 0) return bytes;
+    let out = '';
+    let at = 0;
+    for (const { start, end, placeholder } of runs) {
+      if (start < at) continue;
+      out += text.slice(at, start) + placeholder;
+      at = end;
+    }
+    return Buffer.from(out + text.slice(at), 'latin1');
+  }
+
+  /** Every run of {@link PREVIEW_RUN_CHARS} or more characters of a secret in `text`, longest first at each place, in order. */
+  #partialRuns(text: string): Array<{ start: number; end: number; placeholder: string }> {
+    const secrets = [...this.#anchors.values()].flat().map(({ secret, placeholder }) => ({ secret, placeholder }));
+    for (const [secret, { placeholder }] of this.#tokens) secrets.push({ secret, placeholder });
+    const runs: Array<{ start: number; end: number; placeholder: string }> = [];
+    for (let start = 0; start < text.length; start++) {
+      let best: { end: number; placeholder: string } | undefined;
+      for (const { secret, placeholder } of secrets) {
+        for (let from = secret.indexOf(text[start]!); from !== -1; from = secret.indexOf(text[start]!, from + 1)) {
+          let length = 0;
+          while (start + length < text.length && from + length < secret.length && text[start + length] === secret[from + length]) length++;
+          const whole = length === secret.length;
+          if ((length >= PREVIEW_RUN_CHARS || whole) && start + length > (best?.end ?? 0)) best = { end: start + length, placeholder };
+        }
+      }
+      if (best) {
+        runs.push({ start, ...best });
+        start = best.end - 1;
+      }
+    }
+    return runs;
+  }
+
+  /** `value` with every whole-token occurrence of a short secret replaced (see the class). */
+  #replaceTokens(value: string, written: (placeholder: string) => string): string {
+    if (this.#tokens.size === 0) return value;
+    const whole = this.#tokens.get(value);
+    if (whole && !whole.credentialOnly) return written(whole.placeholder);
+    const pattern = this.#tokenPatternOf();
+    return value.replace(pattern, (match, scheme: string | undefined, credential: string | undefined, json: string | undefined) => {
+      if (scheme !== undefined) {
+        const token = this.#tokens.get(this.#credentialForms.get(credential!) ?? '');
+        return token === undefined ? match : scheme + written(token.placeholder);
+      }
+      const token = this.#tokens.get(JSON.parse(json!) as string);
+      return token === undefined || token.credentialOnly ? match : `"${written(token.placeholder)}"`;
+    });
+  }
+
+  /**
+   * One pattern for every token occurrence: a secret after an authentication scheme, as a
+   * whole token68 (RFC 9110 §11.4), or a JSON string that is one of the secrets and no member
+   * name. Matches are looked up exactly (the flag `i` is for the scheme's case).
+   */
+  #tokenPatternOf(): RegExp {
+    if (!this.#tokenPattern) {
+      const secrets = [...this.#tokens.keys()].sort((a, b) => b.length - a.length);
+      // A credential quoted inside a JSON string is written escaped (`Bearer \"`).
+      this.#credentialForms = new Map(secrets.flatMap((secret) => [[JSON.stringify(secret).slice(1, -1), secret], [secret, secret]]));
+      const credentials = [...this.#credentialForms.keys()].sort((a, b) => b.length - a.length).map(escapeStringRegexp).join('|');
+      const strings = secrets.filter((secret) => !this.#tokens.get(secret)!.credentialOnly).map((secret) => escapeStringRegexp(JSON.stringify(secret))).join('|') || '(?!)';
+      this.#tokenPattern = new RegExp(`(\\b(?:bearer|basic|token)\\s+)(${credentials})(?![\\w\\-~+/=]|\\.[\\w\\-.~+/=])|(${strings})(?!\\s*:)`, 'gi');
+    }
+    return this.#tokenPattern;
   }
 
   #replace(value: string, written: (placeholder: string) => string): string {
@@ -139,16 +273,21 @@ export class Redactor {
   }
 
   /**
-   * Every occurrence of every secret, as written or escaped (JSON, percent, HTML: see
-   * DecodedView), as spans of `value`.
+   * Every occurrence of every secret, as written or escaped once or twice (JSON, percent,
+   * HTML: see DecodedView), as spans of `value`.
    */
   #occurrences(value: string): Array<{ start: number; end: number; placeholder: string }> {
     const found = this.#scan(value);
-    const view = this.#anchors.size > 0 ? DecodedView.of(value) : undefined;
-    if (view) {
+    if (this.#anchors.size === 0) return found;
+    // Decoded once (an escaped echo), then once more (percent-encoded twice: a URL inside a URL).
+    const once = DecodedView.of(value);
+    const twice = once && DecodedView.of(once.text);
+    for (const [view, outer] of [[once, undefined], [twice, once]] as const) {
+      if (!view) continue;
       for (const { start, end, placeholder } of this.#scan(view.text)) {
         const [from, to] = view.original(start, end);
-        found.push({ start: from, end: to, placeholder });
+        const [first, last] = outer ? outer.original(from, to) : [from, to];
+        found.push({ start: first, end: last, placeholder });
       }
     }
     return found;
@@ -186,17 +325,23 @@ export class Redactor {
     return this.#starts;
   }
 
-  /** A deep copy of a JSON-like value with every string (keys included) redacted. */
+  /**
+   * A deep copy of a JSON-like value with every string value redacted. Member names are
+   * the tool's own (fields, header names) and stay as they are.
+   */
   value<T>(value: T): T {
     if (typeof value === 'string') return this.text(value) as T;
     if (Array.isArray(value)) return value.map((item) => this.value(item)) as T;
     if (value !== null && typeof value === 'object') {
-      return Object.fromEntries(
-        Object.entries(value).map(([key, child]) => [this.text(key), this.value(child)]),
-      ) as T;
+      return Object.fromEntries(Object.entries(value).map(([key, child]) => [key, this.value(child)])) as T;
     }
     return value;
   }
+}
+
+/** The secret's UTF-8 bytes in lower-case hexadecimal. */
+function hexForm(secret: string): string {
+  return Buffer.from(secret, 'utf8').toString('hex');
 }
 
 function isJson(text: string): boolean {
@@ -206,6 +351,15 @@ function isJson(text: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * What the user is told, once, about a secret shorter than {@link SUBSTRING_SECRET_CHARS}
+ * (`what`: `the key`, `the value of X-Gateway-Key`); undefined for a longer one.
+ */
+export function shortSecretNotice(what: string, secret: string): string | undefined {
+  if (secret.length >= SUBSTRING_SECRET_CHARS) return undefined;
+  return `${what} is ${secret.length} characters long: it is removed from requests and headers, but where the server echoes it inside text it may stay (${SUBSTRING_SECRET_CHARS} characters or more are redacted everywhere)`;
 }
 
 /** The shell variable that stands for the API key in everything shown. */

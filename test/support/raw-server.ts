@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerOptions, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
 /** A loopback node:http server with a hand-written handler, for misbehaving-server tests. */
@@ -11,11 +11,14 @@ export interface RawServer {
   close(): Promise<void>;
 }
 
-/** Starts a server on a free loopback port; `close` also destroys open sockets (hung responses). */
-export async function startRawServer(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<RawServer> {
+/**
+ * Starts a server on a free loopback port; `close` also destroys open sockets (hung responses).
+ * @param options node:http's server options (e.g. `maxHeaderSize`, in bytes).
+ */
+export async function startRawServer(handler: (req: IncomingMessage, res: ServerResponse) => void, options: ServerOptions = {}): Promise<RawServer> {
   const sockets = new Set<Socket>();
   const received: RawServer['received'] = [];
-  const server = createServer((req, res) => {
+  const server = createServer(options, (req, res) => {
     received.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers });
     req.resume();
     handler(req, res);

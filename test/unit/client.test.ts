@@ -2,6 +2,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { HttpClient } from '../../src/http/client.js';
 import { validCredential } from '../../src/http/credential.js';
 import { KEY_PLACEHOLDER, Redactor } from '../../src/secrets/redactor.js';
+import { redactExchange } from '../../src/report/redact.js';
 import { startRawServer, type RawServer } from '../support/raw-server.js';
 
 const KEY = 'client-test-key-0123456789';
@@ -38,13 +39,16 @@ describe('HttpClient', () => {
     expect(exchange.response).toMatchObject({ status: 200, body: '[]', bodyBytes: 2, utf8Valid: true });
   });
 
-  test('redacts the key when the server echoes it in headers and body', async () => {
+  test('records an echoed key as received (judged first), and the writer’s copy redacts it', async () => {
     server = await startRawServer((req, res) =>
       res.writeHead(401, { 'x-echo': req.headers.authorization ?? '' }).end(`{"message":"bad key ${req.headers.authorization}"}`),
     );
     const exchange = await list(clientFor(server.baseUrl));
-    expect(JSON.stringify(exchange)).not.toContain(KEY);
-    expect(exchange.response?.headers['x-echo']).toBe(`Bearer ${KEY_PLACEHOLDER}`);
+    expect(exchange.response?.headers['x-echo']).toBe(`Bearer ${KEY}`);
+    const written = redactExchange(exchange, new Redactor().add(KEY, KEY_PLACEHOLDER));
+    expect(JSON.stringify(written)).not.toContain(KEY);
+    expect(written.response?.headers['x-echo']).toBe(`Bearer ${KEY_PLACEHOLDER}`);
+    expect(JSON.parse(written.response!.body)).toEqual({ message: `bad key Bearer ${KEY_PLACEHOLDER}` });
   });
 
   test('a refused connection is an exchange with CONNECTION_REFUSED', async () => {

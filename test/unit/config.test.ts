@@ -41,3 +41,16 @@ describe('isJsonMediaType', () => {
     (value) => expect(isJsonMediaType(value)).toBe(false),
   );
 });
+
+describe('extra headers are bounded', async () => {
+  const { extraHeaders, MAX_HEADER_VALUE_BYTES, MAX_EXTRA_HEADER_BYTES } = await import('../../src/config/extra-headers.js');
+  test('a value of 8 KiB is sent; one byte more is a usage error naming the header', () => {
+    expect(extraHeaders([`X-A: ${'a'.repeat(MAX_HEADER_VALUE_BYTES)}`], [], {})).toHaveLength(1);
+    expect(() => extraHeaders([`X-A: ${'a'.repeat(MAX_HEADER_VALUE_BYTES + 1)}`], [], {})).toThrow(/^--header X-A: the value is 8193 bytes; at most 8192 are sent/);
+  });
+
+  test('the headers in all are bounded too, and a value from the environment is never quoted', () => {
+    const half = 'b'.repeat(MAX_EXTRA_HEADER_BYTES / 2);
+    expect(() => extraHeaders([`X-A: ${half}`], ['X-B=SECRET'], { SECRET: half })).toThrow(/^--header-env X-B: the extra headers come to \d+ bytes; at most 12288 are sent in all$/);
+  });
+});

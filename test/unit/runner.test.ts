@@ -82,3 +82,18 @@ describe('a conformance class whose module fails to load', () => {
     }
   });
 });
+
+describe('CheckCollector, a check reported twice', () => {
+  test('keeps the exchanges it was first reported with, and prints it once (a cancelled run reports its checks again)', async () => {
+    const { answered } = await import('../support/exchanges.js');
+    const printed: string[] = [];
+    const collector = new CheckCollector((result) => printed.push(`${result.id} ${result.requests}`));
+    const meta = { id: 'c', title: 'c', clause: '5', level: 'must', requirements: [], exchanges: [answered(401), answered(401)], created: [] };
+    const testCase = { meta: () => ({ check: meta }), result: () => ({ state: 'passed' }), diagnostic: () => ({ duration: 1 }) } as never;
+    collector.onTestCaseResult(testCase);
+    collector.onTestCaseResult(testCase);
+    expect(collector.exchanges).toHaveLength(2);
+    expect(collector.results.map((result) => result.requests)).toEqual([2]);
+    expect(printed).toEqual(['c 2']);
+  });
+});

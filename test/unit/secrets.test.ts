@@ -1,16 +1,17 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { exampleCredentials, type InvalidCredential } from '../../src/arbitraries/invalid-credential.js';
-import { KEY_PLACEHOLDER, Redactor } from '../../src/secrets/redactor.js';
+import { KEY_PLACEHOLDER, Redactor, shortSecretNotice } from '../../src/secrets/redactor.js';
 
 const KEY = 'Abc123SecretKeyValue_xyz';
 
 describe('Redactor', () => {
-  test('replaces the key by value everywhere in a value, keys included', () => {
+  test('replaces the key by value in every string value; member names are the tool’s own', () => {
     const redactor = new Redactor().add(KEY, KEY_PLACEHOLDER);
-    const redacted = redactor.value({ message: `bad key ${KEY}`, [KEY]: [KEY, 1, null], nested: { h: `Bearer ${KEY}` } });
+    const redacted = redactor.value({ message: `bad key ${KEY}`, list: [KEY, 1, null], nested: { h: `Bearer ${KEY}` } });
     expect(JSON.stringify(redacted)).not.toContain(KEY);
     expect(redacted.message).toBe(`bad key ${KEY_PLACEHOLDER}`);
+    expect(redactor.value({ [KEY]: 1 })).toEqual({ [KEY]: 1 });
   });
 
   test('replaces longer derived secrets first', () => {
@@ -39,16 +40,16 @@ describe('Redactor', () => {
       if (kind === 'add') return key.slice(0, i) + c + key.slice(i);
       if (kind === 'remove') return key.slice(0, i) + key.slice(i + 1);
       if (kind === 'change') return key.slice(0, i) + c + key.slice(i + 1);
-      return key.slice(0, Math.max(4, i));
+      return key.slice(0, Math.max(8, i));
     };
     fc.assert(
       fc.property(
-        fc.string({ unit: alnum, minLength: 12, maxLength: 40 }),
+        fc.string({ unit: alnum, minLength: 16, maxLength: 40 }),
         fc.array(edit, { maxLength: 60 }),
         fc.array(fc.tuple(fc.string({ unit: fc.constantFrom(' ', '"', '|', '{'), maxLength: 5 }), fc.nat()), { maxLength: 8 }),
         (key, edits, placements) => {
           const redactor = new Redactor();
-          const secrets = [key, ...edits.map((e) => apply(key, e))].filter((secret) => secret.length >= 4);
+          const secrets = [key, ...edits.map((e) => apply(key, e))];
           const shown = new Map(secrets.map((secret) => [secret, `<${secret.length}:${secrets.indexOf(secret)}>`]));
           for (const [secret, placeholder] of shown) redactor.add(secret, placeholder);
           // Fillers share no character with any secret: each placed secret is its own occurrence.
@@ -63,19 +64,77 @@ describe('Redactor', () => {
   });
 
   test('overlapping secrets are hidden together, under the longest one', () => {
-    const redactor = new Redactor().add('abcdefgh', '<A>').add('efghijkl', '<B>').add('ghijklmnop', '<C>');
-    expect(redactor.text('x abcdefghijklmnop y')).toBe('x <C> y');
+    const redactor = new Redactor().add('abcdefghABCDEFGH', '<A>').add('efghABCDEFGHijkl', '<B>').add('ghABCDEFGHijklmnop', '<C>');
+    expect(redactor.text('x abcdefghABCDEFGHijklmnop y')).toBe('x <C> y');
   });
 
-  test('ignores secrets too short to protect anything', () => {
-    expect(new Redactor().add('ab', '<K>').text('abc')).toBe('abc');
+  test('a key found inside text is also found in hex, in either case, and percent-encoded twice', () => {
+    const redactor = new Redactor().add(KEY, KEY_PLACEHOLDER);
+    const hex = Buffer.from(KEY).toString('hex');
+    expect(redactor.text(`x=${hex};`)).toBe(`x=[hex of ${KEY_PLACEHOLDER}];`);
+    expect(redactor.text(`x=${hex.toUpperCase()};`)).toBe(`x=[hex of ${KEY_PLACEHOLDER}];`);
+    expect(redactor.text(`seen ${KEY.toLowerCase()} and ${KEY.toUpperCase()}`)).toBe(`seen ${KEY_PLACEHOLDER} and ${KEY_PLACEHOLDER}`);
+    const twice = encodeURIComponent([...KEY].map((c) => `%${c.charCodeAt(0).toString(16)}`).join(''));
+    expect(redactor.text(`u=${twice}&`)).toBe(`u=${KEY_PLACEHOLDER}&`);
+  });
+});
+
+describe('Redactor, a key shorter than 16 characters', () => {
+  const redactor = (key: string) => new Redactor().add(key, KEY_PLACEHOLDER);
+
+  test.each(['name', 'test', 'true', '1234', 'secret', 'dev'])('%s inside text is evidence and stays; as a whole token it goes', (key) => {
+    const body = `{"id":1234,"name":"${key}s","description":"a ${key} here"}`;
+    expect(redactor(key).text(body)).toBe(body);
+    expect(redactor(key).body(body)).toBe(body);
+    expect(redactor(key).text(key)).toBe(KEY_PLACEHOLDER);
+    expect(redactor(key).text(`rejected Bearer ${key}.`)).toBe(`rejected Bearer ${KEY_PLACEHOLDER}.`);
+    expect(redactor(key).text(`basic ${Buffer.from(key).toString('base64')}`)).toBe(`basic [base64 of ${KEY_PLACEHOLDER}]`);
+    expect(redactor(key).body(`{"echo":"${key}","${key}":1}`)).toBe(`{"echo":"${KEY_PLACEHOLDER}","${key}":1}`);
+  });
+
+  test('near misses stay: a longer token, another case, a member name', () => {
+    expect(redactor('test').text('Bearer tests')).toBe('Bearer tests');
+    expect(redactor('test').text('Bearer TEST')).toBe('Bearer TEST');
+    expect(redactor('test').text('{"test" : 1}')).toBe('{"test" : 1}');
+    expect(redactor('test').text('"tests"')).toBe('"tests"');
+  });
+
+  test.each(['"', '<', '\\', '${x}'])('the key %s is replaced as a whole JSON string, and the JSON stays valid', (key) => {
+    const body = JSON.stringify({ code: 'unauthorized', message: key, status: 401 });
+    const out = redactor(key).body(body);
+    expect(JSON.parse(out)).toEqual({ code: 'unauthorized', message: KEY_PLACEHOLDER, status: 401 });
+  });
+
+  test('says why it is short, once, with the length; a long key needs no notice', () => {
+    expect(shortSecretNotice('the key', 'test')).toBe(
+      'the key is 4 characters long: it is removed from requests and headers, but where the server echoes it inside text it may stay (16 characters or more are redacted everywhere)',
+    );
+    expect(shortSecretNotice('the key', KEY)).toBeUndefined();
+  });
+});
+
+describe('Redactor, binary previews', () => {
+  const key = 'sk_live_4f9/Qz+8KxYw7Tq2LmNp0RsUv';
+  test('a key cut by the preview edge: every run of 8 or more of its characters goes', () => {
+    const redactor = new Redactor().add(key, KEY_PLACEHOLDER);
+    const preview = Buffer.from(`\xff\xfe header: Bearer ${key.slice(0, 20)}`, 'latin1');
+    const out = redactor.preview(preview).toString('latin1');
+    expect(out).toBe(`\xff\xfe header: Bearer ${KEY_PLACEHOLDER}`);
+    const tail = Buffer.from(`${key.slice(-9)} end\xff`, 'latin1');
+    expect(redactor.preview(tail).toString('latin1')).toBe(`${KEY_PLACEHOLDER} end\xff`);
+  });
+
+  test('a run of 7 characters, or none, leaves the bytes as they are', () => {
+    const redactor = new Redactor().add(key, KEY_PLACEHOLDER);
+    const bytes = Buffer.from(`x ${key.slice(3, 10)} \x00\xff`, 'latin1');
+    expect(redactor.preview(bytes)).toBe(bytes);
   });
 });
 
 /** The example credentials for a key, their secrets registered as the run registers them. */
 function invalidCredentials(key: string, redactor: Redactor, _seed: number): InvalidCredential[] {
   const credentials = exampleCredentials(key, '0123456789abcdef01234567');
-  for (const credential of credentials) redactor.addAll(credential.secrets ?? []);
+  for (const credential of credentials) redactor.addDerived(credential.secrets ?? []);
   return credentials;
 }
 

@@ -1,0 +1,53 @@
+/*
+ * Failures of the tool itself, told apart from the target's. Imports nothing: the entry
+ * point loads it (through cli/signals.ts) before anything else.
+ */
+
+/**
+ * A failure of the tool itself (not of the target): an error nobody caught, a promise
+ * nobody awaited, the memory or file descriptors the process may use exhausted. It ends
+ * the run like an interrupt (the report of what ran, verdict `error`), and the CLI exits
+ * with its own code, never 1. `line` names the cause and what to do, in one line.
+ */
+export class ToolFailure extends Error {
+  constructor(readonly line: string) {
+    super(line);
+  }
+
+  override toString(): string {
+    return this.line;
+  }
+}
+
+/**
+ * The one line a failure of the tool is reported as, naming what ran out and what to do
+ * (Node's error codes: EMFILE, ENOMEM; V8's messages for WebAssembly memory).
+ */
+export function toolFailure(error: unknown): ToolFailure {
+  return resourceExhausted(error) ?? (error instanceof ToolFailure ? error : new ToolFailure(`the tool failed: ${firstLine(error)}`));
+}
+
+/**
+ * The failure when `error` says the process ran out of what it may use (file descriptors,
+ * memory): then no request can be judged, and the run stops; undefined for any other error.
+ */
+export function resourceExhausted(error: unknown): ToolFailure | undefined {
+  for (let cause = error, depth = 0; cause && depth < 4; cause = (cause as { cause?: unknown }).cause, depth++) {
+    const { code, message } = cause as { code?: string; message?: string };
+    const text = String(message ?? cause);
+    if (code === 'EMFILE' || code === 'ENFILE' || /too many open files/i.test(text)) {
+      return new ToolFailure('the tool failed: too many open files: raise ulimit -n or lower --connections');
+    }
+    if (/WebAssembly|Wasm/.test(text) && /memory/i.test(text)) {
+      return new ToolFailure('the tool failed: out of memory reserving the HTTP parser (WebAssembly): raise ulimit -v');
+    }
+    if (code === 'ENOMEM' || code === 'ERR_MEMORY_ALLOCATION_FAILED' || /Array buffer allocation failed|out of memory/i.test(text)) {
+      return new ToolFailure('the tool failed: out of memory: raise ulimit -v or the memory limit');
+    }
+  }
+  return undefined;
+}
+
+function firstLine(error: unknown): string {
+  return String((error as { message?: string } | undefined)?.message ?? error).split('\n')[0]!;
+}
