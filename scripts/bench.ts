@@ -201,6 +201,13 @@ if (wanted('c')) {
     bare.push(await bareList(bigServer.baseUrl, bigServer.apiKey));
   }
   await bigServer.close();
+  // The same count, every name written as JSON escapes (control characters: JSON.stringify writes each as \uXXXX).
+  const escapedServer = await startReferenceServer();
+  for (let i = 0; i < 100_000; i++) escapedServer.store.create({ name: [...`category ${i}`].map((c) => String.fromCharCode(c.charCodeAt(0) % 32)).join(''), description: `description of category number ${i}` });
+  const escaped: Sample[] = [];
+  for (let i = 0; i < 5; i++) escaped.push(await cliRun(['--base-url', escapedServer.baseUrl, '--checks', listClass], { PETSTORE_API_KEY: escapedServer.apiKey }));
+  await escapedServer.close();
+  rows.push(row('(c) the same, every name JSON escapes', escaped));
   const c = row('(c) list class, 100,000 categories', samples);
   rows.push(c);
   const listChecks = (s: Sample) => s.report!.checks.filter((k) => k.status !== 'skipped');
@@ -210,6 +217,9 @@ if (wanted('c')) {
   ratios.cBareReadsMs = median(bare);
   ratios.cChecksOverBare = +((ratios.cListChecksMs as number) / (ratios.cBareReadsMs as number)).toFixed(2);
   ratios.cPeakRssMb = c.peakRssMb;
+  const escapedChecksMs = median(escaped.map((s) => listChecks(s).reduce((sum, k) => sum + k.durationMs, 0)));
+  ratios.cEscapedListChecksMs = escapedChecksMs;
+  ratios.cEscapedOverPlain = +(escapedChecksMs / (ratios.cListChecksMs as number)).toFixed(2);
 }
 
 /**

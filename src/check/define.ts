@@ -5,6 +5,7 @@ import { CheckError, CheckFailure, RouteHung, RunStopped } from '../core/errors.
 import { NOT_RUN_INTERRUPTED, NOT_SELECTED, UNTESTED_READ_ONLY } from './reasons.js';
 import { runState } from './run-state.js';
 import type { RunSettings } from '../config/settings.js';
+import { checkIdMatches } from '../config/check-pattern.js';
 import type { CheckDefinition, CheckMeta, FailureRecord } from './types.js';
 
 
@@ -99,7 +100,7 @@ export function check(
 
 /** Whether the run selects the check `id` (`--checks`; all by default). */
 export function isSelected(settings: Pick<RunSettings, 'checkFilter'>, id: string): boolean {
-  return settings.checkFilter === undefined || new RegExp(settings.checkFilter).test(id);
+  return settings.checkFilter === undefined || checkIdMatches(settings.checkFilter, id);
 }
 
 function failureRecord({ message, exchange, deviation }: CheckFailure, checkId: string): FailureRecord {

@@ -1,6 +1,6 @@
 /*
  * Loaded by the entry point before anything else (bin/petstore-conformance.js): it imports
- * one module that imports nothing, so a signal or a crash that comes while the tool loads
+ * one small module (node:fs only), so a signal or a crash that comes while the tool loads
  * is already caught.
  */
 import { ToolFailure, toolFailure } from '../core/tool-failure.js';

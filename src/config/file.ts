@@ -1,9 +1,9 @@
-import { readFile, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, visit, type Document, type Node } from 'yaml';
 import { SETTING_LIST, type SettingValues } from './settings.js';
 import { violationDetails, type SchemaName } from '../schema/validators.js';
 import { UsageError } from '../core/errors.js';
+import { readInput } from './read-input.js';
 
 /**
  * One named target of the configuration file: the settings declared `config` in the table
@@ -66,16 +66,8 @@ export async function loadConfig(path: string): Promise<ConfigFile> {
  *   syntax, an alias bomb, a schema violation), or why it cannot be read.
  */
 export async function readYamlFile(path: string, schema: SchemaName, what: string): Promise<unknown> {
-  let text: string;
-  try {
-    // Refused before it is read: such a file is a few lines, and a huge one would parse for minutes.
-    const { size } = await stat(path);
-    if (size > MAX_CONFIG_BYTES) throw new UsageError(`${path} is ${size} bytes; a ${what} may be ${MAX_CONFIG_BYTES} at most`);
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    if (error instanceof UsageError) throw error;
-    throw new UsageError(`cannot read the ${what} ${path}: ${(error as NodeJS.ErrnoException).code ?? error}`);
-  }
+  // Such a file is a few lines: a huge one would parse for minutes, a device never end.
+  const text = await readInput(path, `the ${what}`, MAX_CONFIG_BYTES);
   const lines = new LineCounter();
   const document = parseDocument(text, { lineCounter: lines, prettyErrors: false });
   const syntax = document.errors[0];

@@ -1,4 +1,5 @@
 import { UsageError } from '../core/errors.js';
+import { compileCheckPattern } from './check-pattern.js';
 import { SETTING_LIST, SETTINGS, type NumberSetting, type Setting, type SettingName, type SettingValues } from './settings.js';
 
 /** What a setting accepts, in words: `an integer from 1 to 256 (requests)`. */
@@ -14,7 +15,7 @@ export function expectation(setting: Setting): string {
     case 'texts':
       return `a list of texts, each matching ${setting.pattern}`;
     case 'regex':
-      return 'a regular expression';
+      return 'a regular expression in RE2 syntax (matched in linear time: no lookaround or backreferences)';
     case 'url':
       return 'an absolute URL';
     case 'boolean':
@@ -44,13 +45,7 @@ export function accepts(setting: Setting, value: unknown): boolean {
     case 'boolean':
       return typeof value === 'boolean';
     case 'regex':
-      if (typeof value !== 'string') return false;
-      try {
-        new RegExp(value);
-        return true;
-      } catch {
-        return false;
-      }
+      return typeof value === 'string' && typeof compileCheckPattern(value) !== 'string';
     default:
       return setting.pattern ? matches(setting.pattern, value) : typeof value === 'string' && value !== '';
   }

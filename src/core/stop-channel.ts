@@ -8,21 +8,38 @@ import { BroadcastChannel } from 'node:worker_threads';
  */
 const channelName = (runId: string) => `petstore-conformance/stop/${runId}`;
 
-/** Tells the run `runId` to stop sending, for `reason` (e.g. `interrupted by the user`). */
-export function broadcastStop(runId: string, reason: string): void {
+/** What travels on a run's channel: a stop with its reason, or a listener asking whether one came before it listened. */
+type StopMessage = { stop: string } | { ask: true };
+
+/**
+ * Tells the run `runId` to stop sending, for `reason` (e.g. `interrupted by the user`). The
+ * channel stays open (unref'd: it never keeps the process alive) and answers a listener
+ * that starts later: a signal that comes while the worker starts is not lost.
+ * @returns a function that closes the channel, once the run has ended (a later run may
+ *   have the same id: the same seed).
+ */
+export function broadcastStop(runId: string, reason: string): () => void {
   const channel = new BroadcastChannel(channelName(runId));
-  channel.postMessage(reason);
-  channel.close();
+  channel.unref();
+  channel.onmessage = (message) => {
+    if ('ask' in ((message as MessageEvent).data as StopMessage)) channel.postMessage({ stop: reason } satisfies StopMessage);
+  };
+  channel.postMessage({ stop: reason } satisfies StopMessage);
+  return () => channel.close();
 }
 
 /**
- * Calls `onStop` with the reason when the run `runId` is told to stop. The channel never
- * keeps the process alive.
+ * Calls `onStop` with the reason when the run `runId` is told to stop, or was told before
+ * this listener started (it asks once). The channel never keeps the process alive.
  * @returns a function that stops listening.
  */
 export function listenForStop(runId: string, onStop: (reason: string) => void): () => void {
   const channel = new BroadcastChannel(channelName(runId));
   channel.unref();
-  channel.onmessage = (message) => onStop(String((message as MessageEvent).data));
+  channel.onmessage = (message) => {
+    const data = (message as MessageEvent).data as StopMessage;
+    if ('stop' in data) onStop(data.stop);
+  };
+  channel.postMessage({ ask: true } satisfies StopMessage);
   return () => channel.close();
 }

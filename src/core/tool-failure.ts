@@ -1,7 +1,8 @@
 /*
- * Failures of the tool itself, told apart from the target's. Imports nothing: the entry
- * point loads it (through cli/signals.ts) before anything else.
+ * Failures of the tool itself, told apart from the target's. Imports only node:fs: the
+ * entry point loads it (through cli/signals.ts) before anything else.
  */
+import { readFileSync } from 'node:fs';
 
 /**
  * A failure of the tool itself (not of the target): an error nobody caught, a promise
@@ -24,7 +25,30 @@ export class ToolFailure extends Error {
  * (Node's error codes: EMFILE, ENOMEM; V8's messages for WebAssembly memory).
  */
 export function toolFailure(error: unknown): ToolFailure {
-  return resourceExhausted(error) ?? (error instanceof ToolFailure ? error : new ToolFailure(`the tool failed: ${firstLine(error)}`));
+  const exhausted = resourceExhausted(error);
+  if (exhausted) return exhausted;
+  if (error instanceof ToolFailure) return error;
+  // A worker thread that ran out of file descriptors dies without saying why; the process's
+  // limit (threads share it) tells the likely cause.
+  const limit = openFileLimit();
+  if (limit !== undefined && limit < LOW_OPEN_FILE_LIMIT) {
+    return new ToolFailure(`the tool failed: too many open files: raise ulimit -n or lower --connections (the open-file limit is ${limit}; ${firstLine(error)})`);
+  }
+  return new ToolFailure(`the tool failed: ${firstLine(error)}`);
+}
+
+/** An open-file limit under which the tool cannot run its worker and connections (Linux's default is 1024). */
+const LOW_OPEN_FILE_LIMIT = 256;
+
+/** The process's soft limit on open files (Linux: /proc/self/limits), or undefined where it cannot be read. */
+function openFileLimit(): number | undefined {
+  try {
+    const line = readFileSync('/proc/self/limits', 'utf8').split('\n').find((row) => row.startsWith('Max open files'));
+    const soft = line?.split(/\s{2,}/)[1];
+    return soft && /^\d+$/.test(soft) ? Number(soft) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**

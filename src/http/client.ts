@@ -194,6 +194,12 @@ export class HttpClient {
     const abandon = new AbortController();
     const deadline = new PausableDeadline(this.#options.timeoutMs);
     const untrack = this.#hung.track(spec, (reason) => abandon.abort(reason));
+    // undici connects again, at once and without end, when a connection fails before it
+    // answers (a proxy that accepts the tunnel and then sends garbage: 300,000 CONNECTs in
+    // 40 s). A request gets a few connections; past them, the target is not reached.
+    const unwatch = slot.onConnect(() => {
+      if (slot.connects - connectsBefore > MAX_CONNECTS_PER_REQUEST) abandon.abort(new ConnectionsFailing(slot.connects - connectsBefore));
+    });
     const startedAt = new Date();
     const sentAt = this.#pace.now();
     const started = performance.now();
@@ -212,14 +218,12 @@ export class HttpClient {
     let phase: TransportError['phase'] = 'headers';
     try {
       const target = new URL(url);
-      const res = await request(target, {
-        dispatcher,
-        method: spec.method as Dispatcher.HttpMethod,
-        headers,
-        body: chunked ? inOneChunk(body) : body,
-        // A stopped run (a signal, the deadline) abandons what is under way too.
-        signal: AbortSignal.any([deadline.signal, abandon.signal, ...(this.#options.guard ? [this.#options.guard.signal] : [])]),
-      });
+      // A stopped run (a signal, the deadline) abandons what is under way too.
+      const signal = AbortSignal.any([deadline.signal, abandon.signal, ...(this.#options.guard ? [this.#options.guard.signal] : [])]);
+      const res = await untilAborted(
+        request(target, { dispatcher, method: spec.method as Dispatcher.HttpMethod, headers, body: chunked ? inOneChunk(body) : body, signal }),
+        signal,
+      );
       phase = 'body';
       const cap = responseCap(spec.method, body === undefined ? 0 : Buffer.byteLength(body), this.#options.maxResponseBytes);
       const length = Number(res.headers['content-length'] ?? cap);
@@ -238,6 +242,10 @@ export class HttpClient {
         abandon.abort(error); // the rest of the body is never read: its connection closes
         return { exchange: finish({ error: { code: 'RESPONSE_TOO_LARGE', message: error.message, phase } }), sentAt };
       }
+      if (error instanceof ConnectionsFailing) {
+        const proxy = this.#options.proxy?.httpProxy || this.#options.proxy?.httpsProxy ? 'PROXY' : 'CONNECTION_RESET';
+        return { exchange: finish({ error: { code: proxy, message: error.message, phase } }), sentAt };
+      }
       if (error instanceof GaveWay) return { exchange: finish({ error: { code: 'ABANDONED', message: error.message, phase } }), sentAt, gaveWay: true };
       if (error instanceof RouteHung) {
         const waited = Math.round(performance.now() - started);
@@ -255,6 +263,7 @@ export class HttpClient {
     } finally {
       deadline.clear();
       untrack();
+      unwatch();
     }
   }
 
@@ -286,6 +295,41 @@ export class HttpClient {
     const preview = this.#options.redactor.preview(read.preview);
     return { status, headers, body: binaryPreview({ bytes: read.bytes, preview }, headers), bodyBytes: read.bytes, utf8Valid: false };
   }
+}
+
+/** Connections a request may use before its target counts as not reached (a reused one that was closed, then a fresh one, then one more). */
+const MAX_CONNECTS_PER_REQUEST = 3;
+
+/** A request's connections kept failing before any response: undici would go on connecting. */
+class ConnectionsFailing extends Error {
+  constructor(connections: number) {
+    super(`${connections} connections in a row failed before a response (a proxy that accepts the tunnel and then breaks it, or a server that closes each connection unanswered): the target is not reached`);
+  }
+}
+
+/**
+ * The response, or the signal's reason as soon as it aborts. undici does not abort a request
+ * while its connection is set up (a proxy that never answers CONNECT, a SYN never
+ * answered): that wait ended only at its connect timeout, past the run's deadline. The
+ * request left behind is ended by its own timeout or when the slot's connection is
+ * destroyed; a response that still comes has its body discarded.
+ */
+function untilAborted<T extends { body: { destroy(): unknown } }>(pending: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) {
+    void pending.then((late) => late.body.destroy(), () => {});
+    return Promise.reject(signal.reason);
+  }
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => {
+      void pending.then((late) => late.body.destroy(), () => {});
+      reject(signal.reason);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    pending.then(
+      (value) => (signal.removeEventListener('abort', onAbort), resolve(value)),
+      (error) => (signal.removeEventListener('abort', onAbort), reject(error)),
+    );
+  });
 }
 
 /**

@@ -16,6 +16,7 @@ export class ConnectionSlot {
   #dispatcher: WatchedDispatcher | undefined;
   #open = false;
   #connects = 0;
+  readonly #onConnect = new Set<() => void>();
 
   constructor(
     /** The slot's number in its pool, from 1. */
@@ -38,6 +39,15 @@ export class ConnectionSlot {
     return this.#connects;
   }
 
+  /**
+   * Calls `listener` at each connection the slot establishes from now on.
+   * @returns a function that stops calling it.
+   */
+  onConnect(listener: () => void): () => void {
+    this.#onConnect.add(listener);
+    return () => this.#onConnect.delete(listener);
+  }
+
   /** The slot's dispatcher; with `fresh`, one that holds no kept-alive connection. */
   dispatcher(fresh: boolean): WatchedDispatcher {
     if (fresh && this.#open) this.discard();
@@ -48,6 +58,7 @@ export class ConnectionSlot {
         if (this.#dispatcher !== dispatcher) return;
         this.#open = true;
         this.#connects++;
+        for (const listener of this.#onConnect) listener();
       });
       dispatcher.on('disconnect', () => {
         if (this.#dispatcher === dispatcher) this.#open = false;

@@ -6,6 +6,7 @@ import { renderFleetJunit } from './junit.js';
 import type { Report, Verdict } from './model.js';
 import { cell } from './summary-md.js';
 import { EXIT } from './verdict.js';
+import { visible } from './visible.js';
 
 /** One target of a fleet, as fleet.json lists it. */
 export interface FleetTarget {
@@ -121,5 +122,6 @@ const MARKS: Record<number, string> = { [EXIT.conformant]: '✓', [EXIT.nonconfo
 
 /** A fleet's console line for one finished target: its mark, name, headline and exit code. */
 export function fleetLine({ name, headline, exitCode }: Pick<FleetTarget, 'name' | 'headline' | 'exitCode'>): string {
-  return `  ${MARKS[exitCode] ?? '?'} ${name}: ${headline} (exit ${exitCode})`;
+  // A headline read back by merge comes from a file: its control characters never reach the terminal.
+  return `  ${MARKS[exitCode] ?? '?'} ${visible(name)}: ${visible(headline)} (exit ${exitCode})`;
 }

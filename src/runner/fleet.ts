@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { join } from 'node:path';
 import { byName, type Shard } from '../config/shard.js';
 import { SETTINGS } from '../config/settings.js';
@@ -56,6 +57,10 @@ export async function runFleet(members: readonly FleetMember[], options: FleetOp
   const names = members.map((member) => member.targetName);
   const twice = names.find((name, i) => names.indexOf(name) !== i);
   if (twice !== undefined) throw new UsageError(`the fleet names the target ${twice} twice`);
+  for (const name of names) {
+    const unsafe = unsafeFolderName(name ?? '');
+    if (unsafe) throw new UsageError(`the fleet target ${JSON.stringify(name)} cannot name its report folder: ${unsafe}`);
+  }
   const startedAt = new Date();
   const print = (text: string) => options.out?.write(`${text}\n`);
   const keys = members.flatMap((member) => (member.apiKey ? [{ value: member.apiKey, shown: `<the key of ${member.targetName}>` }] : []));
@@ -82,6 +87,8 @@ export async function runFleet(members: readonly FleetMember[], options: FleetOp
     const lanes = Array.from({ length: laneCount }, (_, lane) => runs.filter((_, i) => i % laneCount === lane));
     const deadlineAt = options.deadlineSeconds ? startedAt.getTime() + options.deadlineSeconds * 1000 : undefined;
     const stop = withDeadline(options.signal, deadlineAt, options.deadlineSeconds);
+    // Every target's probe and lane listens to the one stop: 50 targets are not a leak.
+    if (stop) setMaxListeners(0, stop);
     print(`petstore-conformance ${toolVersion}: checking ${runs.length} targets, ${laneCount} at once${options.shard ? ` (shard ${options.shard.index}/${options.shard.count})` : ''}`);
 
     // Only the reports are kept: the exchanges of 50 targets would weigh on memory, and each target's HAR holds them.
@@ -108,4 +115,23 @@ export async function runFleet(members: readonly FleetMember[], options: FleetOp
   } finally {
     await Promise.all(runs.map((run) => run.close()));
   }
+}
+
+/** Names Windows reserves for devices, with or without an extension (CON, NUL.txt, COM1 …). */
+const RESERVED_NAME = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$/i;
+
+/**
+ * Why a target name cannot be its report folder's name, or undefined when it can: a name
+ * must stay one path segment inside `--report-dir` on every common file system (`..`
+ * would write outside it, `.` over the fleet's own files).
+ */
+export function unsafeFolderName(name: string): string | undefined {
+  if (name === '' || name === '.' || name === '..') return 'it is empty, . or ..';
+  if (/[/\\]/.test(name)) return 'it holds a path separator';
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f<>:"|?*]/.test(name)) return 'it holds a control character or one of < > : " | ? * (reserved on Windows)';
+  if (/[. ]$/.test(name)) return 'it ends with a dot or a space (dropped on Windows)';
+  if (RESERVED_NAME.test(name)) return 'it is a device name reserved on Windows';
+  if (Buffer.byteLength(name) > 200) return 'it is over 200 bytes';
+  return undefined;
 }

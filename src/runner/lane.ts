@@ -19,7 +19,9 @@ export async function runLane(
   onOutcome: (target: TargetRun, outcome: RunOutcome) => void = () => {},
 ): Promise<RunOutcome[]> {
   // The worker sends the requests: every target's checks are told at once, those under way included.
-  const stopWorker = () => targets.forEach((target) => broadcastStop(target.settings.runId, String(stop!.reason)));
+  const stops: Array<() => void> = [];
+  const stopRun = (runId: string, reason: string) => void stops.push(broadcastStop(runId, reason));
+  const stopWorker = () => targets.forEach((target) => stopRun(target.settings.runId, String(stop!.reason)));
   stop?.addEventListener('abort', stopWorker, { once: true });
   const unreachable = new AbortController();
   const signals = [stop, unreachable.signal].filter((signal) => signal !== undefined);
@@ -50,7 +52,7 @@ export async function runLane(
     const reached = await Promise.all(
       targets.map(async (target) => {
         const answered = await target.probe(stop);
-        if (!answered) broadcastStop(target.settings.runId, 'the target is unreachable');
+        if (!answered) stopRun(target.settings.runId, 'the target is unreachable');
         return answered;
       }),
     );
@@ -64,6 +66,7 @@ export async function runLane(
     return outcomes;
   } finally {
     stop?.removeEventListener('abort', stopWorker);
+    for (const close of stops) close();
   }
 }
 

@@ -1,8 +1,10 @@
 import { join, relative, sep } from 'node:path';
 import { readInput } from '../config/read-input.js';
 import { UsageError } from '../core/errors.js';
-import { fleetLine, fleetReport, writeFleetReports, type FleetReport, type FleetTarget } from '../report/fleet.js';
-import type { Report } from '../report/model.js';
+import { fleetLine, fleetReport, fleetTarget, writeFleetReports, type FleetReport, type FleetTarget } from '../report/fleet.js';
+import { exitCodeOf } from '../report/gate.js';
+import { REPORT_VERSION, type Report } from '../report/model.js';
+import { exitCodeFor } from '../report/verdict.js';
 import { violations } from '../schema/validators.js';
 
 /** The result of a merge. */
@@ -37,8 +39,15 @@ export async function mergeFleets(dirs: readonly string[], out: string, print: (
       if (earlier !== undefined) throw new UsageError(`the target ${target.name} is reported by both ${earlier} and ${dir}: the shards overlap`);
       from.set(target.name, dir);
       const folder = target.reportDir === null ? null : join(dir, target.reportDir);
-      if (folder !== null) reports.set(target.name, await readJson<Report>(join(folder, 'report.json'), 'report'));
-      targets.push({ ...target, reportDir: folder === null ? null : relative(out, folder).split(sep).join('/') || '.' });
+      if (folder === null) {
+        // No report to read: the outcome is the verdict's, never the exit code the part claims.
+        targets.push({ ...target, exitCode: exitCodeFor(target.verdict) });
+        continue;
+      }
+      const report = await readReport(join(folder, 'report.json'));
+      reports.set(target.name, report);
+      // Each target's outcome is recomputed from its own report.
+      targets.push({ ...fleetTarget(target.name, report, exitCodeOf(report.verdict, report.gate), null), reportDir: relative(out, folder).split(sep).join('/') || '.' });
     }
   }
   const fleet = fleetReport(targets, startedAt ?? new Date().toISOString(), durationMs);
@@ -46,6 +55,21 @@ export async function mergeFleets(dirs: readonly string[], out: string, print: (
   for (const target of fleet.targets) print(fleetLine(target));
   print(`Fleet: exit ${fleet.exitCode}\nReport: ${written.join('\nReport: ')}`);
   return { fleet, exitCode: fleet.exitCode, written };
+}
+
+/**
+ * A target's report.json, of a version this tool reads (1.x, as schemas/report.schema.json).
+ * @throws UsageError naming the file and the version found, or its first schema violation.
+ */
+async function readReport(path: string): Promise<Report> {
+  const report = await readJson<Report>(path, 'report');
+  const version = (report as { reportVersion?: unknown } | null)?.reportVersion;
+  if (typeof version !== 'string' || !/^1\.\d+$/.test(version)) {
+    throw new UsageError(`${path} is a report of version ${JSON.stringify(version ?? null)}; this tool merges reports of version 1.x (it writes ${REPORT_VERSION})`);
+  }
+  const problems = violations('Report', report);
+  if (problems.length > 0) throw new UsageError(`${path} is not a report (schemas/report.schema.json): ${problems[0]}`);
+  return report;
 }
 
 /** A JSON file's value, or a UsageError naming the file. */

@@ -385,7 +385,7 @@ describe('usage errors: exit 2, one line, no stack trace', () => {
     await writeFile(join(dir, 'big.yaml'), `targets:\n  staging:\n    baseUrl: https://x.example/v1\n# ${'x'.repeat(2 * 1024 * 1024)}\n`);
     const { code, stderr } = await cli(['run', '--config', join(dir, 'big.yaml'), '--target', 'staging']);
     expect(code).toBe(2);
-    expect(stderr).toMatch(/big\.yaml is \d+ bytes; a configuration file may be 1048576 at most/);
+    expect(stderr).toMatch(/the configuration file \S*big\.yaml is over 1048576 bytes; it may be 1048576 at most/);
   });
 
   test('knownFailures: in a target, relative to its file; a malformed list is exit 2 with file:line, before any request', async () => {

@@ -136,7 +136,7 @@ describe('aborting', () => {
       const abort = new AbortController();
       void counting.reached(20).then(() => abort.abort('interrupted by the user'));
       // Everything but the two scope checks, which the filter leaves out.
-      const checkFilter = '^(?!pets-|orders-)';
+      const checkFilter = '^[^po]';
       const outcome = await runConformance({ baseUrl: server.baseUrl, apiKey: server.apiKey, checkFilter, connections: 1, reportDir: null, out: null, signal: abort.signal });
       expect(outcome.exitCode).toBe(3);
       expect(outcome.report.verdict).toBe('error');

@@ -34,3 +34,50 @@ describe('a configured header the target refuses', () => {
     }
   });
 });
+
+describe('proxies that misbehave', () => {
+  /** A raw TCP "proxy": each CONNECT is counted, then answered as `answer` says (or never). */
+  async function rawProxy(answer: ((socket: import('node:net').Socket) => void) | undefined) {
+    const { createServer } = await import('node:net');
+    let connects = 0;
+    const sockets = new Set<import('node:net').Socket>();
+    const server = createServer((socket) => {
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
+      socket.on('error', () => {});
+      socket.once('data', (chunk) => {
+        if (chunk.toString('latin1').startsWith('CONNECT ')) connects++;
+        answer?.(socket);
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as import('node:net').AddressInfo;
+    return {
+      url: `http://127.0.0.1:${port}`,
+      connects: () => connects,
+      close: () => new Promise<void>((resolve) => (sockets.forEach((socket) => socket.destroy()), server.close(() => resolve()))),
+    };
+  }
+
+  test('a proxy that never answers CONNECT: the run deadline covers the tunnel set-up (exit 3, not the 60 s request timeout)', async () => {
+    const proxy = await rawProxy(undefined);
+    try {
+      const outcome = await runConformance({ baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'a-key-of-sixteen-or-more', env: { HTTP_PROXY: proxy.url }, timeoutMs: 60_000, deadlineSeconds: 1, reportDir: null, out: null });
+      expect(outcome.exitCode).toBe(3);
+      expect(outcome.report.verdict).toBe('error');
+    } finally {
+      await proxy.close();
+    }
+  }, 30_000);
+
+  test('a proxy that answers 200 to CONNECT, then garbage: unreachable through it, CONNECTs bounded', async () => {
+    const proxy = await rawProxy((socket) => socket.write('HTTP/1.1 200 Connection established\r\n\r\n\u0000\u0001garbage\r\n\r\n'));
+    try {
+      const outcome = await runConformance({ baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'a-key-of-sixteen-or-more', env: { HTTP_PROXY: proxy.url }, connections: 4, reportDir: null, out: null });
+      expect(outcome.exitCode).toBe(3);
+      expect(proxy.connects()).toBeLessThanOrEqual(4 + 2);
+    } finally {
+      await proxy.close();
+    }
+  }, 60_000);
+});

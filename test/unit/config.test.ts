@@ -54,3 +54,51 @@ describe('extra headers are bounded', async () => {
     expect(() => extraHeaders([`X-A: ${half}`], ['X-B=SECRET'], { SECRET: half })).toThrow(/^--header-env X-B: the extra headers come to \d+ bytes; at most 12288 are sent in all$/);
   });
 });
+
+describe('files the user names are read within bounds', async () => {
+  const { readInput, MAX_INPUT_BYTES } = await import('../../src/config/read-input.js');
+  const { readYamlFile } = await import('../../src/config/file.js');
+  const { execFileSync } = await import('node:child_process');
+  const { mkdtemp, writeFile } = await import('node:fs/promises');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const dir = await mkdtemp(join(tmpdir(), 'pcs-input-'));
+  const fifo = join(dir, 'fifo');
+  execFileSync('mkfifo', [fifo]);
+
+  test.each([
+    ['/dev/zero', 'a device'],
+    ['/dev/urandom', 'a device'],
+    [fifo, 'a FIFO'],
+    [dir, 'a folder'],
+  ])('%s is refused at once, named: %s', async (path, kind) => {
+    await expect(readInput(path, 'the API key file')).rejects.toThrow(`the API key file ${path} is not a regular file (${kind}): name a file`);
+    await expect(readYamlFile(path, 'Config', 'configuration file')).rejects.toThrow(/is not a regular file/);
+  });
+
+  test('the cap counts bytes read: 1 MiB is read, one byte more is refused', async () => {
+    const exact = join(dir, 'exact');
+    await writeFile(exact, 'k'.repeat(MAX_INPUT_BYTES));
+    expect((await readInput(exact, 'the API key file')).length).toBe(MAX_INPUT_BYTES);
+    const over = join(dir, 'over');
+    await writeFile(over, 'k'.repeat(MAX_INPUT_BYTES + 1));
+    await expect(readInput(over, 'the API key file')).rejects.toThrow(`the API key file ${over} is over ${MAX_INPUT_BYTES} bytes`);
+  });
+});
+
+describe('--checks patterns are matched in linear time (RE2)', async () => {
+  const { checkIdMatches, compileCheckPattern } = await import('../../src/config/check-pattern.js');
+  test('a pattern that makes a backtracking engine run for minutes is matched over every id at once', () => {
+    // Counted, not timed: RE2 walks each id once; a backtracking engine tries 2^n splits of it.
+    const ids = Array.from({ length: 50 }, (_, i) => `create-401-unknown-key-${'a'.repeat(i)}`);
+    expect(ids.filter((id) => checkIdMatches('^([a-z0-9-]+)*!$', id))).toEqual([]);
+    expect(checkIdMatches('^list-', 'list-answers-200-array')).toBe(true);
+    expect(checkIdMatches('answers', 'list-answers-200-array')).toBe(true);
+    expect(checkIdMatches('^answers', 'list-answers-200-array')).toBe(false);
+  });
+
+  test('lookaround and backreferences are refused before the run, saying why', () => {
+    expect(compileCheckPattern('^(?!pets-)')).toMatch(/RE2 syntax: no lookaround or backreferences/);
+    expect(compileCheckPattern('(a)\\1')).toMatch(/RE2 syntax/);
+  });
+});

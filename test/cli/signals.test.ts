@@ -1,0 +1,93 @@
+/**
+ * A signal ends the run in every window of it (issue 22, section 3): while the tool loads,
+ * while the suite's worker starts (where a stop used to be lost and the run went on for
+ * 23 s), and while the checks run. SIGHUP (a closed terminal or SSH session) is a SIGTERM.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, test } from 'vitest';
+import type { Variation } from '../../src/reference/behaviour.js';
+import { startReferenceServer } from '../../src/reference/server.js';
+import { mapBounded } from '../support/targets.js';
+
+const BIN = fileURLToPath(new URL('../../bin/petstore-conformance.js', import.meta.url));
+const CONNECTIONS = 4;
+
+/**
+ * 20 instants over the first 2 s of a run, in ms: from 150 ms on, once Node has run the
+ * entry point (before it, the system's default for the signal applies).
+ */
+const INSTANTS = Array.from({ length: 20 }, (_, i) => 150 + i * 95);
+
+interface Interrupted {
+  afterMs: number;
+  signal: NodeJS.Signals;
+  code: number | null;
+  stderr: string;
+  /** Requests the server received after the signal was sent. */
+  afterSignal: number;
+  report: { verdict: string; verdictReason: string } | undefined;
+}
+
+/** Runs the CLI against a counting reference server and sends `signal` `afterMs` after its start. */
+async function interruptAt(afterMs: number, signal: NodeJS.Signals): Promise<Interrupted> {
+  let signalled = false;
+  let afterSignal = 0;
+  const counting: Variation = (base) => ({
+    async respond(req) {
+      if (signalled) afterSignal++;
+      // 5 ms per answer: the run lasts past the last instant.
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      return base.respond(req);
+    },
+  });
+  const server = await startReferenceServer({ variations: [counting] });
+  const dir = await mkdtemp(join(tmpdir(), 'pcs-signal-'));
+  try {
+    const { PETSTORE_API_KEY: _drop, ...env } = process.env;
+    const child = spawn(process.execPath, [BIN, 'run', '--base-url', server.baseUrl, '--report-dir', dir, '--connections', String(CONNECTIONS)], {
+      env: { ...env, PETSTORE_API_KEY: server.apiKey, NO_COLOR: '1' },
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.stdout.resume();
+    const timer = setTimeout(() => {
+      signalled = true;
+      child.kill(signal);
+    }, afterMs);
+    const kill = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    clearTimeout(timer);
+    clearTimeout(kill);
+    const report = await readFile(join(dir, 'report.json'), 'utf8').then(JSON.parse, () => undefined);
+    return { afterMs, signal, code, stderr, afterSignal, report };
+  } finally {
+    await server.close();
+  }
+}
+
+describe('a signal at any instant of the first 2 s', async () => {
+  const signals: NodeJS.Signals[] = ['SIGTERM', 'SIGINT', 'SIGHUP'];
+  const runs = await mapBounded(INSTANTS, 2, (afterMs) => interruptAt(afterMs, signals[INSTANTS.indexOf(afterMs) % signals.length]!));
+
+  test.each(runs.map((run) => [run.afterMs, run.signal, run] as const))('%i ms, %s: exit 3, a report, nothing sent after the requests under way', (_ms, signal, run) => {
+    // A run that ended before the signal (it is fast) is the one case without an interrupt.
+    if (run.code === 0) return expect(run.afterSignal).toBe(0);
+    expect(run.code).toBe(3);
+    expect(run.stderr).toContain(`interrupted by ${signal}; finishing the report`);
+    expect(run.report?.verdict).toBe('error');
+    expect(run.report?.verdictReason).toBe(`the run was aborted: interrupted by ${signal}`);
+    // Only requests already on their way when the signal came (one per connection, and the
+    // probe), and those the worker sent before the stop reached it across threads, may
+    // arrive after it: before the fix, a signal while the worker started was lost and the
+    // run sent on for 23 s, hundreds of requests.
+    expect(run.afterSignal).toBeLessThanOrEqual(2 * CONNECTIONS + 1);
+  });
+
+  test('every instant of the first second falls inside the run (the start-up window is covered, not skipped)', () => {
+    expect(runs.filter((run) => run.afterMs <= 1000 && run.code !== 3).map((run) => run.afterMs)).toEqual([]);
+  });
+});

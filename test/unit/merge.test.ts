@@ -1,0 +1,69 @@
+/**
+ * merge reads the parts' files as untrusted input (issue 22, section 5): a report of
+ * another version is a usage error naming it, a forged headline reaches the terminal
+ * escaped, and each target's outcome is recomputed from its own report.
+ */
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { withDefaults, type RunSettings } from '../../src/config/settings.js';
+import { UsageError } from '../../src/core/errors.js';
+import { buildReport } from '../../src/report/build.js';
+import { fleetReport, fleetTarget } from '../../src/report/fleet.js';
+import type { CheckResult, Report } from '../../src/report/model.js';
+import { mergeFleets } from '../../src/runner/merge.js';
+
+const settings: RunSettings = { ...withDefaults({}), baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'k', targetKind: 'external', seed: 1, runId: 'abc', userAgent: 'x', profile: 'full', profileSource: 'default' };
+
+/** A real report: nonconformant (one must check failed) or conformant. */
+function report(failed: boolean): Report {
+  const check: CheckResult = { id: 'c', title: 'a check', clause: '4.1/R1', level: 'must', requirements: [], status: failed ? 'failed' : 'passed', durationMs: 1, requests: 0 };
+  if (failed) check.failure = { message: 'expected 200', request: { method: 'GET', url: 'http://127.0.0.1:9/v1/categories', headers: {} } };
+  return buildReport({ settings, startedAt: new Date(0), durationMs: 1, checks: [check], exchanges: [], created: [], runErrors: [] });
+}
+
+/** A part folder: fleet.json claiming `claimedExit` for the target `t`, and t/report.json holding `content`. */
+async function part(content: unknown, claimedExit: number): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'pcs-merge-'));
+  await mkdir(join(dir, 't'));
+  await writeFile(join(dir, 't', 'report.json'), JSON.stringify(content));
+  const target = fleetTarget('t', report(false), claimedExit, 't');
+  await writeFile(join(dir, 'fleet.json'), JSON.stringify(fleetReport([target], new Date(0).toISOString(), 1)));
+  return dir;
+}
+
+describe('merge', () => {
+  test('a report of another version: exit 2, naming the file and the version found', async () => {
+    const dir = await part({ ...report(false), reportVersion: '2.0' }, 0);
+    const out = await mkdtemp(join(tmpdir(), 'pcs-merged-'));
+    const merging = mergeFleets([dir], out);
+    await expect(merging).rejects.toBeInstanceOf(UsageError);
+    await expect(merging).rejects.toThrow(`${join(dir, 't', 'report.json')} is a report of version "2.0"; this tool merges reports of version 1.x`);
+  });
+
+  test('a part that claims exit 0 for a nonconformant report: the outcome is the report’s', async () => {
+    const dir = await part(report(true), 0);
+    const outcome = await mergeFleets([dir], await mkdtemp(join(tmpdir(), 'pcs-merged-')));
+    expect(outcome.fleet.targets[0]!.exitCode).toBe(1);
+    expect(outcome.exitCode).toBe(1);
+  });
+
+  test('a forged headline in a report never writes control characters to the terminal', async () => {
+    const dir = await part({ ...report(false), headline: 'CONFORMANT\u001b]0;pwned\u0007\u001b[2J' }, 0);
+    const lines: string[] = [];
+    await mergeFleets([dir], await mkdtemp(join(tmpdir(), 'pcs-merged-')), (line) => lines.push(line));
+    const printed = lines.join('\n');
+    expect(printed).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
+  });
+});
+
+describe('fleet target names are safe folder names', async () => {
+  const { unsafeFolderName } = await import('../../src/runner/fleet.js');
+  test.each(['..', '.', '', 'a/b', 'a\\b', 'CON', 'nul.txt', 'com1', 'LPT9', 'x.', 'x ', 'a:b', 'a\u0000b'])('%j is refused', (name) => {
+    expect(unsafeFolderName(name)).toBeDefined();
+  });
+  test.each(['staging', 'eu-west-1', 'prod.v2', 'console', 'a..b'])('%j is a folder name', (name) => {
+    expect(unsafeFolderName(name)).toBeUndefined();
+  });
+});
