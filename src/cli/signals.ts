@@ -28,8 +28,11 @@ export function interruptOnSignals(failedExit: number): AbortSignal {
     interrupt.abort(`interrupted by ${signal}`);
   };
   for (const signal of SIGNALS) process.on(signal, onSignal);
+  // The error a worker thread dies of reaches only its Worker object: kept, to name the cause.
+  let workerError: unknown;
+  process.on('worker', (worker) => worker.on('error', (error) => (workerError = error)));
   const onFailure = (error: unknown) => {
-    const failure = toolFailure(error);
+    const failure = toolFailure(error, workerError);
     // Later failures are most often the first one's consequences (every connection
     // reserving the parser that could not be reserved): the report goes on being written.
     if (interrupt.signal.reason instanceof ToolFailure) return;

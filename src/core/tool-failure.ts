@@ -23,11 +23,14 @@ export class ToolFailure extends Error {
 /**
  * The one line a failure of the tool is reported as, naming what ran out and what to do
  * (Node's error codes: EMFILE, ENOMEM; V8's messages for WebAssembly memory).
+ * @param workerError the last error a worker thread died of, if one did.
  */
-export function toolFailure(error: unknown): ToolFailure {
-  const exhausted = resourceExhausted(error);
+export function toolFailure(error: unknown, workerError?: unknown): ToolFailure {
+  const exhausted = resourceExhausted(error) ?? (workerError === undefined ? undefined : resourceExhausted(workerError));
   if (exhausted) return exhausted;
   if (error instanceof ToolFailure) return error;
+  // A worker thread that died says only that it exited: its own error says why.
+  if (workerError !== undefined) return new ToolFailure(`the tool failed: the suite's worker failed: ${firstLine(workerError)}`);
   // A worker thread that ran out of file descriptors dies without saying why; the process's
   // limit (threads share it) tells the likely cause.
   const limit = openFileLimit();

@@ -57,7 +57,12 @@ function redactExchangeParts<T extends { request: RecordedRequest; response?: Re
   return {
     ...parts,
     request: { ...parts.request, url: redactor.text(parts.request.url), headers: redactor.value(parts.request.headers), ...(parts.request.body !== undefined ? { body: redactor.body(parts.request.body) } : {}) },
-    ...(parts.response ? { response: { ...parts.response, headers: redactor.value(parts.response.headers), body: redactor.body(parts.response.body) } } : {}),
+    ...(parts.response ? { response: { ...parts.response, headers: redactHeaders(parts.response.headers, redactor), body: redactor.body(parts.response.body) } } : {}),
     ...(parts.error ? { error: { ...parts.error, message: redactor.text(parts.error.message) } } : {}),
   };
+}
+
+/** Response headers, each value redacted with its pieces (see Redactor.header). */
+function redactHeaders(headers: Record<string, string>, redactor: Redactor): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, redactor.header(value)]));
 }

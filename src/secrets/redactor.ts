@@ -64,6 +64,8 @@ export class Redactor {
   readonly #tokens = new Map<string, { placeholder: string; credentialOnly: boolean }>();
   /** {@link #tokenPattern}, built again after a token secret is added. */
   #tokenPattern: RegExp | undefined;
+  /** The secrets given as such (the key, secret headers), not derived: their pieces are looked for in previews and headers. */
+  readonly #primary: Array<{ secret: string; placeholder: string }> = [];
   /** Each token secret as written after a scheme, plain or JSON-escaped, to the secret. */
   #credentialForms = new Map<string, string>();
   /**
@@ -99,6 +101,7 @@ export class Redactor {
    */
   add(secret: string, placeholder: string, derived = false): this {
     if (secret === '' || this.#secrets.has(secret) || this.#tokens.has(secret)) return this;
+    if (!derived) this.#primary.push({ secret, placeholder });
     if (!this.#foundInside(secret)) {
       this.#tokens.set(secret, { placeholder, credentialOnly: derived });
       this.#tokens.set(Buffer.from(secret).toString('base64'), { placeholder: `[base64 of ${placeholder}]`, credentialOnly: derived });
@@ -182,8 +185,24 @@ export class Redactor {
    */
   preview(bytes: Buffer): Buffer {
     const text = bytes.toString('latin1');
+    const redacted = this.#withoutRuns(text);
+    return redacted === text ? bytes : Buffer.from(redacted, 'latin1');
+  }
+
+  /**
+   * A response header's value with every secret replaced, and any run of
+   * {@link PREVIEW_RUN_CHARS} characters or more of one: a key split across two headers
+   * (half in each) is found in neither whole. Header values are short, so the cost of
+   * looking for pieces stays small.
+   */
+  header(value: string): string {
+    return this.#withoutRuns(this.text(value));
+  }
+
+  /** `text` with every run of a secret ({@link #partialRuns}) replaced by its placeholder. */
+  #withoutRuns(text: string): string {
     const runs = this.#partialRuns(text);
-    if (runs.length === 0) return bytes;
+    if (runs.length === 0) return text;
     let out = '';
     let at = 0;
     for (const { start, end, placeholder } of runs) {
@@ -191,13 +210,16 @@ export class Redactor {
       out += text.slice(at, start) + placeholder;
       at = end;
     }
-    return Buffer.from(out + text.slice(at), 'latin1');
+    return out + text.slice(at);
   }
 
-  /** Every run of {@link PREVIEW_RUN_CHARS} or more characters of a secret in `text`, longest first at each place, in order. */
+  /**
+   * Every run of {@link PREVIEW_RUN_CHARS} or more characters of a secret given as such
+   * (derived credentials are one edit from the key: their runs are the key's) in `text`,
+   * longest first at each place, in order.
+   */
   #partialRuns(text: string): Array<{ start: number; end: number; placeholder: string }> {
-    const secrets = [...this.#anchors.values()].flat().map(({ secret, placeholder }) => ({ secret, placeholder }));
-    for (const [secret, { placeholder }] of this.#tokens) secrets.push({ secret, placeholder });
+    const secrets = this.#primary;
     const runs: Array<{ start: number; end: number; placeholder: string }> = [];
     for (let start = 0; start < text.length; start++) {
       let best: { end: number; placeholder: string } | undefined;
@@ -205,8 +227,8 @@ export class Redactor {
         for (let from = secret.indexOf(text[start]!); from !== -1; from = secret.indexOf(text[start]!, from + 1)) {
           let length = 0;
           while (start + length < text.length && from + length < secret.length && text[start + length] === secret[from + length]) length++;
-          const whole = length === secret.length;
-          if ((length >= PREVIEW_RUN_CHARS || whole) && start + length > (best?.end ?? 0)) best = { end: start + length, placeholder };
+          // A shorter secret is found only as a whole token (see the class), never as a piece.
+          if (length >= PREVIEW_RUN_CHARS && start + length > (best?.end ?? 0)) best = { end: start + length, placeholder };
         }
       }
       if (best) {

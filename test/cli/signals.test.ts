@@ -17,10 +17,12 @@ const BIN = fileURLToPath(new URL('../../bin/petstore-conformance.js', import.me
 const CONNECTIONS = 4;
 
 /**
- * 20 instants over the first 2 s of a run, in ms: from 150 ms on, once Node has run the
- * entry point (before it, the system's default for the signal applies).
+ * 20 instants over 2 s, in ms after the run's first line (printed once the CLI has loaded,
+ * as the suite's worker starts: the window where a stop was lost). Counted from that line,
+ * not from the spawn, so that a loaded machine's slow start moves them all alike; a signal
+ * while the CLI loads is cli.test.ts's.
  */
-const INSTANTS = Array.from({ length: 20 }, (_, i) => 150 + i * 95);
+const INSTANTS = Array.from({ length: 20 }, (_, i) => i * 100);
 
 interface Interrupted {
   afterMs: number;
@@ -53,11 +55,14 @@ async function interruptAt(afterMs: number, signal: NodeJS.Signals): Promise<Int
     });
     let stderr = '';
     child.stderr.on('data', (chunk) => (stderr += chunk));
+    let timer: NodeJS.Timeout | undefined;
+    child.stdout.once('data', () => {
+      timer = setTimeout(() => {
+        signalled = true;
+        child.kill(signal);
+      }, afterMs);
+    });
     child.stdout.resume();
-    const timer = setTimeout(() => {
-      signalled = true;
-      child.kill(signal);
-    }, afterMs);
     const kill = setTimeout(() => child.kill('SIGKILL'), 60_000);
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
     clearTimeout(timer);
@@ -69,7 +74,7 @@ async function interruptAt(afterMs: number, signal: NodeJS.Signals): Promise<Int
   }
 }
 
-describe('a signal at any instant of the first 2 s', async () => {
+describe('a signal at any instant of the 2 s after the run starts', async () => {
   const signals: NodeJS.Signals[] = ['SIGTERM', 'SIGINT', 'SIGHUP'];
   const runs = await mapBounded(INSTANTS, 2, (afterMs) => interruptAt(afterMs, signals[INSTANTS.indexOf(afterMs) % signals.length]!));
 
@@ -87,7 +92,7 @@ describe('a signal at any instant of the first 2 s', async () => {
     expect(run.afterSignal).toBeLessThanOrEqual(2 * CONNECTIONS + 1);
   });
 
-  test('every instant of the first second falls inside the run (the start-up window is covered, not skipped)', () => {
+  test('every instant of the first second falls inside the run (the worker’s start is covered, not skipped)', () => {
     expect(runs.filter((run) => run.afterMs <= 1000 && run.code !== 3).map((run) => run.afterMs)).toEqual([]);
   });
 });

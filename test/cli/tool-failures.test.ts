@@ -51,7 +51,7 @@ describe('failures of the tool itself: exit 3 with the cause, never exit 1', asy
   const preload = join(await mkdtemp(join(tmpdir(), 'pcs-preload-')), 'fail.mjs');
   await writeFile(preload, PRELOAD);
   const cases = [
-    { name: 'the worker throws at load', ulimit: '', mode: 'worker-load', line: /the tool failed: Worker exited unexpectedly/ },
+    { name: 'the worker throws at load', ulimit: '', mode: 'worker-load', line: /the tool failed: the suite's worker failed: thrown at load/ },
     { name: 'a check throws where nobody catches', ulimit: '', mode: 'worker-throw', line: /thrown in a check/ },
     { name: 'a promise in the worker nobody awaits', ulimit: '', mode: 'worker-reject', line: /a rejection nobody awaits/ },
     { name: 'a promise in the CLI nobody awaits', ulimit: '', mode: 'main-reject', line: /the tool failed: a rejection nobody awaits/ },

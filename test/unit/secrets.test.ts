@@ -253,3 +253,13 @@ describe('secrets registered by a check reach the runner before its line is prin
     expect(order).toEqual(['secrets ${K}x', 'printed']);
   });
 });
+
+describe('Redactor, a key split across response headers', () => {
+  const key = 'sk_live_4f9/Qz+8KxYw7Tq2LmNp0RsUv';
+  test('each half, 8 characters or more, is replaced in its header; a 7-character piece stays', () => {
+    const redactor = new Redactor().add(key, KEY_PLACEHOLDER);
+    expect(redactor.header(`part=${key.slice(0, 17)}`)).toBe(`part=${KEY_PLACEHOLDER}`);
+    expect(redactor.header(`${key.slice(17)}; path=/`)).toBe(`${KEY_PLACEHOLDER}; path=/`);
+    expect(redactor.header(`v=${key.slice(3, 10)}`)).toBe(`v=${key.slice(3, 10)}`);
+  });
+});
