@@ -158,3 +158,22 @@ test('shards cover every target exactly once, sizes within one of each other', (
     }
   }
 });
+
+test('two fleets at once against targets holding 2,000 categories each: no target that answers is recorded as TIMEOUT', async () => {
+  const apiKey = 'fleet-load-key-0123456789abcdef';
+  const servers = await Promise.all(Array.from({ length: 4 }, () => startReferenceServer({ apiKey })));
+  try {
+    for (const server of servers) for (let i = 0; i < 2000; i++) server.store.create({ name: `category ${i} ${'x'.repeat(30)}`, description: `description ${i}` });
+    const fleet = () => servers.map((server, i): FleetMember => ({ targetName: `t${i}`, baseUrl: server.baseUrl, apiKey, seed: MATRIX_SEED + i }));
+    for (let round = 0; round < 2; round++) {
+      const outcomes = await Promise.all([runFleet(fleet(), { reportDir: null, targetConcurrency: 2 }), runFleet(fleet(), { reportDir: null, targetConcurrency: 2 })]);
+      for (const outcome of outcomes) {
+        const timedOut = [...outcome.reports.values()].flatMap((report) => report.checks.filter((check) => check.failure?.error?.code === 'TIMEOUT').map((check) => check.id));
+        expect(timedOut).toEqual([]);
+        expect(outcome.fleet.exitCode).toBe(0);
+      }
+    }
+  } finally {
+    await Promise.all(servers.map((server) => server.close()));
+  }
+}, 120_000);
