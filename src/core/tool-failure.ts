@@ -78,3 +78,15 @@ export function resourceExhausted(error: unknown): ToolFailure | undefined {
 function firstLine(error: unknown): string {
   return String((error as { message?: string } | undefined)?.message ?? error).split('\n')[0]!;
 }
+
+/**
+ * An error's first line with its causes' (`[vitest-pool]: Worker emitted error.: thrown in
+ * a check`): a wrapper's own words rarely say what went wrong.
+ */
+export function withCauses(error: unknown): string {
+  const lines: string[] = [];
+  for (let cause = error, depth = 0; cause !== undefined && cause !== null && depth < 3; cause = (cause as { cause?: unknown }).cause, depth++) {
+    lines.push(firstLine(cause));
+  }
+  return lines.join(': ');
+}

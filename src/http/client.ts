@@ -198,7 +198,9 @@ export class HttpClient {
     // answers (a proxy that accepts the tunnel and then sends garbage: 300,000 CONNECTs in
     // 40 s). A request gets a few connections; past them, the target is not reached.
     const unwatch = slot.onConnect(() => {
-      if (slot.connects - connectsBefore > MAX_CONNECTS_PER_REQUEST) abandon.abort(new ConnectionsFailing(slot.connects - connectsBefore));
+      const connections = slot.connects - connectsBefore;
+      if (connections > MAX_CONNECTS_PER_REQUEST) abandon.abort(new ConnectionsFailing(connections));
+      else if (connections > 1 && this.#options.guard && !this.#options.guard.countConnection()) abandon.abort(this.#options.guard.stopped);
     });
     const startedAt = new Date();
     const sentAt = this.#pace.now();

@@ -71,6 +71,23 @@ export class RequestGuard {
     this.#requests++;
     if (write) this.#writes++;
   }
+
+  /**
+   * Counts a connection a request opened beyond its first (undici connecting again after a
+   * failed one) against the request budget: the target, or a proxy in front of it, sees
+   * each as traffic.
+   * @returns false when the budget is spent: the run is stopped, and the request should end.
+   */
+  countConnection(): boolean {
+    const { maxRequests } = this.budgets;
+    if (this.#stopped) return false;
+    if (maxRequests !== undefined && this.#requests >= maxRequests) {
+      this.stop(`the request budget (--max-requests ${maxRequests}) is spent (connections count too)`);
+      return false;
+    }
+    this.#requests++;
+    return true;
+  }
 }
 
 /** Consecutive 5xx answers after which the run stops rather than hammer a failing target. */

@@ -3,6 +3,7 @@ import type { CheckMeta, CreatedCategory } from '../check/types.js';
 import type { Exchange } from '../core/exchange.js';
 import type { CheckResult } from '../report/model.js';
 import { NOT_RUN_INTERRUPTED, NOT_SELECTED } from '../check/reasons.js';
+import { withCauses } from '../core/tool-failure.js';
 
 /**
  * A vitest reporter that turns each finished test into a {@link CheckResult} (from the
@@ -64,7 +65,7 @@ export class CheckCollector implements Reporter {
       for (const error of module.errors()) this.runErrors.push(`${module.moduleId}: ${error.message}`);
       if (!this.#accounted) this.#account([...module.children.allTests()].filter((testCase) => this.#mine(testCase)));
     }
-    for (const error of unhandled) this.runErrors.push(`unhandled error: ${error.message}`);
+    for (const error of unhandled) this.runErrors.push(`unhandled error: ${withCauses(error)}`);
   }
 
   /** Puts the checks in declaration order; tests filtered out or never started produce no result event, so they are accepted here. */

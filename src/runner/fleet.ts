@@ -105,7 +105,7 @@ export async function runFleet(members: readonly FleetMember[], options: FleetOp
           targets.push(target);
           print(fleetLine(target));
           heap.pace();
-        }),
+        }, false),
       ),
     );
     const fleet = fleetReport(targets, startedAt.toISOString(), Date.now() - startedAt.getTime(), options.shard);

@@ -11,12 +11,14 @@ import { reportWriters, type TargetRun } from './target-run.js';
  * lane is reachable the worker's run is cancelled.
  * @param stop cuts the lane short (a signal, the deadline): the checks under way are
  *   abandoned, and every report is still written.
+ * @param keepExchanges whether each outcome holds its exchanges (see TargetRun.finish).
  * @returns each target's outcome, in the order of `targets`.
  */
 export async function runLane(
   targets: readonly TargetRun[],
   stop: AbortSignal | undefined,
   onOutcome: (target: TargetRun, outcome: RunOutcome) => void = () => {},
+  keepExchanges = true,
 ): Promise<RunOutcome[]> {
   // The worker sends the requests: every target's checks are told at once, those under way included.
   const stops: Array<() => void> = [];
@@ -30,7 +32,7 @@ export async function runLane(
   // the stop's reason.
   const finishing = new Map<TargetRun, Promise<RunOutcome>>();
   const finish = (target: TargetRun, aborted: string | undefined) => {
-    const outcome = target.finish(aborted).then((result) => (onOutcome(target, result), result));
+    const outcome = target.finish(aborted, keepExchanges).then((result) => (onOutcome(target, result), result));
     finishing.set(target, outcome);
     return outcome;
   };

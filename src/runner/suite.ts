@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
 import { createVitest, type Reporter, type Vitest } from 'vitest/node';
 import type { RunSettings } from '../config/settings.js';
+import { withCauses } from '../core/tool-failure.js';
 import { packageRoot } from '../package-info.js';
 import type { CheckDefinition } from '../check/types.js';
 import { laneReporter, type CheckCollector } from './collector.js';
@@ -48,7 +49,7 @@ export async function startSuite(targets: readonly RunSettings[], collectors: re
       // Stopped while vitest was being set up (a signal 0.3 s after start): no check starts.
       if (!options.signal?.aborted) await vitest.start();
     } catch (error) {
-      for (const collector of collectors) collector.runErrors.push(`the suite did not run: ${(error as Error).message}`);
+      for (const collector of collectors) collector.runErrors.push(`the suite did not run: ${withCauses(error)}`);
     } finally {
       await vitest.close();
       options.signal?.removeEventListener('abort', onAbort);

@@ -119,9 +119,11 @@ export class TargetRun {
    * Builds the target's report once the worker is done with it, writes its files and
    * prints its summary.
    * @param laneAborted why the worker's run was cut short (a signal, the deadline), if it was.
+   * @param keepExchanges whether the outcome holds the exchanges (a fleet keeps none: its
+   *   targets' HAR files hold them, and 50 targets' exchanges would weigh on memory).
    * @throws Error when the report directory cannot be written (a failure of the tool).
    */
-  async finish(laneAborted: string | undefined): Promise<RunOutcome> {
+  async finish(laneAborted: string | undefined, keepExchanges = true): Promise<RunOutcome> {
     const { collector, settings, options, redactor } = this;
     await this.#probing;
     const reached = this.#reached !== false;
@@ -152,13 +154,15 @@ export class TargetRun {
     for (const { path, reason } of files.failed) (options.err ?? options.out)?.write(`petstore-conformance: could not write ${path}: ${reason}\n`);
     if (files.failed.length > 0) (options.err ?? options.out)?.write(`petstore-conformance: the reports are incomplete (${files.failed.length} of ${settings.formats.length} not written); the verdict above stands\n`);
     collector.release();
-    return {
+    const outcome = {
       report: redactReport(report, redactor),
       exitCode: exitCodeOf(report.verdict, report.gate),
       written: files.written,
       ...(files.failed.length > 0 ? { unwritten: files.failed } : {}),
-      exchanges: judged.exchanges.map((exchange) => redactExchange(exchange, redactor)),
+      exchanges: keepExchanges ? judged.exchanges.map((exchange) => redactExchange(exchange, redactor)) : [],
     };
+    redactor.forgetTexts();
+    return outcome;
   }
 
   /** Stops the embedded reference server, if the run started one. */

@@ -159,6 +159,11 @@ export class Redactor {
     return redacted;
   }
 
+  /** Lets go of the texts remembered (up to {@link CACHED_CHARS}), once a run's files are written: a fleet holds every target's redactor. */
+  forgetTexts(): void {
+    this.#forget();
+  }
+
   #forget(): void {
     this.#done.clear();
     this.#doneChars = 0;

@@ -80,4 +80,17 @@ describe('proxies that misbehave', () => {
       await proxy.close();
     }
   }, 60_000);
+
+  test('every connection a request opens counts against --max-requests', async () => {
+    const proxy = await rawProxy((socket) => socket.write('HTTP/1.1 200 Connection established\r\n\r\n\u0000garbage\r\n\r\n'));
+    try {
+      const outcome = await runConformance({ baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'a-key-of-sixteen-or-more', env: { HTTP_PROXY: proxy.url }, connections: 1, maxRequests: 1, reportDir: null, out: null });
+      expect(outcome.exitCode).toBe(3);
+      // A request's second connection is past the budget of one: the run stops there.
+      expect(outcome.report.verdictReason).toBe('the run was aborted: the request budget (--max-requests 1) is spent (connections count too)');
+      expect(proxy.connects()).toBeLessThanOrEqual(2 * 2);
+    } finally {
+      await proxy.close();
+    }
+  }, 60_000);
 });
