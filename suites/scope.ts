@@ -6,9 +6,11 @@
 import { check } from '../src/check/define.js';
 import { expectEachCase, expectStatus } from '../src/check/expect.js';
 import { runState } from '../src/check/run-state.js';
+import { signalsDeprecation } from '../src/judgements/deprecation.js';
 
 /** Registers the checks of this class for the target under registration (see check/run-state.ts). */
 export default function register(): void {
+  const { valid } = runState();
   const refused = runState().invalid.filter((credential) => ['missing', 'unknown-key'].includes(credential.name));
 
   for (const [id, path] of [
@@ -24,4 +26,18 @@ export default function register(): void {
       },
     );
   }
+
+  check(
+    {
+      id: 'pets-deprecation-signalled',
+      title: 'GET /pets/1 with the key signals its deprecation and sunset date (Deprecation and Sunset headers)',
+      clause: '9/R3',
+      level: 'should',
+      reference: 'RFC 9745 §2, RFC 8594 §3',
+      requirements: ['H-DEPRECATION-SUNSET'],
+    },
+    async (t) => {
+      signalsDeprecation(await t.send('GET', '/pets/1', valid));
+    },
+  );
 }

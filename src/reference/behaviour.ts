@@ -69,7 +69,10 @@ export type Variation = (base: Readonly<Behaviour>, env: BehaviourEnv) => Partia
 
 const BASE_PATH = '/v1';
 /** Operations of the service the spec names but does not describe (4.3): present, not specified. */
-const UNSPECIFIED = [/^\/pets\/[^/]+$/, /^\/store\/orders$/];
+const PETS = /^\/pets\/[^/]+$/;
+const UNSPECIFIED = [PETS, /^\/store\/orders$/];
+/** How the reference server signals that GET /pets/{petId} is deprecated (since 2026-01-01) and sunset (on 2027-06-30). */
+const DEPRECATED = { deprecation: '@1767225600', sunset: 'Wed, 30 Jun 2027 23:59:59 GMT' };
 
 /** The correct behaviour, with `variations` applied in order. */
 export function createBehaviour(env: BehaviourEnv, variations: Variation[] = []): Behaviour {
@@ -90,7 +93,9 @@ export function createBehaviour(env: BehaviourEnv, variations: Variation[] = [])
         return { ...reply, headers: { ...reply.headers, allow: 'GET, POST' } };
       }
       if (UNSPECIFIED.some((pattern) => pattern.test(path))) {
-        return b.error(501, 'not_implemented', `${path} is outside the specified categories interface`);
+        const reply = b.error(501, 'not_implemented', `${path} is outside the specified categories interface`);
+        // 9/R3: GET /pets/{petId} is deprecated and has a sunset date (RFC 9745, RFC 8594).
+        return PETS.test(path) ? { ...reply, headers: { ...reply.headers, ...DEPRECATED } } : reply;
       }
       return b.error(404, 'not_found', `no resource at ${req.path}`);
     },

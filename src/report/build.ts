@@ -69,7 +69,7 @@ export function buildReport(record: RunRecord): Report {
   report.headline = headline(report);
   report.findings = findingsOf(report.checks);
   report.checks = withBlockers(report.checks, report.findings);
-  if (record.knownFailures) report.gate = gateOf(record.checks, record.knownFailures, record.startedAt.toISOString().slice(0, 10));
+  if (record.knownFailures) report.gate = gateOf(record.checks, record.knownFailures, record.startedAt.toISOString().slice(0, 10), settings.strict ?? false);
   if (record.preflight) {
     const { request, response, error } = record.preflight;
     report.preflight = { request, ...(response ? { response } : {}), ...(error ? { error } : {}) };

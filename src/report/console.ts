@@ -7,13 +7,22 @@ import type { RunSettings } from '../config/settings.js';
 import type { CheckResult, Report } from './model.js';
 import { visible } from './visible.js';
 import { gateLines } from './gate.js';
+import { countsForVerdict } from './verdict.js';
 
 type Style = Parameters<typeof styleText>[0];
 
 
 /** Renders check results and the final summary as console lines. */
 export class ConsoleFormat {
-  constructor(private readonly color: boolean) {}
+  /**
+   * @param color whether to colour the lines.
+   * @param strict whether should failures count for the verdict (`--strict`): a failure
+   *   that does not is marked so (one policy: verdict.ts countsForVerdict).
+   */
+  constructor(
+    private readonly color: boolean,
+    private readonly strict = false,
+  ) {}
 
   #paint(style: Style, text: string): string {
     return this.color ? styleText(style, text) : text;
@@ -43,6 +52,7 @@ export class ConsoleFormat {
     // Server text reaches every line below: made visible, so no escape sequence reaches the terminal.
     const detail: string[] = [];
     if (result.failure) {
+      if (!countsForVerdict(result, this.strict)) detail.push(this.#paint('gray', `${result.level} finding, not counted in the verdict${result.level === 'should' ? ' (--strict counts it)' : ''}`));
       detail.push(...result.failure.message.split('\n').map((line) => this.#paint('red', visible(line))));
       if (result.failure.request.url) {
         const exchange = { request: result.failure.request, response: result.failure.response, error: result.failure.error };

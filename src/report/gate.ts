@@ -1,17 +1,18 @@
 import type { KnownFailure } from '../config/known-failures.js';
 import type { CheckResult, Gate, Verdict } from './model.js';
-import { EXIT, exitCodeFor } from './verdict.js';
+import { EXIT, exitCodeFor, failsRun } from './verdict.js';
 
 /**
- * What a CI gate makes of a run given its known failures. The verdict is untouched (a
+ * What a CI gate makes of a run given its known failures (the failures that count for the
+ * verdict: `strict` counts should failures, as the verdict does). The verdict is untouched (a
  * server with a known defect is still nonconformant); the gate passes when every failed
  * must check is listed by an entry that has not expired, and no entry has expired.
  * @param today the run's day, `YYYY-MM-DD` (UTC): an entry holds through its `expires` day.
  */
-export function gateOf(checks: readonly CheckResult[], entries: readonly KnownFailure[], today: string): Gate {
+export function gateOf(checks: readonly CheckResult[], entries: readonly KnownFailure[], today: string, strict = false): Gate {
   const expired = entries.filter((entry) => entry.expires < today);
   const active = new Set(entries.filter((entry) => entry.expires >= today).map((entry) => entry.check));
-  const failed = checks.filter((check) => check.level === 'must' && check.status === 'failed').map((check) => check.id);
+  const failed = checks.filter((check) => failsRun(check, strict)).map((check) => check.id);
   const known = failed.filter((id) => active.has(id));
   const fresh = failed.filter((id) => !active.has(id));
   const stale = [...active].filter((id) => !failed.includes(id));

@@ -2,6 +2,7 @@ import { encode } from 'he';
 import { visible } from './visible.js';
 import type { CheckLevel } from '../check/types.js';
 import { failureText } from './failure-text.js';
+import { byWeight, countsForVerdict } from './verdict.js';
 import type { CheckResult, Report } from './model.js';
 
 /**
@@ -44,7 +45,9 @@ details>summary{cursor:pointer;color:#57606a;margin:4px 0}
  * colours), and what is out of scope.
  */
 export function renderHtml(report: Report): string {
-  const failures = report.checks.filter((check) => check.status === 'failed');
+  const strict = report.settings.strict ?? false;
+  // Those that decide the verdict first (one policy: verdict.ts), each marked.
+  const failures = report.checks.filter((check) => check.status === 'failed').sort(byWeight(strict));
   const mustErrors = report.checks.filter((check) => check.status === 'error' && check.level === 'must');
   const statusClass = (status: string) => (status === 'error' ? 'error-s' : status);
   const levels: CheckLevel[] = ['must', 'should', 'info'];
@@ -80,7 +83,7 @@ ${levels.map((level) => {
 </table>
 
 <h2 id="failures">Failures (${failures.length})</h2>
-${failures.length === 0 ? '<p>None.</p>' : failures.map(failureCard).join('\n')}
+${failures.length === 0 ? '<p>None.</p>' : failures.map((check) => failureCard(check, countsForVerdict(check, strict))).join('\n')}
 
 <h2 id="not-evaluated">Must checks not evaluated (${mustErrors.length})</h2>
 ${mustErrors.length === 0 ? '<p>None.</p>' : mustErrors.map((c) => `<div class="card blocked"><div><code>${e(c.id)}</code> · ${e(c.clause)} · ${levelBadge(c.level)}</div><div><strong>${e(c.title)}</strong></div><div>${e(c.reason ?? '')}</div></div>`).join('\n')}
@@ -112,7 +115,8 @@ const levelBadge = (level: CheckLevel) => `<span class="lv lv-${level}">${level}
 /** Exchanges longer than this (characters) are folded into a <details>. */
 const FOLDED_CHARS = 1500;
 
-function failureCard(check: CheckResult): string {
+/** @param counts whether the failure decides the verdict (countsForVerdict). */
+function failureCard(check: CheckResult, counts: boolean): string {
   const property = check.property;
   const failure = check.failure!;
   const received = failure.response ? `HTTP ${failure.response.status}` : failure.error ? `no response: ${failure.error.code}` : '';
@@ -121,7 +125,7 @@ function failureCard(check: CheckResult): string {
     ? `<details><summary>the whole exchange (${e(text.length)} characters)</summary><pre>${e(text)}</pre></details>`
     : `<pre>${e(text)}</pre>`;
   return `<div class="card" id="${e(check.id)}">
-<div><code>${e(check.id)}</code> · ${e(check.clause)} · ${levelBadge(check.level)}${check.reference ? ` · ${e(check.reference)}` : ''}${received ? ` · received <span class="status">${e(received)}</span>` : ''}</div>
+<div><code>${e(check.id)}</code> · ${e(check.clause)} · ${levelBadge(check.level)} · ${counts ? 'fails the run' : 'not counted in the verdict'}${check.reference ? ` · ${e(check.reference)}` : ''}${received ? ` · received <span class="status">${e(received)}</span>` : ''}</div>
 <div><strong>${e(check.title)}</strong></div>
 <div>${e(failure.message.split('\n')[0]!)}</div>
 ${exchange}

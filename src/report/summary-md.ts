@@ -3,6 +3,7 @@ import { escape } from 'he';
 import type { Report } from './model.js';
 import { visible } from './visible.js';
 import { gateLines } from './gate.js';
+import { byWeight, failsRun } from './verdict.js';
 
 /**
  * Server text as Markdown cell text: one line, HTML escaped (he), Markdown's punctuation
@@ -36,10 +37,11 @@ export function renderSummary(report: Report): string {
     lines.push('', '### Root causes', '', '| Finding | Deviation | Checks |', '|---|---|---|');
     for (const finding of report.findings) lines.push(`| ${finding.id} | ${cell(finding.summary)} | ${finding.checks.length}: ${finding.checks.map((id) => `\`${id}\``).join(', ')} |`);
   }
-  const failed = report.checks.filter((check) => check.status === 'failed' && check.level === 'must');
+  const strict = report.settings.strict ?? false;
+  const failed = report.checks.filter((check) => failsRun(check, strict)).sort(byWeight(strict));
   if (failed.length > 0) {
-    lines.push('', '### Failed must checks', '', '| Check | Clause | Finding |', '|---|---|---|');
-    for (const check of failed) lines.push(`| \`${check.id}\` | ${check.clause} | ${cell(check.failure!.message.split('\n')[0]!)} |`);
+    lines.push('', `### Failed checks that decide the verdict${strict ? ' (--strict: should checks count)' : ''}`, '', '| Check | Level | Clause | Finding |', '|---|---|---|---|');
+    for (const check of failed) lines.push(`| \`${check.id}\` | ${check.level} | ${check.clause} | ${cell(check.failure!.message.split('\n')[0]!)} |`);
   }
   const outcomes = new Map<string, number>();
   for (const requirement of report.requirements) outcomes.set(requirement.outcome, (outcomes.get(requirement.outcome) ?? 0) + 1);

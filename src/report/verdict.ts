@@ -26,6 +26,29 @@ export interface RunFacts {
 }
 
 /**
+ * The one verdict policy: whether a check's outcome counts for the verdict. `must` checks
+ * always do; `should` checks (HTTP standards the spec does not state) only under
+ * `--strict`; `info` checks never. The verdict, the gate, JUnit, the console, summary.md
+ * and report.html all ask this, and nothing else.
+ */
+export function countsForVerdict(check: Pick<CheckResult, 'level'>, strict: boolean): boolean {
+  return check.level === 'must' || (strict && check.level === 'should');
+}
+
+/** Whether a check failed in a way that fails the run ({@link countsForVerdict}). */
+export function failsRun(check: Pick<CheckResult, 'level' | 'status'>, strict: boolean): boolean {
+  return check.status === 'failed' && countsForVerdict(check, strict);
+}
+
+/** Checks in the order every renderer lists failures: those that count for the verdict first, then by level (must, should, info). */
+export function byWeight(strict: boolean): (a: Pick<CheckResult, 'level'>, b: Pick<CheckResult, 'level'>) => number {
+  const rank = (check: Pick<CheckResult, 'level'>) => (countsForVerdict(check, strict) ? 0 : 3) + LEVEL_ORDER.indexOf(check.level);
+  return (a, b) => rank(a) - rank(b);
+}
+
+const LEVEL_ORDER: ReadonlyArray<CheckResult['level']> = ['must', 'should', 'info'];
+
+/**
  * Decides the verdict: `nonconformant` as soon as a `must` check failed on an assessable
  * target; `conformant` only when every `must` check that ran passed and at least one
  * did; `error` when the target could not be assessed or a `must` check could not be
@@ -35,11 +58,12 @@ export interface RunFacts {
 export function decideVerdict(checks: readonly CheckResult[], facts: RunFacts): { verdict: Verdict; reason: string } {
   if (!facts.assessable) return { verdict: 'error', reason: facts.unassessableReason ?? 'the target could not be assessed' };
   const must = checks.filter((check) => check.level === 'must');
-  const failed = must.filter((check) => check.status === 'failed');
-  const shouldFailed = facts.strict ? checks.filter((check) => check.level === 'should' && check.status === 'failed') : [];
+  const counted = checks.filter((check) => failsRun(check, facts.strict ?? false));
+  const failed = counted.filter((check) => check.level === 'must');
+  const shouldFailed = counted.filter((check) => check.level === 'should');
   if (failed.length > 0 || shouldFailed.length > 0) {
-    const counted = [...(failed.length > 0 ? [plural(failed.length, 'must check')] : []), ...(shouldFailed.length > 0 ? [`${plural(shouldFailed.length, 'should check')} (--strict)`] : [])];
-    return { verdict: 'nonconformant', reason: `${counted.join(' and ')} failed: ${[...failed, ...shouldFailed].map((c) => c.id).join(', ')}` };
+    const kinds = [...(failed.length > 0 ? [plural(failed.length, 'must check')] : []), ...(shouldFailed.length > 0 ? [`${plural(shouldFailed.length, 'should check')} (--strict)`] : [])];
+    return { verdict: 'nonconformant', reason: `${kinds.join(' and ')} failed: ${[...failed, ...shouldFailed].map((c) => c.id).join(', ')}` };
   }
   const errored = must.filter((check) => check.status === 'error');
   if (errored.length > 0) {

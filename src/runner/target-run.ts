@@ -47,7 +47,7 @@ export class TargetRun {
     /** What the user is told about the run's own limits (see shortSecretNotice), in the report too. */
     private readonly notices: string[],
   ) {
-    this.#format = new ConsoleFormat(options.color ?? Boolean((options.out as { isTTY?: boolean } | null)?.isTTY));
+    this.#format = new ConsoleFormat(options.color ?? Boolean((options.out as { isTTY?: boolean } | null)?.isTTY), settings.strict ?? false);
     this.#print = (text) => void (text !== undefined && options.out?.write(`${redactor.text(text)}\n`));
     this.collector = new CheckCollector(
       (result, exchanges) => {

@@ -10,6 +10,7 @@ export default {
     },
   }),
   expected: {
-    failed: ['orders-requires-auth', 'pets-requires-auth'],
+    // Its 404 carries no Deprecation or Sunset either (should).
+    failed: ['orders-requires-auth', 'pets-deprecation-signalled', 'pets-requires-auth'],
   },
 } satisfies Fault;

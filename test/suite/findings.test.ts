@@ -23,7 +23,7 @@ test('200 instead of 201 is one root cause holding every check it fails, first i
   expect(outcome.console.indexOf('Root causes')).toBeLessThan(outcome.console.indexOf('\nChecks\n'));
   const md = await readFile(join(dir, 'summary.md'), 'utf8');
   expect(md.indexOf('### Root causes')).toBeGreaterThan(-1);
-  expect(md.indexOf('### Root causes')).toBeLessThan(md.indexOf('### Failed must checks'));
+  expect(md.indexOf('### Root causes')).toBeLessThan(md.indexOf('### Failed checks that decide the verdict'));
   expect(await readFile(join(dir, 'report.html'), 'utf8')).toContain('<h2 id="root-causes">Root causes (1)</h2>');
   // The check whose precondition (a 201 create) the finding broke says so first.
   expect(outcome.report.checks.find((c) => c.id === 'create-listed')?.reason).toMatch(/^blocked by F1 \(POST \/v1\/categories → status 200, expected status 201.*\): no create of the example checks answered 201/);

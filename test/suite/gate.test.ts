@@ -55,3 +55,36 @@ describe('known failures', () => {
     await expect(run).rejects.toThrow(new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:1:3: /0 must`));
   });
 });
+
+describe('--strict is one policy: every output agrees that a should failure fails the run', async () => {
+  const { default: byteOrderMark } = await import('../variants/byte-order-mark.js');
+  const { readFile } = await import('node:fs/promises');
+  const dir = await mkdtemp(join(tmpdir(), 'pcs-strict-'));
+  // An entry for an unrelated check: before, it turned the gate's count of must failures (none) into a pass.
+  const knownFailures = await knownFailuresFile('- check: create-rejects-missing-name\n  reason: unrelated\n  expires: 2999-12-31\n');
+  const outcome = await runAgainst({ variations: [byteOrderMark.variation] }, { strict: true, knownFailures, reportDir: dir, formats: ['json', 'junit', 'html', 'md'] });
+  const file = (name: string) => readFile(join(dir, name), 'utf8');
+
+  test('console and report.json: nonconformant, exit 1, the should check named', () => {
+    expect(outcome.report.verdict).toBe('nonconformant');
+    expect(outcome.report.verdictReason).toBe('1 should check (--strict) failed: json-without-byte-order-mark');
+    expect(outcome.exitCode).toBe(1);
+    expect(outcome.console).toMatch(/Verdict: NONCONFORMANT/);
+  });
+
+  test('the gate: the should failure is a new failure, the gate fails', () => {
+    expect(outcome.report.gate).toMatchObject({ passed: false, new: ['json-without-byte-order-mark'], stale: ['create-rejects-missing-name'] });
+  });
+
+  test('junit.xml: a <failure>, counted in failures=', async () => {
+    const junit = await file('junit.xml');
+    expect(junit).toMatch(/<testsuites[^>]* failures="1"/);
+    expect(junit).toMatch(/name="json-without-byte-order-mark \(4\)"[^>]*>\s*<failure /);
+    expect(junit).not.toContain('not counted in the verdict');
+  });
+
+  test('summary.md and report.html: the should check listed as deciding the verdict', async () => {
+    expect(await file('summary.md')).toMatch(/### Failed checks that decide the verdict \(--strict: should checks count\)[\s\S]*\| `json-without-byte-order-mark` \| should \|/);
+    expect(await file('report.html')).toMatch(/<code>json-without-byte-order-mark<\/code>[^\n]*fails the run/);
+  });
+});

@@ -55,7 +55,7 @@ describe('a server that answers with hostile text and bytes', async () => {
     const summary = await file('summary.md');
     expect(summary).not.toContain('<h1>');
     expect(summary).not.toMatch(/(^|[^\\])\*\*bold/);
-    expect(summary.split('\n').filter((line) => line.startsWith('| `')).every((row) => row.split(/(?<!\\)\|/).length === 5)).toBe(true);
+    expect(summary.split('\n').filter((line) => line.startsWith('| `')).every((row) => row.split(/(?<!\\)\|/).length === 6)).toBe(true);
   });
 
   test('the console passes no control character of the server to the terminal', () => {

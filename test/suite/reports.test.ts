@@ -111,7 +111,7 @@ test('exchanges.har is valid HAR 1.2 holding every exchange', async () => {
 test('summary.md states the verdict and the failed must checks', async () => {
   const md = await file('summary.md');
   expect(md).toMatch(/^## ❌ Pet Store conformance: NONCONFORMANT\n/);
-  expect(md).toContain('| `create-401-missing` | 4.2/R3 |');
+  expect(md).toContain('| `create-401-missing` | must | 4.2/R3 |');
   // The replay carries what changes what is sent: off loopback the default profile is read-only.
   expect(md).toMatch(/Replay: `petstore-conformance run --base-url \S+ --profile full --seed 11`/);
   expect(md).toContain('--seed 11');
