@@ -263,3 +263,26 @@ describe('Redactor, a key split across response headers', () => {
     expect(redactor.header(`v=${key.slice(3, 10)}`)).toBe(`v=${key.slice(3, 10)}`);
   });
 });
+
+describe('shown credentials replay exactly what was sent', () => {
+  test('with the key in the environment, bash prints every kind’s shown form as the header sent (property)', async () => {
+    const { CREDENTIAL_MUTATIONS } = await import('../../src/arbitraries/invalid-credential.js');
+    const { execFileSync } = await import('node:child_process');
+    const key = fc.stringMatching(/^[A-Za-z0-9\-._~+/]{4,40}$/);
+    const cases = CREDENTIAL_MUTATIONS.flatMap((mutation) =>
+      fc.sample(key.chain((apiKey) => (mutation.parameters(apiKey) ?? fc.constant(undefined)).map((parameters) => ({ apiKey, parameters }))), { seed: 20261124, numRuns: 8 })
+        .filter(({ apiKey, parameters }) => parameters !== undefined || mutation.parameters(apiKey) !== undefined)
+        .map(({ apiKey, parameters }) => ({ kind: mutation.kind, apiKey, credential: mutation.make(apiKey, parameters) })),
+    ).filter(({ credential }) => credential.header !== undefined);
+    expect(new Set(cases.map((c) => c.kind)).size).toBeGreaterThanOrEqual(10);
+    // As a replay runs it: the shown form inside double quotes, the key in the environment
+    // (one bash for every case: case i's key is in K_i).
+    const script = cases.map(({ credential }, i) => `PETSTORE_API_KEY="$K_${i}"; printf '%s\\0' "${credential.shown}"`).join('\n');
+    const keys = Object.fromEntries(cases.map(({ apiKey }, i) => [`K_${i}`, apiKey]));
+    const printed = execFileSync('bash', ['-c', script], { env: { PATH: process.env.PATH, ...keys }, encoding: 'utf8' }).split('\0').slice(0, -1);
+    expect(printed).toHaveLength(cases.length);
+    for (const [i, { kind, apiKey, credential }] of cases.entries()) {
+      expect(printed[i], `${kind} for key ${apiKey}: shown ${credential.shown}`).toBe(credential.header);
+    }
+  });
+});
