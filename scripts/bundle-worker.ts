@@ -13,7 +13,7 @@
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
-import { packageRoot } from '../src/package-info.js';
+import { packageRoot } from '../src/core/package-info.js';
 import { PRECOMPILED_FILE } from '../src/schema/validators.js';
 
 const out = join(packageRoot, 'dist/worker');

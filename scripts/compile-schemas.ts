@@ -10,7 +10,7 @@ import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Ajv2020 as Ajv } from 'ajv/dist/2020.js';
-import { packageRoot } from '../src/package-info.js';
+import { packageRoot } from '../src/core/package-info.js';
 import { AJV_OPTIONS, PRECOMPILED_FILE, schemas, SPEC_SHAPES } from '../src/schema/validators.js';
 
 const require = createRequire(import.meta.url);

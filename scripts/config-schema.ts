@@ -6,6 +6,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { configSchema } from '../src/config/setting-values.js';
-import { packageRoot } from '../src/package-info.js';
+import { packageRoot } from '../src/core/package-info.js';
 
 writeFileSync(join(packageRoot, 'schemas/config.schema.json'), `${JSON.stringify(configSchema(), null, 2)}\n`);

@@ -7,7 +7,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RunSettings } from '../src/config/settings.js';
-import { packageRoot } from '../src/package-info.js';
+import { packageRoot } from '../src/core/package-info.js';
 import { CheckCollector } from '../src/runner/collector.js';
 import { startSuite } from '../src/runner/suite.js';
 

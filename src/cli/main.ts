@@ -5,7 +5,7 @@ import { DEFAULT_CONFIG_FILE } from '../config/config-path.js';
 import { parseArgument } from '../config/setting-values.js';
 import { SETTING_LIST, type Setting, type SettingName } from '../config/settings.js';
 import { UsageError } from '../core/errors.js';
-import { toolVersion } from '../package-info.js';
+import { toolVersion } from '../core/package-info.js';
 import { EXIT } from '../report/verdict.js';
 import { createReportDir, defaultReportDir } from '../report/report-dir.js';
 import { resolveFleet, resolveRunOptions, type RunFlags } from './run-options.js';

@@ -2,7 +2,7 @@ import type { CheckLevel, CheckStatus, CreatedCategory } from '../check/types.js
 import { shownProxy } from '../config/proxy.js';
 import { reportedValues, type RunSettings } from '../config/settings.js';
 import type { Exchange, TransportErrorCode } from '../core/exchange.js';
-import { specVersion, toolVersion } from '../package-info.js';
+import { specVersion, toolVersion } from '../core/package-info.js';
 import { REPORT_VERSION, type CheckResult, type Report, type RunTiming, type StatusCounts } from './model.js';
 import { curlCommand } from './curl.js';
 import { OUT_OF_SCOPE, traceRequirements } from './traceability.js';

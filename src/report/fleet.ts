@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { byName } from '../config/shard.js';
-import { toolVersion } from '../package-info.js';
+import { toolVersion } from '../core/package-info.js';
 import { renderFleetJunit } from './junit.js';
 import type { Report, Verdict } from './model.js';
 import { cell } from './summary-md.js';

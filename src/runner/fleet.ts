@@ -4,7 +4,7 @@ import { byName, type Shard } from '../config/shard.js';
 import { SETTINGS } from '../config/settings.js';
 import { UsageError } from '../core/errors.js';
 import { HeapPacer } from '../core/heap-pacer.js';
-import { toolVersion } from '../package-info.js';
+import { toolVersion } from '../core/package-info.js';
 import { fleetLine, fleetReport, fleetTarget, writeFleetReports, type FleetReport, type FleetTarget } from '../report/fleet.js';
 import type { Report } from '../report/model.js';
 import { runLane, withDeadline } from './lane.js';

@@ -1,5 +1,5 @@
 import { withDefaults, type RunSettings } from '../config/settings.js';
-import { toolVersion } from '../package-info.js';
+import { toolVersion } from '../core/package-info.js';
 import type { CheckList } from '../report/check-list.js';
 import { CATALOGUE } from '../requirements/catalogue.js';
 import { collectChecks } from './suite.js';

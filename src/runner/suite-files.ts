@@ -1,6 +1,6 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { packageRoot } from '../package-info.js';
+import { packageRoot } from '../core/package-info.js';
 
 /** Where the suite's files are, and how vitest must load them. */
 export interface SuiteFiles {

@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { createVitest, type Reporter, type Vitest } from 'vitest/node';
 import type { RunSettings } from '../config/settings.js';
 import { withCauses } from '../core/tool-failure.js';
-import { packageRoot } from '../package-info.js';
+import { packageRoot } from '../core/package-info.js';
 import type { CheckDefinition } from '../check/types.js';
 import { laneReporter, type CheckCollector } from './collector.js';
 import { suiteFiles, type SuiteFiles } from './suite-files.js';

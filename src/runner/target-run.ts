@@ -9,7 +9,7 @@ import { RunStopped, UsageError } from '../core/errors.js';
 import type { Exchange } from '../core/exchange.js';
 import type { Credential } from '../http/credential.js';
 import { RequestGuard } from '../http/safety.js';
-import { toolVersion } from '../package-info.js';
+import { toolVersion } from '../core/package-info.js';
 import type { ReferenceServer } from '../reference/server.js';
 import { buildReport, UNREACHABLE } from '../report/build.js';
 import { ConsoleFormat } from '../report/console.js';

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
-import { packageRoot } from '../package-info.js';
+import { packageRoot } from '../core/package-info.js';
 
 /** The shapes of spec section 2, and the tool's own files, by schema title. */
 export type SchemaName = 'NewCategory' | 'Category' | 'Error' | 'Config' | 'KnownFailures' | 'Report' | 'Fleet';

@@ -12,7 +12,7 @@ const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
 
 /** The layers, lowest first: a unit may import from its own layer's unit and from units listed before it. */
 const LAYERS = [
-  ['package-info.ts', 'core', 'json', 'secrets'],
+  ['core', 'json', 'secrets'],
   ['schema', 'requirements'],
   ['config'],
   ['http'],

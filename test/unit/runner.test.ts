@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import type { RunSettings } from '../../src/config/settings.js';
-import { packageRoot } from '../../src/package-info.js';
+import { packageRoot } from '../../src/core/package-info.js';
 import { CheckCollector } from '../../src/runner/collector.js';
 import { startSuite } from '../../src/runner/suite.js';
 import { suiteFiles } from '../../src/runner/suite-files.js';

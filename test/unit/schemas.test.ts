@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { invalidBody } from '../../src/arbitraries/invalid-body.js';
 import { newCategory } from '../../src/arbitraries/new-category.js';
-import { packageRoot } from '../../src/package-info.js';
+import { packageRoot } from '../../src/core/package-info.js';
 import { AJV_OPTIONS, PRECOMPILED_FILE, runtimeAjv, schemas, SPEC_SHAPES, violations } from '../../src/schema/validators.js';
 
 describe('the section-2 schemas', () => {
