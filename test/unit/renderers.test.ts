@@ -1,0 +1,100 @@
+/**
+ * Every renderer as a pure function of a report, pinned by snapshots (as vitest pins its
+ * own reporters): a conformant run; a nonconformant one with should and info findings; a
+ * --strict one; a not-assessable one; one with hostile bytes. A changed count, a dropped
+ * escape or a reordered failure shows as a snapshot diff. Update with `npx vitest run -u`
+ * after reading the diff.
+ */
+import { describe, expect, test } from 'vitest';
+import { withDefaults, type RunSettings } from '../../src/config/settings.js';
+import type { Exchange } from '../../src/core/exchange.js';
+import { buildReport } from '../../src/report/build.js';
+import { ConsoleFormat } from '../../src/report/console.js';
+import { renderHar } from '../../src/report/har.js';
+import { renderHtml } from '../../src/report/html.js';
+import { renderJunit } from '../../src/report/junit.js';
+import type { CheckResult, Report } from '../../src/report/model.js';
+import { renderSummary } from '../../src/report/summary-md.js';
+import { answered, unanswered } from '../support/exchanges.js';
+
+const settings: RunSettings = { ...withDefaults({}), baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'k', targetKind: 'external', seed: 7, runId: 'fixture', userAgent: 'x', profile: 'full', profileSource: 'default' };
+
+/** A check of the fixture, passed unless `failure` is given. */
+function check(id: string, level: CheckResult['level'], clause: string, failure?: { message: string; exchange: Exchange }): CheckResult {
+  const result: CheckResult = { id, title: `the ${id} check`, clause, level, requirements: [], status: failure ? 'failed' : 'passed', durationMs: 12, requests: 1 };
+  if (failure) result.failure = { message: failure.message, expected: 'status 201', found: `status ${failure.exchange.response?.status}`, request: failure.exchange.request, ...(failure.exchange.response ? { response: failure.exchange.response } : {}) };
+  return result;
+}
+
+const post = (status: number, body: unknown) => answered(status, body, { method: 'POST', requestBody: { name: 'Cats' }, seq: 2 });
+const HOSTILE = 'bad\u0000 \u001b[31mred\u001b[0m <h1>x</h1> a|b **bold** &amp; \ud800 \ufffe "quoted" ]]>';
+
+function fixture(kind: 'conformant' | 'findings' | 'strict' | 'not-assessable' | 'hostile'): { report: Report; exchanges: Exchange[] } {
+  const list = answered(200, [{ id: 1, name: 'Cats' }], { seq: 1 });
+  const checks = [check('list-answers-200-array', 'must', '4.1'), check('create-answers-201', 'must', '4.2')];
+  const exchanges: Exchange[] = [list, post(201, { id: 2, name: 'Cats' })];
+  if (kind === 'findings' || kind === 'strict') {
+    const bom = answered(200, '\ufeff[]', { seq: 3 });
+    checks.push(check('json-without-byte-order-mark', 'should', '4', { message: 'Expected no byte order mark', exchange: bom }));
+    checks.push(check('unauthorized-invalid-token', 'info', '5', { message: 'Expected error="invalid_token"', exchange: answered(401, { code: 'u', message: 'no', status: 401 }, { seq: 4 }) }));
+    if (kind === 'findings') {
+      const wrong = post(200, { id: 3, name: 'Cats' });
+      checks[1] = check('create-answers-201', 'must', '4.2', { message: 'Expected status 201, received 200', exchange: wrong });
+    }
+  }
+  if (kind === 'hostile') {
+    const echo = post(400, { code: HOSTILE, message: HOSTILE, status: 400 });
+    checks[1] = check('create-answers-201', 'must', '4.2', { message: `Expected status 201, received 400: ${HOSTILE}`, exchange: echo });
+    exchanges.push(echo);
+  }
+  const unreachable = kind === 'not-assessable';
+  const report = buildReport({
+    settings: { ...settings, strict: kind === 'strict' },
+    startedAt: new Date(0),
+    durationMs: 1234,
+    checks: unreachable ? [] : checks,
+    exchanges: unreachable ? [] : exchanges,
+    created: unreachable ? [] : [{ id: '2', name: 'Cats', checkId: 'create-answers-201' }],
+    runErrors: [],
+    ...(unreachable ? { preflight: unanswered('CONNECTION_REFUSED', { checkId: 'preflight', seq: 0 }) } : {}),
+  });
+  return { report, exchanges: unreachable ? [] : exchanges };
+}
+
+const KINDS = ['conformant', 'findings', 'strict', 'not-assessable', 'hostile'] as const;
+
+describe.each(KINDS)('a %s run', (kind) => {
+  const { report, exchanges } = fixture(kind);
+
+  test('junit.xml', async () => {
+    await expect(renderJunit(report)).toMatchFileSnapshot(`__snapshots__/renderers/${kind}.junit.xml`);
+  });
+
+  test('summary.md', async () => {
+    await expect(renderSummary(report)).toMatchFileSnapshot(`__snapshots__/renderers/${kind}.summary.md`);
+  });
+
+  test('report.html', async () => {
+    await expect(renderHtml(report)).toMatchFileSnapshot(`__snapshots__/renderers/${kind}.report.html`);
+  });
+
+  test('exchanges.har', async () => {
+    await expect(renderHar(report, exchanges)).toMatchFileSnapshot(`__snapshots__/renderers/${kind}.exchanges.har`);
+  });
+
+  test('the console summary and check lines', async () => {
+    const format = new ConsoleFormat(false, report.settings.strict ?? false);
+    const lines = [...report.checks.map((c) => format.check(c)), format.summary(report)].filter((line) => line !== undefined).join('\n');
+    await expect(lines).toMatchFileSnapshot(`__snapshots__/renderers/${kind}.console.txt`);
+  });
+});
+
+test('the fixtures differ where they should: counts and verdicts', () => {
+  const verdicts = KINDS.map((kind) => fixture(kind).report.verdict);
+  expect(verdicts).toEqual(['conformant', 'nonconformant', 'nonconformant', 'error', 'nonconformant']);
+  const junit = renderJunit(fixture('findings').report);
+  // One must failure; the should and the info findings are skipped, not failures.
+  expect(junit).toMatch(/<testsuites[^>]* failures="1"/);
+  expect((junit.match(/<skipped /g) ?? []).length).toBe(2);
+  expect(renderJunit(fixture('strict').report)).toMatch(/<testsuites[^>]* failures="1"/);
+});
