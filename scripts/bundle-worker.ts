@@ -8,7 +8,8 @@
  * Outside the bundle: vitest (the suite must use the runner's own instance), ajv (loaded
  * on demand), and undici, loaded as published: bundled, its requests on reused
  * connections missed a 400 ms deadline against a server answering at once in 4 runs of 4
- * (0 of 4 unbundled).
+ * (0 of 4 unbundled); and shescape (replay commands), which requires Node's built-ins as
+ * CommonJS does, which an ES module bundle cannot.
  */
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -25,7 +26,7 @@ await build({
   platform: 'node',
   target: 'node20',
   // ajv loads on demand only (the validators come precompiled), through createRequire.
-  external: ['vitest', 'ajv', 'ajv-formats', 'undici'],
+  external: ['vitest', 'ajv', 'ajv-formats', 'undici', 'shescape'],
   logLevel: 'warning',
 });
 // The validators module requires its precompiled code beside itself.

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import type { CoverageInput } from '../arbitraries/coverage.js';
-import { SETTINGS } from '../config/settings.js';
+import { replayCommand } from '../config/replay.js';
 import type { CheckContext } from './context.js';
 import { CheckError, CheckFailure } from '../core/errors.js';
 import { deriveSeed } from './seed.js';
@@ -61,7 +61,7 @@ export async function assertProperty<T>(
     // A coverage input is known by its label; a long value (a sequence of commands) is shown in part: the replay sends it whole.
     const value = shown.length > SHOWN_COVERAGE_CHARS ? `${shown.slice(0, SHOWN_COVERAGE_CHARS)}…` : shown;
     const record: PropertyRecord = { seed, numRuns: 0, numShrinks: 0, coverage: coverage.length, counterexample: redactor.text(`${input.label}: ${value}`) };
-    record.replay = replayCommand(t);
+    record.replay = replayOf(t);
     t.property = record;
     throw new CheckFailure(
       `${concurrent.error.message}\nCoverage input: ${record.counterexample}\n` +
@@ -116,7 +116,7 @@ export async function assertProperty<T>(
     // Only the concurrent phase failed: report that failure as it happened.
     record.counterexample = redactor.text(fc.stringify(concurrent.value));
     record.shrinkStopped = 'not shrunk: the failure appeared only with inputs sent concurrently';
-    record.replay = replayCommand(t);
+    record.replay = replayOf(t);
     throw new CheckFailure(
       `${concurrent.error.message}\nCounterexample: ${record.counterexample}\n` +
         `(with ${settings.concurrency} inputs at a time; sent one at a time, every input passed: a race; run seed ${settings.seed}, check seed ${seed})\n` +
@@ -128,7 +128,7 @@ export async function assertProperty<T>(
   record.path = details.counterexamplePath ?? undefined;
   if (shrinkStopped) record.shrinkStopped = shrinkStopped;
   record.counterexample = redactor.text(fc.stringify(details.counterexample?.[0]));
-  record.replay = replayCommand(t);
+  record.replay = replayOf(t);
   const error = details.errorInstance;
   if (!(error instanceof CheckFailure)) throw error;
   throw new CheckFailure(
@@ -179,14 +179,10 @@ async function runConcurrently<T>(
   return failed;
 }
 
-/** The command line that runs this one check again with the same inputs. */
-function replayCommand(t: CheckContext): string {
+/** The command line that runs this one check again with the same inputs (config/replay.ts). */
+function replayOf(t: CheckContext): string {
   const { settings } = t.run;
-  const target = settings.targetKind === 'external' ? ` --base-url ${settings.baseUrl}` : '';
-  const runs = settings.numRuns ? ` --num-runs ${settings.numRuns}` : '';
-  const budget = settings.shrinkBudget !== SETTINGS.shrinkBudget.default ? ` --shrink-budget ${settings.shrinkBudget}` : '';
-  // The profile always: a target's default may differ (read-only off loopback), and would skip the check.
-  return `petstore-conformance run${target} --profile ${settings.profile} --seed ${settings.seed}${runs}${budget} --checks '^${t.checkId}$'`;
+  return replayCommand(settings, settings.targetKind === 'external' ? settings.baseUrl : undefined, { checkFilter: `^${t.checkId}$` });
 }
 
 function plural(n: number, noun: string): string {

@@ -4,6 +4,7 @@ import type { Report } from './model.js';
 import { visible } from './visible.js';
 import { gateLines } from './gate.js';
 import { byWeight, failsRun } from './verdict.js';
+import { replayCommand } from '../config/replay.js';
 
 /**
  * Server text as Markdown cell text: one line, HTML escaped (he), Markdown's punctuation
@@ -49,7 +50,7 @@ export function renderSummary(report: Report): string {
     '',
     `Requirements: ${[...outcomes].map(([outcome, n]) => `${n} ${outcome}`).join(', ')} (of ${report.requirements.length}).`,
     '',
-    `Replay: \`petstore-conformance run${report.target.kind === 'external' ? ` --base-url ${report.target.baseUrl}` : ''} --profile ${report.settings.profile} --seed ${report.settings.seed}${report.settings.knownFailures ? ` --known-failures ${report.settings.knownFailures}` : ''}\``,
+    `Replay: \`${replayCommand(report.settings, report.target.kind === 'external' ? report.target.baseUrl : undefined)}\``,
     '',
   );
   return lines.join('\n');
