@@ -84,6 +84,12 @@ export interface Finding {
   summary: string;
   /** The failed checks it explains. */
   checks: string[];
+  /** The request the deviation was found on (since 1.1): grouping and "blocked by" match on it, never on `summary`'s words. */
+  request?: { method: string; path: string };
+  /** What was found there, in a few words (`status 200`). */
+  found?: string;
+  /** What each check expected instead. */
+  expected?: string[];
 }
 
 /** The whole report.json. */

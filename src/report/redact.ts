@@ -18,7 +18,12 @@ export function redactReport(report: Report, redactor: Redactor): Report {
   return {
     ...report,
     verdictReason: redactor.text(report.verdictReason),
-    findings: report.findings.map((finding) => ({ ...finding, summary: redactor.text(finding.summary) })),
+    findings: report.findings.map((finding) => ({
+      ...finding,
+      summary: redactor.text(finding.summary),
+      ...(finding.found !== undefined ? { found: redactor.text(finding.found) } : {}),
+      ...(finding.expected ? { expected: redactor.value(finding.expected) } : {}),
+    })),
     checks: report.checks.map((check) => ({
       ...check,
       ...(check.reason !== undefined ? { reason: text(check.reason) } : {}),
