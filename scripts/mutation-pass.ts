@@ -1,7 +1,8 @@
 /**
- * `npm run mutations`: a quick mutation pass over the judgements. Each mutation loosens
- * or breaks one condition of a judgement in the sources, runs the judgement tests
- * (test/judgements, milliseconds each), and restores the file. A mutation the tests do not
+ * `npm run mutations`: a quick mutation pass over the judgements and the rules around
+ * them (redaction, renderers, credentials, the verdict policy, fleet and merge). Each
+ * mutation loosens or breaks one condition in the sources, runs the tests that must notice
+ * it (test/judgements by default, milliseconds each), and restores the file. A mutation the tests do not
  * notice "survives": a condition no test pins down. Prints a table; exits 1 when one
  * survives. (Stryker does this exhaustively; this pass keeps the conditions that decide
  * verdicts honest at a glance.)
@@ -18,6 +19,8 @@ interface Mutation {
   what: string;
   from: string;
   to: string;
+  /** The test files that must notice it (default: test/judgements, milliseconds each). */
+  tests?: string[];
 }
 
 const MUTATIONS: Mutation[] = [
@@ -26,25 +29,44 @@ const MUTATIONS: Mutation[] = [
   { file: 'src/judgements/invariants.ts', what: 'unauthorized-has-challenge accepts any scheme', from: '\\s*bearer\\b/i', to: '\\s*\\w+\\b/i' },
   { file: 'src/judgements/invariants.ts', what: 'no-server-error misses a 500', from: 'response.status >= 500 ?', to: 'response.status > 500 ?' },
   { file: 'src/judgements/invariants.ts', what: 'no-server-error judges routes whose status codes are not shown', from: "(_response, exchange) => new URL(exchange.request.url).pathname.endsWith('/v1/categories')", to: '() => true' },
-  { file: 'src/judgements/invariants.ts', what: 'invariants judge superseded attempts (a 429 sent again)', from: 'exchange.superseded || ', to: '' },
+  { file: 'src/judgements/invariants.ts', what: 'invariants judge superseded attempts (a 429 sent again)', from: 'if (response && !exchange.superseded) {', to: 'if (response) {' },
   { file: 'src/judgements/invariants.ts', what: 'no-server-error ignores info probes', from: '!invariant.everyLevel && ', to: '' },
   { file: 'src/judgements/invariants.ts', what: 'error-status-matches-http compares loosely', from: '=== BigInt(response.status)', to: '!== undefined' },
-  { file: 'src/judgements/list.ts', what: 'list-ids-unique accepts a repeated id', from: 'expectThat(first === undefined', to: 'expectThat(true' },
+  { file: 'src/judgements/list.ts', what: 'list-ids-unique accepts a repeated id', from: 'if (first !== undefined) expectThat(false,', to: 'if (false) expectThat(false,' },
   { file: 'src/judgements/edge-cases.ts', what: 'edge cases accept any 4xx refusal', from: 'if (status === 400 ||', to: 'if (status >= 400 ||' },
-  { file: 'src/check/expect.ts', what: 'the exact name is compared after trimming', from: 'found.name === fields.name', to: 'found.name.trim() === fields.name.trim()' },
+  { file: 'src/check/expect.ts', what: 'the exact name is compared after trimming', from: 'if (found.name !== fields.name) {', to: 'if (found.name.trim() !== fields.name.trim()) {' },
   { file: 'src/check/expect.ts', what: 'an id past int64 is accepted', from: 'if (!isInt64(id)) {', to: 'if (false) {' },
   { file: 'src/check/expect.ts', what: 'expectStatus accepts any status of the same class', from: 'if (response.status !== expected) {', to: 'if (Math.floor(response.status / 100) !== Math.floor(expected / 100)) {' },
-  { file: 'src/check/refusal.ts', what: 'a tab counts as a control that may be refused', from: '[\\u0000-\\u0008\\u000b', to: '[\\u0000-\\u0009\\u000b' },
+  { file: 'src/check/refusal.ts', what: 'a tab counts as a control that may be refused', from: '[\\u0001-\\u0008\\u000b', to: '[\\u0001-\\u0009\\u000b' },
   { file: 'src/check/length-limit.ts', what: 'a limit below 64 characters passes as a limit', from: "if ((await probe(EVERYDAY_LENGTH)) === 'refused') return { everyday: true };", to: '' },
   { file: 'src/check/length-limit.ts', what: 'one byte counts as one character', from: "['UTF-8 bytes', (text) => Buffer.byteLength(text)]", to: "['UTF-8 bytes', (text) => text.length]" },
+  // Beyond the judgements (issue 23): secrets, renderers, credentials, policy, fleet and merge,
+  // each with the fast tests that must notice it.
+  { file: 'src/secrets/redactor.ts', what: 'a key of 4 characters is redacted inside text, shredding evidence', from: 'if (secret.length >= SUBSTRING_SECRET_CHARS) return true;', to: 'if (secret.length >= 4) return true;', tests: ['test/unit/secrets.test.ts'] },
+  { file: 'src/secrets/redactor.ts', what: 'a short key is redacted where it names a JSON member', from: '|(${strings})(?!\\\\s*:)`', to: '|(${strings})`', tests: ['test/unit/secrets.test.ts'] },
+  { file: 'src/secrets/redactor.ts', what: 'a preview keeps runs of up to 11 characters of the key', from: 'export const PREVIEW_RUN_CHARS = 8;', to: 'export const PREVIEW_RUN_CHARS = 12;', tests: ['test/unit/secrets.test.ts'] },
+  { file: 'src/arbitraries/invalid-credential.ts', what: 'the shown last-character-removed credential drops two characters', from: "i === key.length - 1 ? `\\${${K}%?}` : `${slice(0, i)}${slice(i + 1)}`", to: "i === key.length - 1 ? `\\${${K}%??}` : `${slice(0, i)}${slice(i + 1)}`", tests: ['test/unit/secrets.test.ts'] },
+  { file: 'src/report/junit.ts', what: 'junit.xml counts errors as failures in <testsuites>', from: "    failures: String(count(checks, isFailure)),\n    errors: String(count(checks, isError) + extraErrors),", to: "    failures: String(count(checks, isError)),\n    errors: String(count(checks, isError) + extraErrors),", tests: ['test/unit/renderers.test.ts'] },
+  { file: 'src/report/junit.ts', what: 'junit.xml drops characters XML forbids instead of escaping them', from: "invalidCharReplacement: escaped }", to: "invalidCharReplacement: '' }", tests: ['test/unit/renderers.test.ts'] },
+  { file: 'src/report/html.ts', what: 'report.html writes control characters as references (HTML parse errors)', from: 'encode(visible(String(text))', to: 'encode((String(text))', tests: ['test/unit/renderers.test.ts', 'test/unit/writers-redaction.test.ts'] },
+  { file: 'src/report/verdict.ts', what: '--strict no longer counts should failures', from: "return check.level === 'must' || (strict && check.level === 'should');", to: "return check.level === 'must';", tests: ['test/unit/renderers.test.ts'] },
+  { file: 'src/report/findings.ts', what: '"blocked by" matches any finding on the path, whatever its method', from: 'return finding.request?.method === method && finding.request.path.endsWith(path);', to: 'return finding.request?.path.endsWith(path) === true;', tests: ['test/unit/findings.test.ts'] },
+  { file: 'src/config/replay.ts', what: 'replays state every setting at its default', from: 'if (!ALWAYS.includes(name) && JSON.stringify(value) === JSON.stringify(fallback)) continue;', to: '', tests: ['test/unit/replay.test.ts'] },
+  { file: 'src/runner/fleet.ts', what: 'a fleet target named .. writes outside the report folder', from: "if (name === '' || name === '.' || name === '..')", to: "if (name === '' || name === '.')", tests: ['test/unit/merge.test.ts'] },
+  { file: 'src/runner/merge.ts', what: 'merge trusts the exit code a part claims', from: 'fleetTarget(target.name, report, exitCodeOf(report.verdict, report.gate), null)', to: 'fleetTarget(target.name, report, target.exitCode, null)', tests: ['test/unit/merge.test.ts'] },
+  { file: 'src/runner/merge.ts', what: 'merge reads a report of any version', from: '!/^1\\.\\d+$/.test(version)', to: '!/^\\d+\\.\\d+$/.test(version)', tests: ['test/unit/merge.test.ts'] },
+  { file: 'src/judgements/deprecation.ts', what: 'a Sunset in another zone than GMT passes', from: "\\\\d{4} \\\\d{2}:\\\\d{2}:\\\\d{2} GMT$',", to: "\\\\d{4} \\\\d{2}:\\\\d{2}:\\\\d{2} (GMT|UTC)$',", tests: ['test/judgements/auth-and-scope.test.ts'] },
+  { file: 'src/judgements/auth.ts', what: 'error="invalid_token" is found inside another parameter', from: '/(^|[\\s,])error\\s*=', to: '/error\\s*=', tests: ['test/judgements/auth-and-scope.test.ts'] },
+  { file: 'src/config/read-input.ts', what: 'a device file is read as a key', from: 'if (!stats.isFile())', to: 'if (stats.isDirectory())', tests: ['test/unit/config.test.ts'] },
+  { file: 'src/runner/collector.ts', what: 'a check reported twice loses its exchanges', from: 'const exchanges = this.#exchanges.get(meta.id) ?? meta.exchanges;', to: 'const exchanges = meta.exchanges;', tests: ['test/unit/runner.test.ts'] },
 ];
 
 const run = promisify(execFile);
 
-/** Whether the judgement tests fail with the mutation in place. */
-async function killed(): Promise<boolean> {
+/** Whether the tests fail with the mutation in place. */
+async function killed(tests: readonly string[]): Promise<boolean> {
   try {
-    await run(process.execPath, [join(packageRoot, 'node_modules/vitest/vitest.mjs'), 'run', 'test/judgements', '--reporter=dot'], { cwd: packageRoot });
+    await run(process.execPath, [join(packageRoot, 'node_modules/vitest/vitest.mjs'), 'run', ...tests, '--reporter=dot'], { cwd: packageRoot });
     return false;
   } catch {
     return true;
@@ -58,7 +80,7 @@ for (const mutation of MUTATIONS) {
   if (!original.includes(mutation.from)) throw new Error(`${mutation.file}: the mutated text is gone: ${mutation.from}`);
   writeFileSync(path, original.replace(mutation.from, mutation.to));
   try {
-    rows.push([(await killed()) ? 'killed' : 'SURVIVED', `${mutation.file}: ${mutation.what}`]);
+    rows.push([(await killed(mutation.tests ?? ['test/judgements'])) ? 'killed' : 'SURVIVED', `${mutation.file}: ${mutation.what}`]);
   } finally {
     writeFileSync(path, original);
   }

@@ -20,6 +20,7 @@ describe('unauthorized-invalid-token: the 401 to an unknown key challenges with 
     ['spaces around =', 'Bearer error = "invalid_token"', 'passed'],
     ['near miss: another error code', 'Bearer realm="petstore", error="invalid_request"', 'failed'],
     ['near miss: the code inside another parameter', 'Bearer realm="petstore", error_description="invalid_token"', 'failed'],
+    ['near miss: a parameter whose name ends in error', 'Bearer realm="petstore", suberror="invalid_token"', 'failed'],
     ['near miss: a challenge without error', 'Bearer realm="petstore"', 'failed'],
     ['near miss: no WWW-Authenticate', undefined, 'failed'],
   ] as const)('%s', (_what, challenge, outcome) => {

@@ -60,8 +60,22 @@ describe('merge', () => {
 
 describe('fleet target names are safe folder names', async () => {
   const { unsafeFolderName } = await import('../../src/runner/fleet.js');
-  test.each(['..', '.', '', 'a/b', 'a\\b', 'CON', 'nul.txt', 'com1', 'LPT9', 'x.', 'x ', 'a:b', 'a\u0000b'])('%j is refused', (name) => {
-    expect(unsafeFolderName(name)).toBeDefined();
+  test.each([
+    ['..', 'it is empty, . or ..'],
+    ['.', 'it is empty, . or ..'],
+    ['', 'it is empty, . or ..'],
+    ['a/b', 'it holds a path separator'],
+    ['a\\b', 'it holds a path separator'],
+    ['CON', 'it is a device name reserved on Windows'],
+    ['nul.txt', 'it is a device name reserved on Windows'],
+    ['com1', 'it is a device name reserved on Windows'],
+    ['LPT9', 'it is a device name reserved on Windows'],
+    ['x.', 'it ends with a dot or a space (dropped on Windows)'],
+    ['x ', 'it ends with a dot or a space (dropped on Windows)'],
+    ['a:b', 'it holds a control character or one of < > : " | ? * (reserved on Windows)'],
+    ['a\u0000b', 'it holds a control character or one of < > : " | ? * (reserved on Windows)'],
+  ])('%j is refused: %s', (name, reason) => {
+    expect(unsafeFolderName(name)).toBe(reason);
   });
   test.each(['staging', 'eu-west-1', 'prod.v2', 'console', 'a..b'])('%j is a folder name', (name) => {
     expect(unsafeFolderName(name)).toBeUndefined();
