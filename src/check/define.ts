@@ -1,7 +1,7 @@
 import { test } from 'vitest';
 import { withBodyCapped } from '../core/exchange.js';
 import { CheckContext } from './context.js';
-import { CheckError, CheckFailure, RouteHung, RunStopped } from '../core/errors.js';
+import { CheckError, CheckFailure, hasCode } from '../core/errors.js';
 import { NOT_RUN_INTERRUPTED, NOT_SELECTED, UNTESTED_READ_ONLY } from './reasons.js';
 import { runState } from './run-state.js';
 import type { RunSettings } from '../config/settings.js';
@@ -70,18 +70,18 @@ export function check(
         return skip(reason) as never;
       });
     } catch (error) {
-      if (error instanceof CheckFailure) meta.failure = failureRecord(error, definition.id);
-      else if (error instanceof RouteHung && error.identical) {
+      if (hasCode(error, 'PCS_CHECK_FAILURE')) meta.failure = failureRecord(error, definition.id);
+      else if (hasCode(error, 'PCS_ROUTE_HUNG') && error.identical) {
         // The very request this check needed got no response when another check sent it.
         const deviation = { expected: 'a response', found: `no response (${error.evidence.error?.code})` };
         meta.failure = failureRecord(new CheckFailure(`Expected a response, received none: ${error.message}`, error.evidence, deviation), definition.id);
-      } else if (error instanceof RunStopped && run.interrupted && t.exchanges.length === 0) {
+      } else if (hasCode(error, 'PCS_RUN_STOPPED') && run.interrupted && t.exchanges.length === 0) {
         // Started as the stop arrived, it sent nothing: not run, like the checks after it.
         meta.outcome = { status: 'skipped', reason: NOT_RUN_INTERRUPTED };
         return skip(NOT_RUN_INTERRUPTED);
       } else if (meta.outcome?.status !== 'skipped') {
-        if (error instanceof RunStopped) meta.stopped = run.guard.stopped;
-        meta.outcome = { status: 'error', reason: error instanceof CheckError ? error.message : String(error) };
+        if (hasCode(error, 'PCS_RUN_STOPPED')) meta.stopped = run.guard.stopped;
+        meta.outcome = { status: 'error', reason: hasCode(error, 'PCS_CHECK_ERROR') ? error.message : String(error) };
       }
       // What vitest needs is that the test failed: the finding is in meta already. vitest
       // serializes what is thrown, own properties included; a failure carries its exchange,

@@ -3,7 +3,7 @@ import { outcomeLine, requestLine } from '../core/exchange.js';
 import { isInt64 } from '../json/int64.js';
 import { exactInteger, lexemeOf, parseJson, type ParsedJson } from '../json/lossless.js';
 import { violations } from '../schema/validators.js';
-import { CheckError, CheckFailure, type Deviation } from '../core/errors.js';
+import { CheckError, CheckFailure, type Deviation, hasCode } from '../core/errors.js';
 
 /**
  * Assertions on exchanges. Each throws a {@link CheckFailure} carrying the exchange, with
@@ -187,7 +187,7 @@ export async function expectEachCase<T>(
   const failures = outcomes.flatMap((outcome, i) => (outcome.status === 'rejected' ? [{ c: cases[i]!, reason: outcome.reason }] : []));
   if (failures.length === 0) return;
   const first = failures[0]!;
-  if (!(first.reason instanceof CheckFailure)) throw first.reason;
+  if (!hasCode(first.reason, 'PCS_CHECK_FAILURE')) throw first.reason;
   const tally = cases.length > 1 ? ` (${failures.length} of ${cases.length} cases failed)` : '';
   throw new CheckFailure(`${label(first.c)}: ${first.reason.message}${tally}`, first.reason.exchange, first.reason.deviation);
 }

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import type { CoverageInput } from '../arbitraries/coverage.js';
 import { replayCommand } from '../config/replay.js';
 import type { CheckContext } from './context.js';
-import { CheckError, CheckFailure } from '../core/errors.js';
+import { CheckError, CheckFailure, hasCode } from '../core/errors.js';
 import { deriveSeed } from './seed.js';
 import type { PropertyRecord } from './types.js';
 
@@ -95,7 +95,7 @@ export async function assertProperty<T>(
     } catch (error) {
       sentAtFirstFailure ??= t.exchanges.length;
       // Each attempt would cost a whole request deadline, and a hang says nothing about input shape.
-      if (error instanceof CheckFailure && error.exchange.error?.code === 'TIMEOUT') {
+      if (hasCode(error, 'PCS_CHECK_FAILURE') && error.exchange.error?.code === 'TIMEOUT') {
         stopShrinking = 'not shrunk: the failure is a timeout';
       }
       throw error;
@@ -130,7 +130,7 @@ export async function assertProperty<T>(
   record.counterexample = redactor.text(fc.stringify(details.counterexample?.[0]));
   record.replay = replayOf(t);
   const error = details.errorInstance;
-  if (!(error instanceof CheckFailure)) throw error;
+  if (!hasCode(error, 'PCS_CHECK_FAILURE')) throw error;
   throw new CheckFailure(
     `${error.message}\nCounterexample: ${record.counterexample}\n` +
       `(after ${plural(details.numRuns, 'run')} and ${plural(details.numShrinks, 'shrink')}${shrinkStopped ? `, ${shrinkStopped}` : ''}; ` +
@@ -164,7 +164,7 @@ async function runConcurrently<T>(
       try {
         await predicate(values[index]!, index);
       } catch (error) {
-        if (!(error instanceof CheckFailure)) {
+        if (!hasCode(error, 'PCS_CHECK_FAILURE')) {
           thrown ??= { error };
           continue;
         }

@@ -4,7 +4,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { DEFAULT_CONFIG_FILE } from '../config/config-path.js';
 import { parseArgument } from '../config/setting-values.js';
 import { SETTING_LIST, type Setting, type SettingName } from '../config/settings.js';
-import { UsageError } from '../core/errors.js';
+import { UsageError, hasCode } from '../core/errors.js';
 import { toolVersion } from '../core/package-info.js';
 import { EXIT } from '../report/verdict.js';
 import { createReportDir, defaultReportDir } from '../report/report-dir.js';
@@ -112,7 +112,7 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
         ? 0
         : EXIT.usage;
     }
-    if (error instanceof UsageError) {
+    if (hasCode(error, 'PCS_USAGE')) {
       io.stderr.write(`petstore-conformance: error: ${error.message}\n`);
       return EXIT.usage;
     }

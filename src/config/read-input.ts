@@ -1,6 +1,6 @@
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { UsageError } from '../core/errors.js';
+import { UsageError, hasCode } from '../core/errors.js';
 
 /** Largest file the user names that the tool reads, in bytes (1 MiB): a key, a certificate, a configuration. */
 export const MAX_INPUT_BYTES = 1024 * 1024;
@@ -37,7 +37,7 @@ export async function readInput(path: string, what: string, maxBytes = MAX_INPUT
     if (length > maxBytes) throw new UsageError(`${what} ${path} is over ${maxBytes} bytes; it may be ${maxBytes} at most`);
     return Buffer.concat(chunks).toString('utf8');
   } catch (error) {
-    if (error instanceof UsageError) throw error;
+    if (hasCode(error, 'PCS_USAGE')) throw error;
     throw new UsageError(`cannot read ${what} ${path}: ${(error as NodeJS.ErrnoException).code ?? error}`);
   } finally {
     await file.close();

@@ -96,3 +96,23 @@ export class CheckError extends PetstoreConformanceError {
   override readonly name = 'CheckError';
   readonly code = 'PCS_CHECK_ERROR';
 }
+
+/** Each code's error class, for {@link hasCode}. */
+interface ErrorsByCode {
+  PCS_USAGE: UsageError;
+  PCS_PROFILE_VIOLATION: ProfileViolation;
+  PCS_RUN_STOPPED: RunStopped;
+  PCS_ROUTE_HUNG: RouteHung;
+  PCS_TARGET_REFUSED: TargetRefused;
+  PCS_CHECK_FAILURE: CheckFailure;
+  PCS_CHECK_ERROR: CheckError;
+}
+
+/**
+ * Whether `error` is the tool's error of that code. Callers match on codes, as undici's
+ * users do, not on classes: an error that crossed a module boundary twice (two copies of
+ * the package, the worker's bundle and the CLI) is still recognised.
+ */
+export function hasCode<C extends ErrorCode>(error: unknown, code: C): error is ErrorsByCode[C] {
+  return error instanceof Error && (error as { code?: unknown }).code === code;
+}

@@ -11,7 +11,7 @@ import { HungRoutes } from './hung-routes.js';
 import { BASELINE_FORM } from './client-form.js';
 import { bodyText, isIdempotent, type RequestSpec } from './request.js';
 import { RequestGuard, TargetHealth } from './safety.js';
-import { RouteHung, RunStopped, TargetRefused } from '../core/errors.js';
+import { RouteHung, RunStopped, TargetRefused, hasCode } from '../core/errors.js';
 import { toTransportError } from './transport-error.js';
 import { request, type Dispatcher } from 'undici';
 import { slotDispatcher, type DispatcherOptions } from './dispatcher.js';
@@ -249,7 +249,7 @@ export class HttpClient {
         return { exchange: finish({ error: { code: proxy, message: error.message, phase } }), sentAt };
       }
       if (error instanceof GaveWay) return { exchange: finish({ error: { code: 'ABANDONED', message: error.message, phase } }), sentAt, gaveWay: true };
-      if (error instanceof RouteHung) {
+      if (hasCode(error, 'PCS_ROUTE_HUNG')) {
         const waited = Math.round(performance.now() - started);
         return { exchange: finish({ error: { code: 'ABANDONED', message: `abandoned after ${waited} ms: ${error.message}`, phase } }), sentAt, hung: error };
       }

@@ -4,7 +4,7 @@
  * function of recorded exchanges.
  */
 import { expectListArray, type SentFields } from '../check/expect.js';
-import { CheckFailure } from '../core/errors.js';
+import { CheckFailure, hasCode } from '../core/errors.js';
 import type { Exchange } from '../core/exchange.js';
 import { describeForm, isBaselineForm, type ClientForm } from '../http/client-form.js';
 import { createdExactly, createdListed, type SentCategory } from './create.js';
@@ -48,7 +48,7 @@ function inForm<T>(form: ClientForm, judge: () => T): T {
   try {
     return judge();
   } catch (error) {
-    if (!(error instanceof CheckFailure) || isBaselineForm(form)) throw error;
+    if (!hasCode(error, 'PCS_CHECK_FAILURE') || isBaselineForm(form)) throw error;
     throw new CheckFailure(`A request ${describeForm(form)}: ${error.message}`, error.exchange, {
       expected: `${error.deviation?.expected ?? 'the ordinary answer'} whatever the form`,
       found: `${error.deviation?.found ?? 'another answer'} (${describeForm(form)})`,

@@ -5,7 +5,7 @@ import { loadKnownFailures, type KnownFailure } from '../config/known-failures.j
 import { DIRECT, proxyEnvironment } from '../config/proxy.js';
 import { checkValues } from '../config/setting-values.js';
 import { defaultProfile, SETTING_LIST, withDefaults, type RunSettings, type SettingValues } from '../config/settings.js';
-import { RunStopped, UsageError } from '../core/errors.js';
+import { UsageError, hasCode } from '../core/errors.js';
 import type { Exchange } from '../core/exchange.js';
 import type { Credential } from '../http/credential.js';
 import { RequestGuard } from '../http/safety.js';
@@ -219,7 +219,7 @@ async function probe(settings: RunSettings, redactor: Redactor, stop: AbortSigna
   try {
     return await client.send(request, 'preflight', (attempt) => (last = attempt));
   } catch (error) {
-    if (!(error instanceof RunStopped)) throw error;
+    if (!hasCode(error, 'PCS_RUN_STOPPED')) throw error;
     // Stopped before or while it was sent: no answer, and no finding either.
     return last ?? notSent(`${settings.baseUrl}${request.path}`, error.message);
   } finally {

@@ -6,7 +6,6 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { UsageError } from '../../src/core/errors.js';
 import missingNameAccepted from '../faults/missing-name-accepted.js';
 import { runAgainst } from '../support/targets.js';
 
@@ -51,7 +50,7 @@ describe('known failures', () => {
   test('a malformed file is a usage error naming file, line and column, before any request', async () => {
     const path = await knownFailuresFile('- check: create-rejects-missing-name\n  reason: no expiry given\n  expire: 2027-03-31\n');
     const run = runAgainst({ variations: [missingNameAccepted.variation] }, { checkFilter: CHECKS, knownFailures: path });
-    await expect(run).rejects.toBeInstanceOf(UsageError);
+    await expect(run).rejects.toMatchObject({ code: 'PCS_USAGE' });
     await expect(run).rejects.toThrow(new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:1:3: /0 must`));
   });
 });

@@ -102,3 +102,14 @@ describe('--checks patterns are matched in linear time (RE2)', async () => {
     expect(compileCheckPattern('(a)\\1')).toMatch(/RE2 syntax/);
   });
 });
+
+describe('errors are matched on their codes', async () => {
+  const { CheckFailure, RunStopped, UsageError, hasCode } = await import('../../src/core/errors.js');
+  test('the code decides, not the class: a copy of the error from another module instance is recognised', () => {
+    expect(hasCode(new UsageError('bad flag'), 'PCS_USAGE')).toBe(true);
+    expect(hasCode(Object.assign(new Error('from another copy'), { code: 'PCS_RUN_STOPPED' }), 'PCS_RUN_STOPPED')).toBe(true);
+    expect(hasCode(new RunStopped('stopped'), 'PCS_USAGE')).toBe(false);
+    expect(hasCode({ code: 'PCS_USAGE' }, 'PCS_USAGE')).toBe(false);
+    expect(new Set([new UsageError('a'), new RunStopped('b'), new CheckFailure('c', {} as never)].map((error) => error.code)).size).toBe(3);
+  });
+});

@@ -8,7 +8,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { withDefaults, type RunSettings } from '../../src/config/settings.js';
-import { UsageError } from '../../src/core/errors.js';
 import { buildReport } from '../../src/report/build.js';
 import { fleetReport, fleetTarget } from '../../src/report/fleet.js';
 import type { CheckResult, Report } from '../../src/report/model.js';
@@ -38,7 +37,7 @@ describe('merge', () => {
     const dir = await part({ ...report(false), reportVersion: '2.0' }, 0);
     const out = await mkdtemp(join(tmpdir(), 'pcs-merged-'));
     const merging = mergeFleets([dir], out);
-    await expect(merging).rejects.toBeInstanceOf(UsageError);
+    await expect(merging).rejects.toMatchObject({ code: 'PCS_USAGE' });
     await expect(merging).rejects.toThrow(`${join(dir, 't', 'report.json')} is a report of version "2.0"; this tool merges reports of version 1.x`);
   });
 
