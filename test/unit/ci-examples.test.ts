@@ -59,3 +59,35 @@ describe('action.yml', async () => {
     expect(run.run).not.toContain('api-key');
   });
 });
+
+describe('the GitLab CI/CD component (templates/petstore-conformance/template.yml)', async () => {
+  const { parseAllDocuments } = await import('yaml');
+  const text = await readFile(`${ROOT}templates/petstore-conformance/template.yml`, 'utf8');
+  const [header, body] = parseAllDocuments(text).map((document) => document.toJS()) as [
+    { spec: { inputs: Record<string, { default?: unknown; options?: unknown[]; type?: string }> } },
+    Record<string, { script: string[]; allow_failure: unknown; artifacts: { reports: { junit: string } } }>,
+  ];
+
+  test('a spec of inputs, then one job; every input it interpolates is declared', () => {
+    const declared = Object.keys(header.spec.inputs);
+    const used = [...text.matchAll(/\$\[\[\s*inputs\.([\w-]+)\s*\]\]/g)].map((match) => match[1]!);
+    expect(used.length).toBeGreaterThan(5);
+    expect(used.filter((name) => !declared.includes(name))).toEqual([]);
+    expect(Object.keys(body)).toEqual(['petstore-conformance']);
+  });
+
+  test('the key only by the name of its variable; exit 3 allowed; JUnit kept', () => {
+    const job = body['petstore-conformance']!;
+    expect(job.script.join('\n')).toContain('--api-key-env "$PCS_API_KEY_ENV"');
+    expect(job.allow_failure).toEqual({ exit_codes: [3] });
+    expect(job.artifacts.reports.junit).toBe('reports/conformance/junit.xml');
+  });
+
+  test('the example includes it in one line, with inputs the component declares', async () => {
+    const example = parse(await readFile(`${EXAMPLES}gitlab-ci-component.yml`, 'utf8')) as { include: Array<{ component: string; inputs: Record<string, unknown> }> };
+    expect(example.include).toHaveLength(1);
+    expect(example.include[0]!.component).toMatch(/\/petstore-conformance@v\d+\.\d+\.\d+$/);
+    expect(Object.keys(example.include[0]!.inputs).filter((name) => !(name in header.spec.inputs))).toEqual([]);
+    expect(Object.keys(header.spec.inputs).filter((name) => !('default' in header.spec.inputs[name]!))).toEqual(['base-url']);
+  });
+});
