@@ -1,11 +1,20 @@
-import { Shescape } from 'shescape';
+import { createRequire } from 'node:module';
+import type { Shescape } from 'shescape';
 import { SETTING_LIST, SETTINGS, type SettingName, type SettingValues } from './settings.js';
 
 /** Words bash reads as themselves, left bare so a replay reads as typed. */
 const PLAIN = /^[A-Za-z0-9@%+=:,./_-]+$/;
 
 let shell: Shescape | undefined;
-const quoted = (word: string) => (PLAIN.test(word) ? word : (shell ??= new Shescape({ shell: 'bash' })).quote(word));
+/**
+ * A word as bash must be given it. shescape (about 45 ms to load) is loaded on the first
+ * word that needs quoting, not when the suite's worker starts: most runs replay nothing.
+ */
+function quoted(word: string): string {
+  if (PLAIN.test(word)) return word;
+  shell ??= new (createRequire(import.meta.url)('shescape') as typeof import('shescape')).Shescape({ shell: 'bash' });
+  return shell.quote(word);
+}
 
 /** Settings every replay states even at their default: a target's default profile may differ, and the seed is the replay. */
 const ALWAYS: readonly SettingName[] = ['profile', 'seed'];

@@ -71,17 +71,19 @@ async function writeWhole(path: string, render: () => string): Promise<void> {
   }
 }
 
+/** Node's codes for a file that cannot be written, in words. */
+const WRITE_FAILURES: Readonly<Record<string, string>> = {
+  ENOSPC: 'no space left on the device',
+  EFBIG: 'the file would exceed the size limit (ulimit -f)',
+  EDQUOT: 'the disk quota is exceeded',
+  EACCES: 'permission denied',
+  EROFS: 'the file system is read-only',
+};
+
 /** One line for a file that could not be written, from Node's error code (ENOSPC, EFBIG, EACCES …). */
 function writeFailure(error: unknown): string {
   const { code, message } = error as NodeJS.ErrnoException;
-  const known: Record<string, string> = {
-    ENOSPC: 'no space left on the device',
-    EFBIG: 'the file would exceed the size limit (ulimit -f)',
-    EDQUOT: 'the disk quota is exceeded',
-    EACCES: 'permission denied',
-    EROFS: 'the file system is read-only',
-  };
-  return code && known[code] ? `${code}: ${known[code]}` : String(message ?? error).split('\n')[0]!;
+  return code && WRITE_FAILURES[code] ? `${code}: ${WRITE_FAILURES[code]}` : String(message ?? error).split('\n')[0]!;
 }
 
 /** One report format as text, every secret the run knows redacted (what `--report-dir -` prints). */

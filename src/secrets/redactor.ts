@@ -113,7 +113,8 @@ export class Redactor {
     this.#file(secret, placeholder);
     // Echoed in base64 (a Basic header, a token) or hex: found by the forms that hold only its bytes.
     for (const form of base64Forms(secret)) this.#file(form, `[base64 of ${placeholder}]`);
-    for (const form of new Set([hexForm(secret), hexForm(secret).toUpperCase()])) this.#file(form, `[hex of ${placeholder}]`);
+    const hex = Buffer.from(secret, 'utf8').toString('hex');
+    for (const form of new Set([hex, hex.toUpperCase()])) this.#file(form, `[hex of ${placeholder}]`);
     // Echoed after a case folding (a header normalised, a lower-cased log line).
     for (const form of new Set([secret.toLowerCase(), secret.toUpperCase()])) this.#file(form, placeholder);
     return this;
@@ -206,16 +207,7 @@ export class Redactor {
 
   /** `text` with every run of a secret ({@link #partialRuns}) replaced by its placeholder. */
   #withoutRuns(text: string): string {
-    const runs = this.#partialRuns(text);
-    if (runs.length === 0) return text;
-    let out = '';
-    let at = 0;
-    for (const { start, end, placeholder } of runs) {
-      if (start < at) continue;
-      out += text.slice(at, start) + placeholder;
-      at = end;
-    }
-    return out + text.slice(at);
+    return spliced(text, this.#partialRuns(text), (placeholder) => placeholder);
   }
 
   /**
@@ -278,25 +270,7 @@ export class Redactor {
   }
 
   #replace(value: string, written: (placeholder: string) => string): string {
-    const found = this.#occurrences(value);
-    if (found.length === 0) return value;
-    // Overlapping occurrences merge into one span, shown as the longest secret among them.
-    found.sort((a, b) => a.start - b.start);
-    let out = '';
-    let at = 0;
-    for (let i = 0; i < found.length; ) {
-      const first = found[i]!;
-      let longest = first;
-      let end = first.end;
-      for (i++; i < found.length && found[i]!.start < end; i++) {
-        const next = found[i]!;
-        if (next.end - next.start > longest.end - longest.start) longest = next;
-        end = Math.max(end, next.end);
-      }
-      out += value.slice(at, first.start) + written(longest.placeholder);
-      at = end;
-    }
-    return out + value.slice(at);
+    return spliced(value, this.#occurrences(value), written);
   }
 
   /**
@@ -366,9 +340,28 @@ export class Redactor {
   }
 }
 
-/** The secret's UTF-8 bytes in lower-case hexadecimal. */
-function hexForm(secret: string): string {
-  return Buffer.from(secret, 'utf8').toString('hex');
+/**
+ * `value` with each span of `found` replaced by its placeholder, as `written` writes it.
+ * Overlapping spans merge into one, shown as the longest secret among them.
+ */
+function spliced(value: string, found: Array<{ start: number; end: number; placeholder: string }>, written: (placeholder: string) => string): string {
+  if (found.length === 0) return value;
+  found.sort((a, b) => a.start - b.start);
+  let out = '';
+  let at = 0;
+  for (let i = 0; i < found.length; ) {
+    const first = found[i]!;
+    let longest = first;
+    let end = first.end;
+    for (i++; i < found.length && found[i]!.start < end; i++) {
+      const next = found[i]!;
+      if (next.end - next.start > longest.end - longest.start) longest = next;
+      end = Math.max(end, next.end);
+    }
+    out += value.slice(at, first.start) + written(longest.placeholder);
+    at = end;
+  }
+  return out + value.slice(at);
 }
 
 function isJson(text: string): boolean {
