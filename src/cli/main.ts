@@ -151,18 +151,11 @@ async function runCommand(flags: RunFlags, explicit: (name: SettingName) => bool
 /** `run --targets …`: a fleet of configured targets, reports per target beside the fleet's. */
 async function fleetCommand(flags: RunFlags, explicit: (name: SettingName) => boolean, io: CliIo): Promise<number> {
   if (flags.reportDir === '-') throw new UsageError('a fleet writes a folder per target: --report-dir - is for one target');
-  const { members, shard } = await resolveFleet(flags, explicit, io.env, io.cwd);
+  const { members, fleet } = await resolveFleet(flags, explicit, io.env, io.cwd);
   const reportDir = await usableReportDir(flags.reportDir, io);
   return announcingInterrupt(io, async (interrupt) => {
     const { runFleet } = await import('../runner/fleet.js');
-    const outcome = await runFleet(members, {
-      reportDir,
-      ...(flags.targetConcurrency ? { targetConcurrency: flags.targetConcurrency } : {}),
-      ...(flags.deadlineSeconds ? { deadlineSeconds: flags.deadlineSeconds } : {}),
-      ...(shard ? { shard } : {}),
-      out: io.stdout,
-      signal: interrupt,
-    });
+    const outcome = await runFleet(members, { ...fleet, reportDir, out: io.stdout, signal: interrupt });
     return outcome.exitCode;
   });
 }

@@ -4,11 +4,11 @@ import { configPath } from '../config/config-path.js';
 import { readInput } from '../config/read-input.js';
 import type { TargetConfig } from '../config/file.js';
 import { CONFIGURABLE } from '../config/setting-values.js';
-import { SETTING_LIST, SETTINGS, type SettingName, type SettingValues } from '../config/settings.js';
+import { SETTING_LIST, SETTINGS, fleetValues, type SettingName, type SettingValues } from '../config/settings.js';
 import { UsageError } from '../core/errors.js';
 import type { RunOptions } from '../runner/run.js';
-import type { FleetMember } from '../runner/fleet.js';
-import { parseShard, shardOf, type Shard } from '../config/shard.js';
+import type { FleetMember, FleetOptions } from '../runner/fleet.js';
+import { parseShard, shardOf } from '../config/shard.js';
 
 /** The `run` command's values as parsed from the command line: settings, and the flags that choose a configured target. */
 export interface RunFlags extends SettingValues {
@@ -63,7 +63,8 @@ async function optionsFor(
 /**
  * The members of a fleet (`--targets`): each selected target of the configuration file,
  * resolved as `--target NAME` would be (flags override its settings), in the `--shard`
- * slice when one is given.
+ * slice when one is given; and the fleet's own settings (declared `fleet` in the table),
+ * the shard parsed.
  * @throws UsageError without a configuration file, with `--target` as well, for an
  *   unknown target or a bad shard, or for any member's problem (see resolveRunOptions).
  */
@@ -72,7 +73,7 @@ export async function resolveFleet(
   explicit: (name: SettingName) => boolean,
   env: NodeJS.ProcessEnv,
   cwd: string,
-): Promise<{ members: FleetMember[]; shard?: Shard }> {
+): Promise<{ members: FleetMember[]; fleet: Omit<FleetOptions, 'reportDir' | 'out' | 'signal'> }> {
   if (flags.target) throw new UsageError('--target and --targets exclude each other: name the targets in --targets');
   const shard = flags.shard ? parseShard(flags.shard) : undefined;
   const path = configPath(cwd, flags.config);
@@ -83,7 +84,7 @@ export async function resolveFleet(
   const names = shard ? shardOf(selected, shard) : selected;
   const members: FleetMember[] = [];
   for (const name of names) members.push({ ...(await optionsFor({ ...flags, target: name }, config.target(name), explicit, env, cwd)), targetName: name });
-  return { members, ...(shard ? { shard } : {}) };
+  return { members, fleet: { ...fleetValues(flags), shard } };
 }
 
 async function selectedTarget(flags: RunFlags, cwd: string): Promise<TargetConfig | undefined> {

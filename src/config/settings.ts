@@ -32,6 +32,8 @@ interface Declared {
   reported?: true;
   /** Whether it changes what is sent or judged: replay commands reproduce it (config/replay.ts). */
   replays?: true;
+  /** Whether a fleet (`run --targets`) takes it once for the whole fleet: `fleetValues` hands it to runFleet. */
+  fleet?: true;
 }
 
 /** A number within bounds, in a unit. */
@@ -116,7 +118,7 @@ export const SETTINGS = {
   rateLimit: { type: 'number', unit: 'requests/s', min: 0.01, max: 10_000, flag: '--rate-limit <per-second>', config: true, reported: true, help: 'requests per second at most, shared by every check' },
   maxRequests: { type: 'integer', unit: 'requests', min: 1, max: 1_000_000, flag: '--max-requests <n>', config: true, reported: true, replays: true, help: 'requests the run may send at most' },
   maxWrites: { type: 'integer', unit: 'requests', min: 0, max: 1_000_000, flag: '--max-writes <n>', config: true, reported: true, replays: true, help: 'requests that could write the run may send at most' },
-  deadlineSeconds: { type: 'number', unit: 's', min: 1, max: 86_400, flag: '--deadline <seconds>', config: true, reported: true, help: 'wall time the whole run may take: no request starts after it (exit 3)' },
+  deadlineSeconds: { type: 'number', unit: 's', min: 1, max: 86_400, flag: '--deadline <seconds>', config: true, reported: true, fleet: true, help: 'wall time the whole run may take: no request starts after it (exit 3)' },
   timeoutMs: { type: 'integer', unit: 'ms', min: 10, max: 600_000, default: 10_000, flag: '--timeout <ms>', config: true, reported: true, replays: true, help: 'deadline of one request: connect, headers and body' },
   patienceSeconds: {
     type: 'number',
@@ -195,12 +197,14 @@ export const SETTINGS = {
     max: 64,
     default: 4,
     flag: '--target-concurrency <n>',
+    fleet: true,
     help: "a fleet's targets checked at once, each lane of targets in one suite worker",
   },
   shard: {
     type: 'string',
     pattern: '^[1-9][0-9]*/[1-9][0-9]*$',
     flag: '--shard <k/n>',
+    fleet: true,
     help: 'with --targets: check only the k-th of n slices of the selected targets, sorted by name (join the parts with merge)',
   },
   reportDir: { type: 'path', flag: '--report-dir <dir>', help: 'directory for the report files (default: reports/<timestamp>, linked as reports/latest)' },
@@ -250,6 +254,14 @@ export function withDefaults(values: SettingValues): ResolvedSettings {
 /** The values report.json records: the settings declared `reported`, when they have one. */
 export function reportedValues(values: SettingValues): Partial<SettingValues> {
   return Object.fromEntries(SETTING_LIST.filter(([name, setting]) => setting.reported && values[name] !== undefined).map(([name]) => [name, values[name]]));
+}
+
+/** The settings a fleet takes once for all its targets (declared `fleet`). */
+export type FleetSettingName = { [K in SettingName]: (typeof SETTINGS)[K] extends { fleet: true } ? K : never }[SettingName];
+
+/** The values of the settings declared `fleet`, when they have one. */
+export function fleetValues(values: SettingValues): Pick<SettingValues, FleetSettingName> {
+  return Object.fromEntries(SETTING_LIST.filter(([name, setting]) => setting.fleet && values[name] !== undefined).map(([name]) => [name, values[name]]));
 }
 
 /**

@@ -1,7 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import { join } from 'node:path';
 import { byName, type Shard } from '../config/shard.js';
-import { SETTINGS } from '../config/settings.js';
+import { SETTINGS, type FleetSettingName, type SettingValues } from '../config/settings.js';
 import { UsageError } from '../core/errors.js';
 import { HeapPacer } from '../core/heap-pacer.js';
 import { toolVersion } from '../core/package-info.js';
@@ -17,18 +17,14 @@ export interface FleetMember extends Omit<RunOptions, 'reportDir' | 'out' | 'sig
 }
 
 /** How a fleet runs, beyond each target's own options. */
-export interface FleetOptions {
+export interface FleetOptions extends Omit<Pick<SettingValues, FleetSettingName>, 'shard'> {
   /** Where fleet.json, summary.md, junit.xml and one folder per target go; null writes nothing. */
   reportDir: string | null;
-  /** Targets checked at once (lanes), default {@link SETTINGS.targetConcurrency}'s. */
-  targetConcurrency?: number;
-  /** Wall time of the whole fleet run, in s: no request of any target starts after it. */
-  deadlineSeconds?: number;
   /** Aborts the fleet (e.g. on SIGINT): every target's report is still written. */
   signal?: AbortSignal;
   /** One line per target as it finishes, then the fleet's; `null` prints nothing. */
   out?: NodeJS.WritableStream | null;
-  /** The slice this run checks, recorded in fleet.json (the CLI selects the members). */
+  /** The slice this run checks (`--shard k/n`, parsed), recorded in fleet.json (the CLI selects the members). */
   shard?: Shard;
 }
 

