@@ -1,12 +1,12 @@
 import { test } from 'vitest';
-import { withBodyCapped } from '../core/exchange.js';
 import { CheckContext } from './context.js';
+import { failureRecord } from './failure-record.js';
 import { CheckError, CheckFailure, hasCode } from '../core/errors.js';
 import { NOT_RUN_INTERRUPTED, NOT_SELECTED, UNTESTED_READ_ONLY } from './reasons.js';
 import { runState } from './run-state.js';
 import type { RunSettings } from '../config/settings.js';
 import { checkIdMatches } from '../config/check-pattern.js';
-import type { CheckDefinition, CheckMeta, FailureRecord } from './types.js';
+import type { CheckDefinition, CheckMeta } from './types.js';
 
 
 /** Options of {@link check} beyond its definition. */
@@ -103,11 +103,4 @@ export function isSelected(settings: Pick<RunSettings, 'checkFilter'>, id: strin
   return settings.checkFilter === undefined || checkIdMatches(settings.checkFilter, id);
 }
 
-function failureRecord({ message, exchange, deviation }: CheckFailure, checkId: string): FailureRecord {
-  const record: FailureRecord = { message, ...deviation, request: exchange.request };
-  if (exchange.checkId !== checkId) record.checkId = exchange.checkId;
-  if (exchange.response) record.response = withBodyCapped(exchange).response;
-  if (exchange.error) record.error = exchange.error;
-  return record;
-}
 

@@ -153,6 +153,11 @@ export class ListedItems {
   get values(): readonly unknown[] {
     return this.#values;
   }
+
+  /** Each item's exact id (undefined when it has no integer id) with its plain value, in list order. */
+  *items(): Generator<{ id: bigint | undefined; value: unknown }> {
+    for (const [i, value] of this.#values.entries()) yield { id: exactInteger((this.#tree[i] as { id?: unknown } | null)?.id), value };
+  }
 }
 
 /** Fails with `message`, the exchange and what was expected and found, unless `condition` holds. */

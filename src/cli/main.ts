@@ -3,7 +3,8 @@ import { join, resolve } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { DEFAULT_CONFIG_FILE } from '../config/config-path.js';
 import { parseArgument } from '../config/setting-values.js';
-import { SETTING_LIST, type Setting, type SettingName } from '../config/settings.js';
+import { SETTINGS, SETTING_LIST, type Format, type Setting, type SettingName } from '../config/settings.js';
+import { normalizeBaseUrl } from '../config/base-url.js';
 import { UsageError, hasCode } from '../core/errors.js';
 import { toolVersion } from '../core/package-info.js';
 import { EXIT } from '../report/verdict.js';
@@ -91,6 +92,23 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
     .requiredOption('--report-dir <dir>', 'where the joined fleet report goes')
     .action(async (dirs: string[], flags: { reportDir: string }) => {
       code = await mergeCommand(dirs, flags.reportDir, io);
+    });
+
+  program
+    .command('judge')
+    .description("judge captured traffic (HAR 1.2: browsers, mitmproxy, Playwright, this tool's exchanges.har) by the suite's rules; nothing is sent")
+    .argument('<files...>', 'HAR files, judged in order as one capture')
+    .addOption(optionFor(SETTINGS.baseUrl).makeOptionMandatory())
+    .addOption(new Option('--api-key-env <name>', 'environment variable holding the valid key, when you know it: a valid key answered 401 is then judged too'))
+    .addOption(optionFor(SETTINGS.headerEnv))
+    .addOption(optionFor(SETTINGS.reportDir))
+    .addOption(optionFor(SETTINGS.formats))
+    .addOption(optionFor(SETTINGS.strict))
+    .addOption(optionFor(SETTINGS.knownFailures))
+    .addOption(optionFor(SETTINGS.quiet))
+    .addOption(optionFor(SETTINGS.color))
+    .action(async (files: string[], flags: TrafficFlags) => {
+      code = await judgeCommand(files, flags, io);
     });
 
   program
@@ -202,6 +220,52 @@ async function usableReportDir(asked: string | undefined, io: CliIo): Promise<st
     }
   }
   throw new Error('unreachable');
+}
+
+/** The flags `judge` and `proxy` share: the interface, the key when known, secrets, and the report. */
+interface TrafficFlags {
+  baseUrl: string;
+  apiKeyEnv?: string;
+  headerEnv?: string[];
+  reportDir?: string;
+  /** `--format`'s list (commander names it after the flag). */
+  format?: Format[];
+  strict?: boolean;
+  knownFailures?: string;
+  quiet?: boolean;
+  color?: boolean;
+}
+
+/** The traffic options common to `judge` and `proxy`, read from flags and the environment. */
+async function trafficOptions(flags: TrafficFlags, io: CliIo) {
+  const baseUrl = normalizeBaseUrl(flags.baseUrl);
+  let apiKey: string | undefined;
+  if (flags.apiKeyEnv !== undefined) {
+    apiKey = io.env[flags.apiKeyEnv] || undefined;
+    if (!apiKey) throw new UsageError(`--api-key-env ${flags.apiKeyEnv}: the variable is not set`);
+  }
+  const secretHeaders = (flags.headerEnv ?? []).map((pair) => pair.split('=', 1)[0]!.toLowerCase());
+  const { loadKnownFailures } = await import('../config/known-failures.js');
+  const knownFailures = flags.knownFailures ? await loadKnownFailures(resolve(io.cwd, flags.knownFailures)) : undefined;
+  return {
+    baseUrl,
+    ...(apiKey ? { apiKey } : {}),
+    secretHeaders,
+    formats: flags.format ?? [...SETTINGS.formats.default],
+    strict: flags.strict ?? false,
+    ...(knownFailures ? { knownFailures } : {}),
+    quiet: flags.quiet ?? false,
+    color: flags.color !== false && !io.env.NO_COLOR && Boolean(io.stdout.isTTY || io.env.FORCE_COLOR),
+  };
+}
+
+/** `judge FILE…`: a capture judged into a report (traffic/judge-capture.ts). */
+async function judgeCommand(files: string[], flags: TrafficFlags, io: CliIo): Promise<number> {
+  const options = await trafficOptions(flags, io);
+  const reportDir = flags.reportDir === '-' ? null : await usableReportDir(flags.reportDir, io);
+  const { judgeCapture } = await import('../traffic/judge-capture.js');
+  const outcome = await judgeCapture({ ...options, files: files.map((file) => resolve(io.cwd, file)), reportDir, out: io.stdout, err: io.stderr });
+  return outcome.exitCode;
 }
 
 interface ServeFlags {

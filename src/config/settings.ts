@@ -276,8 +276,8 @@ export interface RunSettings extends ResolvedSettings {
   apiKey: string;
   /** The target's name in the configuration file (a fleet's targets always have one). */
   targetName?: string;
-  /** `embedded` when the runner started its own reference server for this run. */
-  targetKind: 'embedded' | 'external';
+  /** `embedded` when the runner started its own reference server for this run; `traffic` when nothing is sent and captured traffic is judged (judge, proxy). */
+  targetKind: 'embedded' | 'external' | 'traffic';
   /** The run's seed: every generated input and random choice derives from it. */
   seed: number;
   /** Short tag derived from the seed, put in the names of created categories to find them. */

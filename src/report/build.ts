@@ -3,7 +3,7 @@ import { shownProxy } from '../config/proxy.js';
 import { reportedValues, type RunSettings } from '../config/settings.js';
 import type { Exchange, TransportErrorCode } from '../core/exchange.js';
 import { specVersion, toolVersion } from '../core/package-info.js';
-import { REPORT_VERSION, type CheckResult, type Report, type RunTiming, type StatusCounts } from './model.js';
+import { REPORT_VERSION, type CheckResult, type Report, type RunTiming, type StatusCounts, type TrafficSummary } from './model.js';
 import { curlCommand } from './curl.js';
 import { OUT_OF_SCOPE, traceRequirements } from './traceability.js';
 import { coverageOf, decideVerdict, headline } from './verdict.js';
@@ -29,6 +29,10 @@ export interface RunRecord {
   knownFailures?: KnownFailure[];
   /** What the user should know about the run's own limits (a short key's redaction). */
   notices?: string[];
+  /** The captured traffic judged with (or instead of) the run: its checks' outcomes are already joined into `checks`. */
+  traffic?: TrafficSummary;
+  /** Why the target cannot be assessed, when the caller knows (a capture without one exchange of the interface). */
+  unassessable?: string;
 }
 
 /** Builds report.json's content from a run record; pure (writers only render it). */
@@ -65,6 +69,7 @@ export function buildReport(record: RunRecord): Report {
     created: record.created,
     runErrors: record.runErrors,
     ...(record.notices?.length ? { notices: record.notices } : {}),
+    ...(record.traffic ? { traffic: record.traffic } : {}),
   };
   report.headline = headline(report);
   report.findings = findingsOf(report.checks);
@@ -97,6 +102,7 @@ function timing(record: RunRecord): { timing?: RunTiming } {
 export const UNREACHABLE: readonly TransportErrorCode[] = ['CONNECTION_REFUSED', 'HOST_NOT_FOUND', 'TLS', 'CONNECT_TIMEOUT', 'PROXY', 'OTHER'];
 
 function assessability(record: RunRecord, answered: number): { assessable: boolean; unassessableReason?: string } {
+  if (record.unassessable) return { assessable: false, unassessableReason: record.unassessable };
   if (record.aborted) return { assessable: false, unassessableReason: `the run was aborted: ${record.aborted}` };
   const probe = record.preflight;
   if (probe?.error && UNREACHABLE.includes(probe.error.code)) {

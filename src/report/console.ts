@@ -4,10 +4,10 @@ import { outcomeLine, requestLine, type Exchange } from '../core/exchange.js';
 import { NOT_SELECTED } from '../check/reasons.js';
 import type { CheckLevel, CheckStatus } from '../check/types.js';
 import type { RunSettings } from '../config/settings.js';
-import type { CheckResult, Report } from './model.js';
+import type { CheckResult, Report, TrafficSummary } from './model.js';
 import { visible } from './visible.js';
 import { gateLines } from './gate.js';
-import { countsForVerdict } from './verdict.js';
+import { countsForVerdict, neverExercised } from './verdict.js';
 
 type Style = Parameters<typeof styleText>[0];
 
@@ -80,6 +80,7 @@ export class ConsoleFormat {
     const verdictStyle: Style = report.verdict === 'conformant' ? 'green' : report.verdict === 'nonconformant' ? 'red' : 'yellow';
     return [
       `Verdict: ${this.#paint(['bold', verdictStyle], report.headline)}: ${visible(report.verdictReason)}`,
+      ...(report.traffic && report.verdict === 'conformant' ? [`Never exercised by the traffic: ${neverExercised(report).join(', ') || 'none'}`] : []),
       ...(report.gate ? gateLines(report.gate) : []),
     ].join('\n');
   }
@@ -103,8 +104,15 @@ export class ConsoleFormat {
       '',
       'Checks',
       ...rows,
-      `Requests: ${report.summary.requests} sent, ${report.summary.requestsAnswered} answered, in ${(report.durationMs / 1000).toFixed(2)} s`,
+      ...(report.target.kind === 'traffic' ? [] : [`Requests: ${report.summary.requests} sent, ${report.summary.requestsAnswered} answered, in ${(report.durationMs / 1000).toFixed(2)} s`]),
+      ...(report.traffic ? [trafficLine(report.traffic, report.durationMs)] : []),
       this.verdict(report),
     ].join('\n');
   }
+}
+
+/** `Traffic: 1,204 exchanges judged of 1,310 entries (106 left alone); bodies not kept: response body 3`. */
+function trafficLine(traffic: TrafficSummary, durationMs: number): string {
+  const missing = Object.entries(traffic.missing).map(([what, n]) => `${what} ${n}`);
+  return `Traffic: ${traffic.judged.toLocaleString('en-US')} exchanges judged of ${traffic.entries.toLocaleString('en-US')} entries (${traffic.other.toLocaleString('en-US')} left alone)${missing.length > 0 ? `; bodies not kept: ${missing.join(', ')}` : ''}, in ${(durationMs / 1000).toFixed(2)} s`;
 }

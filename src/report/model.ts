@@ -5,7 +5,7 @@ import type { Requirement } from '../requirements/catalogue.js';
 import type { Capability, CheckLevel, CheckStatus, CreatedCategory, FailureRecord, PropertyRecord } from '../check/types.js';
 
 /** Version of the report.json layout; bumped on incompatible change. */
-export const REPORT_VERSION = '1.1';
+export const REPORT_VERSION = '1.2';
 
 /** The run's verdict: every `must` check passed, one failed, or the target could not be assessed. */
 export type Verdict = 'conformant' | 'nonconformant' | 'error';
@@ -36,6 +36,8 @@ export interface CheckResult {
   property?: PropertyRecord;
   /** What the check observed beyond its verdict, e.g. a length limit found (section 8). */
   observations?: string[];
+  /** Its judgement of captured traffic (judge, proxy, run --traffic): exchanges judged, and how many broke its rule (since 1.2). */
+  traffic?: { exchanges: number; failures: number; alone: boolean };
 }
 
 /**
@@ -55,11 +57,31 @@ export interface RunTiming {
   requestsMs: number;
 }
 
-/** How many must checks there are, ran (passed, failed or error), and were untested because of the profile. */
+/**
+ * The must checks: in all, those that ran (passed, failed or error: actively or on captured
+ * traffic), those that did not (`untested`, so `ran + untested = must`), and of those that
+ * ran, how many on captured traffic alone.
+ */
 export interface Coverage {
   must: number;
   ran: number;
   untested: number;
+  /** Must checks judged on captured traffic alone, not actively (since 1.2); absent without traffic. */
+  traffic?: number;
+}
+
+/** The captured traffic a report judged (judge, proxy, run --traffic), since 1.2. */
+export interface TrafficSummary {
+  /** The HAR files read (the proxy: none). */
+  files: string[];
+  /** Entries read. */
+  entries: number;
+  /** Exchanges of the interface judged. */
+  judged: number;
+  /** Entries left alone: another origin, path or method; no response; a refusal to wait out (429). */
+  other: number;
+  /** Judged exchanges whose body the capture did not keep, by which body. */
+  missing: Record<string, number>;
 }
 
 /** The gate of a run with known failures (`--known-failures`): which failures were accepted, which not. */
@@ -112,8 +134,11 @@ export interface Report {
   gate?: Gate;
   /** The failures grouped by deviation, most checks first (since 1.1). */
   findings: Finding[];
-  /** What was checked; `proxy`: the proxy the environment names for it (credentials removed). */
-  target: { baseUrl: string; kind: 'embedded' | 'external'; proxy?: ShownProxy };
+  /**
+   * What was checked; `proxy`: the proxy the environment names for it (credentials removed).
+   * Kind `traffic`: judged from captured traffic alone, nothing sent (judge, proxy; since 1.2).
+   */
+  target: { baseUrl: string; kind: 'embedded' | 'external' | 'traffic'; proxy?: ShownProxy };
   /** ISO 8601. */
   startedAt: string;
   /** Wall time of the run, from its start to the report, in ms. */
@@ -137,6 +162,8 @@ export interface Report {
   runErrors: string[];
   /** Limits of the run the user should know, e.g. a key too short to redact inside text (since 1.1). */
   notices?: string[];
+  /** The captured traffic judged, when there was some (since 1.2). */
+  traffic?: TrafficSummary;
 }
 
 /** A requirement's outcome in a run. */

@@ -1,4 +1,3 @@
-import { UNTESTED_READ_ONLY } from '../check/reasons.js';
 import type { CheckResult, Coverage, Report, Verdict } from './model.js';
 
 /** Exit codes of `petstore-conformance run` (a stable contract for CI). */
@@ -75,29 +74,52 @@ export function decideVerdict(checks: readonly CheckResult[], facts: RunFacts): 
   return { verdict: 'conformant', reason: `all ${plural(passed, 'must check')} passed` };
 }
 
-/** The must checks: in all, those that ran, those the profile left untested. */
+/**
+ * The must checks: in all, those that ran (actively or on captured traffic), those that
+ * did not, whatever kept them from running (the profile, a filter, nothing to judge), so
+ * that `ran + untested = must`; with traffic, how many ran on it alone.
+ */
 export function coverageOf(checks: readonly CheckResult[]): Coverage {
   const must = checks.filter((check) => check.level === 'must');
+  const ran = must.filter((check) => check.status !== 'skipped');
+  const withTraffic = checks.some((check) => check.traffic);
   return {
     must: must.length,
-    ran: must.filter((check) => check.status !== 'skipped').length,
-    untested: must.filter((check) => check.reason === UNTESTED_READ_ONLY).length,
+    ran: ran.length,
+    untested: must.length - ran.length,
+    ...(withTraffic ? { traffic: ran.filter((check) => check.traffic?.alone).length } : {}),
   };
 }
 
 /**
  * The verdict as the console, summary.md and report.html headline it. A run of the
  * embedded server is a self-test, whatever its verdict: a pipeline that lost its base URL
- * must not show a green conformance badge. A conformant read-only run says how much it
- * covered: the writing checks did not run.
+ * must not show a green conformance badge. A conformant run says how much it covered when
+ * it did not cover everything: the read-only profile, and captured traffic (which
+ * exercises what its clients did, and nothing else).
  */
-export function headline({ verdict, target, settings, coverage }: Pick<Report, 'verdict' | 'target' | 'coverage'> & { settings: Pick<Report['settings'], 'profile'> }): string {
+export function headline({ verdict, target, settings, coverage, traffic, requirements }: Pick<Report, 'verdict' | 'target' | 'coverage' | 'traffic' | 'requirements'> & { settings: Pick<Report['settings'], 'profile'> }): string {
   const shown = verdict.toUpperCase();
   if (target.kind === 'embedded') return `SELF-TEST (embedded reference server): ${shown}`;
-  if (settings.profile === 'read-only' && verdict === 'conformant') {
+  if (verdict !== 'conformant') return shown;
+  if (target.kind === 'traffic' && traffic) {
+    const exercised = requirements.filter((requirement) => requirement.outcome === 'passed' || requirement.outcome === 'failed').length;
+    const never = requirements.filter((requirement) => requirement.outcome === 'untested').length;
+    return `${shown} within the observed traffic: ${plural(exercised, 'requirement')} exercised by ${plural(traffic.judged, 'exchange')}; ${never} never exercised`;
+  }
+  if (traffic && coverage.traffic !== undefined) {
+    const active = coverage.ran - coverage.traffic;
+    return `${shown}: ${plural(active, 'must check')} ran actively, ${coverage.traffic} more ${coverage.traffic === 1 ? 'was' : 'were'} judged on ${plural(traffic.judged, 'captured exchange')}, ${coverage.untested} untested`;
+  }
+  if (settings.profile === 'read-only') {
     return `${shown} within the read-only profile: ${coverage.ran} of ${plural(coverage.must, 'must check')} ran, ${coverage.untested} untested`;
   }
   return shown;
+}
+
+/** The requirements no exchange of a capture exercised, for the line after a traffic headline. */
+export function neverExercised(report: Pick<Report, 'requirements'>): string[] {
+  return report.requirements.filter((requirement) => requirement.outcome === 'untested').map((requirement) => requirement.id);
 }
 
 /** Exit code for a verdict. */
@@ -105,6 +127,7 @@ export function exitCodeFor(verdict: Verdict): number {
   return EXIT[verdict];
 }
 
+/** `1 must check`, `1,204 exchanges`. */
 function plural(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+  return `${n.toLocaleString('en-US')} ${noun}${n === 1 ? '' : 's'}`;
 }

@@ -3,7 +3,13 @@
  * must fail exactly the checks it should) and its correct variants (none may fail a
  * must check). Runs every target in parallel, a few at a time.
  */
-import { beforeAll, describe, expect, test } from 'vitest';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { renderHar } from '../../src/report/har.js';
+import { Redactor } from '../../src/secrets/redactor.js';
+import { judgeTraffic, type JudgedTraffic } from '../../src/traffic/judge-capture.js';
 import { loadCatalogue, runMatrix, type Matrix } from '../support/matrix.js';
 import { nonPassed } from '../support/targets.js';
 import { expectedFailures } from '../support/fault.js';
@@ -79,4 +85,44 @@ test('every category a server stored is accounted for in its report', () => {
 test('every fault is caught by at least one check', () => {
   const uncaught = [...matrix.faultOutcomes].filter(([, { report }]) => nonPassed(report).failed.length === 0).map(([name]) => name);
   expect(uncaught).toEqual([]);
+});
+
+/**
+ * The same catalogue judged passively: each target's own exchanges.har (as the run wrote
+ * it, secrets as placeholders) fed to `judge`. A fault whose evidence a capture holds is
+ * nonconformant there too; a correct variant never is.
+ */
+describe('each target judged passively from its own exchanges.har', () => {
+  /** Faults a capture of their traffic cannot show, and why. */
+  const PASSIVELY_INVISIBLE: Record<string, string> = {
+    'list-hangs': 'its lists never answer: the capture holds requests without responses, and a missing answer is no status to judge',
+  };
+  const judged = new Map<string, JudgedTraffic>();
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'pcs-passive-'));
+    for (const [name, outcome] of [...matrix.faultOutcomes, ...matrix.variantOutcomes]) {
+      const file = join(dir, `${name}.har`);
+      await writeFile(file, renderHar(outcome.report, outcome.exchanges));
+      judged.set(name, await judgeTraffic({ files: [file], baseUrl: outcome.report.target.baseUrl }, new Redactor()));
+    }
+  }, 120_000);
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  const mustFailures = (name: string) => judged.get(name)!.checks.filter((c) => c.level === 'must' && c.status === 'failed').map((c) => c.id);
+
+  test.each([...faults.keys()])('fault %s', (name) => {
+    const activelyNonconformant = matrix.faultOutcomes.get(name)!.report.verdict === 'nonconformant';
+    const visible = activelyNonconformant && !(name in PASSIVELY_INVISIBLE);
+    expect(mustFailures(name).length > 0, `${name}: ${mustFailures(name).join(', ')}`).toBe(visible);
+    expect(judged.get(name)!.summary.judged).toBeGreaterThan(0);
+  });
+
+  test.each([...variants.keys()])('correct variant %s', (name) => {
+    expect(mustFailures(name)).toEqual([]);
+  });
+
+  test('the invisible faults are faults the active run catches', () => {
+    for (const name of Object.keys(PASSIVELY_INVISIBLE)) expect(matrix.faultOutcomes.get(name)!.report.verdict).toBe('nonconformant');
+  });
 });

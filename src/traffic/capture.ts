@@ -1,0 +1,140 @@
+/**
+ * A HAR entry as an exchange the judgements read (core/exchange.ts), with what the
+ * capture left out said, never guessed: a body stored as base64 is decoded, a compressed
+ * one (base64 of gzip, deflate or br bytes under a Content-Encoding) inflated, and a body
+ * left out or cut short is absent, named in `missing`.
+ */
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
+import type { Exchange, RecordedRequest, RecordedResponse } from '../core/exchange.js';
+import type { HarEntry, HarPair } from './har-reader.js';
+
+/** An exchange of a capture, placed in time. */
+export interface CapturedExchange extends Exchange {
+  /** When the request started and when the response ended, in ms since the epoch. */
+  startMs: number;
+  endMs: number;
+  /** What the capture did not hold: `request body`, `response body`, each with why. Judgements that need one skip the exchange. */
+  missing: string[];
+}
+
+/** Largest body inflated from a compressed capture, in bytes (a zip bomb is a missing body, not a crash). */
+const MAX_INFLATED_BYTES = 64 * 1024 * 1024;
+
+/**
+ * The exchange a HAR entry records, or undefined when it is not an HTTP exchange a
+ * judgement can place (no method or URL, no start time).
+ * @param seq its 1-based place in the capture (the report's exchange number).
+ * @param credentialOf names the credential of the request's Authorization field (see credentials.ts).
+ */
+export function capturedExchange(entry: HarEntry, seq: number, credentialOf: (authorization: string | undefined) => string): CapturedExchange | undefined {
+  const startMs = Date.parse(entry?.startedDateTime);
+  if (!entry?.request?.method || !entry.request.url || !Number.isFinite(startMs)) return undefined;
+  const missing: string[] = [];
+  const requestHeaders = lowerCased(entry.request.headers);
+  const requestBody = body(entry.request.postData, entry.request.bodySize, requestHeaders['content-encoding'], 'request body', missing);
+  const request: RecordedRequest = { method: entry.request.method.toUpperCase(), url: entry.request.url, headers: requestHeaders, ...(requestBody !== undefined ? { body: requestBody.text } : {}) };
+  const duration = Number.isFinite(entry.time) && entry.time >= 0 ? entry.time : 0;
+  const exchange: CapturedExchange = {
+    seq,
+    checkId: 'traffic',
+    credential: credentialOf(requestHeaders.authorization),
+    request,
+    startedAt: new Date(startMs).toISOString(),
+    durationMs: duration,
+    connection: 'fresh',
+    startMs,
+    endMs: startMs + duration,
+    missing,
+  };
+  const status = entry.response?.status;
+  if (!status) {
+    exchange.error = { code: 'OTHER', message: `no response in the capture${entry.comment ? ` (${entry.comment})` : ''}` };
+    return exchange;
+  }
+  const headers = lowerCased(entry.response.headers);
+  const decoded = body(entry.response.content, entry.response.content?.size, headers['content-encoding'], 'response body', missing);
+  const response: RecordedResponse = {
+    status,
+    headers,
+    body: decoded?.text ?? '',
+    bodyBytes: decoded?.bytes ?? Math.max(0, entry.response.content?.size ?? 0),
+    utf8Valid: decoded?.utf8Valid ?? true,
+  };
+  exchange.response = response;
+  // This tool's own captures name the attempts it sent again: they are not answers.
+  const superseded = /(?:^|; )superseded: ([^;]*)/.exec(entry.comment ?? '');
+  if (superseded) exchange.superseded = superseded[1]!;
+  return exchange;
+}
+
+/** Header fields by lower-case name, repeated fields joined with ", " (RFC 9110 §5.3), as the client records them. */
+function lowerCased(pairs: readonly HarPair[] | undefined): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const { name, value } of pairs ?? []) {
+    // HTTP/2 captures carry pseudo-headers (`:authority`): not fields.
+    if (typeof name !== 'string' || name.startsWith(':')) continue;
+    const key = name.toLowerCase();
+    headers[key] = headers[key] === undefined ? String(value) : `${headers[key]}, ${value}`;
+  }
+  return headers;
+}
+
+/**
+ * A body as HAR keeps it (`postData` or `content`), decoded; undefined, with the reason in
+ * `missing`, when the capture left it out or cut it short. `size` is the decoded length in
+ * bytes when the writer knew it.
+ */
+function body(
+  content: { text?: string; encoding?: string; size?: number } | undefined,
+  size: number | undefined,
+  contentEncoding: string | undefined,
+  what: string,
+  missing: string[],
+): { text: string; bytes: number; utf8Valid: boolean } | undefined {
+  if (content?.text === undefined || content.text === null) {
+    if ((size ?? content?.size ?? 0) > 0) missing.push(`${what} (not kept in the capture)`);
+    return undefined;
+  }
+  let bytes: Buffer;
+  if (content.encoding === 'base64') {
+    bytes = Buffer.from(content.text, 'base64');
+    const inflated = inflate(bytes, contentEncoding);
+    if (inflated === null) {
+      missing.push(`${what} (compressed with ${contentEncoding}, and it does not inflate)`);
+      return undefined;
+    }
+    bytes = inflated;
+  } else {
+    bytes = Buffer.from(content.text, 'utf8');
+  }
+  // A writer that cut the text keeps its full size: judging the cut text would judge what the server never sent.
+  const recorded = typeof size === 'number' && size > 0 ? size : undefined;
+  if (recorded !== undefined && bytes.length < recorded) {
+    missing.push(`${what} (cut short: ${bytes.length} of ${recorded} bytes kept)`);
+    return undefined;
+  }
+  const text = bytes.toString('utf8');
+  return { text, bytes: bytes.length, utf8Valid: content.encoding !== 'base64' || Buffer.from(text, 'utf8').equals(bytes) };
+}
+
+/**
+ * The bytes inflated when they are still compressed (a base64 body of a gzip, deflate or
+ * br response, as some tools store it); the bytes as they are otherwise; null when they
+ * claim a compression and do not inflate.
+ */
+function inflate(bytes: Buffer, contentEncoding: string | undefined): Buffer | null {
+  const coding = contentEncoding?.trim().toLowerCase();
+  const options = { maxOutputLength: MAX_INFLATED_BYTES };
+  try {
+    if ((coding === 'gzip' || coding === 'x-gzip') && bytes[0] === 0x1f && bytes[1] === 0x8b) return gunzipSync(bytes, options);
+    if (coding === 'deflate' && bytes[0] === 0x78) return inflateSync(bytes, options);
+    if (coding === 'br') {
+      // Brotli has no magic number: stored bytes that are already JSON text stay as they are.
+      const first = bytes.toString('utf8', 0, 1);
+      return first === '{' || first === '[' ? bytes : brotliDecompressSync(bytes, options);
+    }
+  } catch {
+    return null;
+  }
+  return bytes;
+}

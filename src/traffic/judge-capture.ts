@@ -1,0 +1,160 @@
+/**
+ * `petstore-conformance judge FILE.har…`: a capture of traffic the suite did not send,
+ * judged by the suite's rules (judge.ts) into the same report, formats and exit codes as
+ * a run. Nothing is sent. The files are read as streams, one entry at a time.
+ */
+import { withDefaults, type Format, type RunSettings } from '../config/settings.js';
+import { hasCode } from '../core/errors.js';
+import { toolVersion } from '../core/package-info.js';
+import { buildReport } from '../report/build.js';
+import { ConsoleFormat } from '../report/console.js';
+import type { CheckResult, Report, TrafficSummary } from '../report/model.js';
+import { visible } from '../report/visible.js';
+import { exitCodeOf } from '../report/gate.js';
+import type { KnownFailure } from '../config/known-failures.js';
+import { KEY_PLACEHOLDER, Redactor } from '../secrets/redactor.js';
+import { listChecks } from '../runner/list.js';
+import { capturedExchange } from './capture.js';
+import { credentialName, knownKey, registerCaptureSecrets } from './credentials.js';
+import { readHarEntries, type HarCreator } from './har-reader.js';
+import { TRAFFIC_CHECKS, TrafficJudge, type TrafficFinding } from './judge.js';
+
+/** What `judge` reads and writes. */
+export interface JudgeOptions {
+  /** HAR 1.2 files, judged in the order given as one capture. */
+  files: readonly string[];
+  /** The interface's base URL, ending with `/v1`: exchanges elsewhere are counted and left alone. */
+  baseUrl: string;
+  /** The valid key, when the user knows it: a valid key answered 401 is then judged too (secret). */
+  apiKey?: string;
+  /** Lower-case names of header fields whose values are secret (`--header-env`'s names). */
+  secretHeaders?: readonly string[];
+  /** Where the report files go; null writes none. */
+  reportDir: string | null;
+  formats: readonly Format[];
+  strict?: boolean;
+  knownFailures?: KnownFailure[];
+  /** Findings as they happen, then the summary; null prints nothing. */
+  out: NodeJS.WritableStream | null;
+  err?: NodeJS.WritableStream | null;
+  color?: boolean;
+  quiet?: boolean;
+}
+
+/** The judged capture: its report (redacted), exit code and files. */
+export interface JudgeOutcome {
+  report: Report;
+  exitCode: number;
+  written: string[];
+}
+
+/** The capture's judgement, before a report is built: for `judge` alone and for `run --traffic`. */
+export interface JudgedTraffic {
+  checks: CheckResult[];
+  summary: TrafficSummary;
+  notices: string[];
+}
+
+/** The suite's checks, collected once per process (a proxy judges for hours, a test judges dozens of captures). */
+let suiteChecks: ReturnType<typeof listChecks> | undefined;
+
+/**
+ * Reads every file of a capture, registers the secrets it holds with `redactor`, and
+ * judges each exchange of the interface.
+ * @param onFinding called for each failed judgement as it happens (printed by the CLI).
+ * @throws UsageError when a file cannot be read, or is not HAR from its first entry on; a
+ *   file cut short after some entries is judged as far as it goes, said in `notices`.
+ */
+export async function judgeTraffic(
+  options: Pick<JudgeOptions, 'files' | 'baseUrl' | 'apiKey' | 'secretHeaders'>,
+  redactor: Redactor,
+  onFinding: (finding: TrafficFinding) => void = () => {},
+): Promise<JudgedTraffic> {
+  const definitions = [...(await (suiteChecks ??= listChecks())).checks, ...TRAFFIC_CHECKS];
+  const judge = new TrafficJudge(options.baseUrl, definitions);
+  const secrets = new Map<string, string>();
+  const notices: string[] = [];
+  let seq = 0;
+  for (const file of options.files) {
+    let creator: HarCreator | undefined;
+    const before = judge.counts.entries;
+    try {
+      for await (const entry of readHarEntries(file, (found) => (creator = found))) {
+        registerCaptureSecrets(entry, redactor, options.secretHeaders ?? [], secrets);
+        const known = knownKey(options.apiKey, creator?.name);
+        const exchange = capturedExchange(entry, ++seq, (authorization) => credentialName(authorization, known));
+        if (!exchange) {
+          judge.counts.entries++;
+          judge.counts.other++;
+          continue;
+        }
+        for (const finding of judge.judge(exchange)) onFinding(finding);
+      }
+    } catch (error) {
+      if (!hasCode(error, 'PCS_USAGE') || judge.counts.entries === before) throw error;
+      notices.push(`${error.message}: the ${judge.counts.entries - before} entries before were judged`);
+    }
+  }
+  const { entries, judged, other, missing } = judge.counts;
+  return { checks: judge.results(), summary: { files: [...options.files], entries, judged, other, missing }, notices: [...notices, ...judge.notices()] };
+}
+
+/**
+ * Judges a capture and writes its report. Exit codes as `run`: 0 conformant within the
+ * traffic, 1 a must rule broken by an exchange, 3 when no exchange of the interface was
+ * found (nothing to judge).
+ * @throws UsageError for a file that cannot be read or is not HAR.
+ */
+export async function judgeCapture(options: JudgeOptions): Promise<JudgeOutcome> {
+  const startedAt = new Date();
+  const redactor = new Redactor();
+  if (options.apiKey) redactor.add(options.apiKey, KEY_PLACEHOLDER);
+  const print = (text: string) => options.out?.write(`${text}\n`);
+  const format = new ConsoleFormat(options.color ?? false, options.strict ?? false);
+  if (!options.quiet) print(`petstore-conformance ${toolVersion}: judging ${options.files.length === 1 ? options.files[0] : `${options.files.length} captures`} as traffic of ${options.baseUrl}; nothing is sent`);
+  const traffic = await judgeTraffic(options, redactor, (finding) => {
+    if (!options.quiet) print(redactor.text(findingLine(finding)));
+  });
+  const report = buildReport({
+    settings: trafficSettings(options),
+    startedAt,
+    durationMs: Date.now() - startedAt.getTime(),
+    checks: traffic.checks,
+    exchanges: [],
+    created: [],
+    runErrors: [],
+    notices: traffic.notices,
+    traffic: traffic.summary,
+    ...(options.knownFailures ? { knownFailures: options.knownFailures } : {}),
+    ...(traffic.summary.judged === 0
+      ? { unassessable: `no exchange of the interface at ${options.baseUrl} in the capture (${traffic.summary.entries} entries read, all left alone): check --base-url` }
+      : {}),
+  });
+  print(options.quiet ? format.verdict(report) : format.summary(report));
+  const { writeReports } = await import('../report/write.js');
+  const files = options.reportDir === null ? { written: [], failed: [] } : await writeReports(report, [], options.reportDir, options.formats.filter((f) => f !== 'har'), redactor);
+  print(files.written.map((path) => `Report: ${path}`).join('\n'));
+  for (const { path, reason } of files.failed) (options.err ?? options.out)?.write(`petstore-conformance: could not write ${path}: ${reason}\n`);
+  const { redactReport } = await import('../report/redact.js');
+  return { report: redactReport(report, redactor), exitCode: exitCodeOf(report.verdict, report.gate), written: files.written };
+}
+
+/** One finding the moment it is found: `✗ must 4.2/R1 create-valid-bodies #12 POST /v1/categories → 400: Expected …`. */
+export function findingLine(finding: TrafficFinding): string {
+  return `  ✗ ${finding.level.padEnd(6)} ${finding.checkId} #${finding.seq} ${finding.exchange}: ${visible(finding.message.split('\n', 1)[0]!)}`;
+}
+
+/** The settings a judged capture reports: the defaults, the base URL, and nothing sent. */
+export function trafficSettings(options: Pick<JudgeOptions, 'baseUrl' | 'formats' | 'strict'>): RunSettings {
+  return {
+    ...withDefaults({ formats: [...options.formats], ...(options.strict ? { strict: true } : {}) }),
+    baseUrl: options.baseUrl,
+    apiKey: '',
+    targetKind: 'traffic',
+    seed: 0,
+    runId: 'traffic',
+    userAgent: `petstore-conformance/${toolVersion}`,
+    profile: 'read-only',
+    profileSource: 'default',
+  };
+}

@@ -1,0 +1,428 @@
+/**
+ * Judges traffic the suite did not send (a HAR, the proxy's exchanges) by the rules of the
+ * spec that an exchange shows, with the active checks' own judgement functions and under
+ * their ids: a rule judged here is the same rule, so a capture's outcome and an active
+ * run's join check by check. Exchanges are judged one by one as they arrive, and across
+ * the capture in time order: a list is held to the creates that ended before it started,
+ * never to one that overlapped it. State is kept per category, never per exchange, so
+ * hours of traffic are judged in bounded memory.
+ */
+import { ListedItems, expectCreated, expectStatus, expectThat, type SentFields } from '../check/expect.js';
+import { failureRecord } from '../check/failure-record.js';
+import { mayBeRefused } from '../check/refusal.js';
+import { NOT_IN_TRAFFIC } from '../check/reasons.js';
+import type { CheckDefinition, CreatedCategory } from '../check/types.js';
+import { CheckFailure, hasCode } from '../core/errors.js';
+import { requestLine } from '../core/exchange.js';
+import { challengesInvalidToken } from '../judgements/auth.js';
+import { clientIdNotAdopted, createdExactly, createdListed, idsFresh, type SentCategory } from '../judgements/create.js';
+import { signalsDeprecation } from '../judgements/deprecation.js';
+import { INVARIANTS, invariantRecord, type Invariant, type InvariantId } from '../judgements/invariants.js';
+import { listAnswers200Array, listIdsUnique, listItemsAreCategories } from '../judgements/list.js';
+import { exactInteger, parseJson } from '../json/lossless.js';
+import type { CheckResult } from '../report/model.js';
+import type { CapturedExchange } from './capture.js';
+import { isInvalidCredential, isValidCredential } from './credentials.js';
+
+/** A failed judgement of one captured exchange, as the proxy prints it the moment it happens. */
+export interface TrafficFinding {
+  checkId: string;
+  level: CheckDefinition['level'];
+  /** The exchange's number in the capture. */
+  seq: number;
+  /** `POST /v1/categories → 200`. */
+  exchange: string;
+  message: string;
+}
+
+/** What a capture held, for the headline and the report. */
+export interface TrafficCounts {
+  /** Entries read. */
+  entries: number;
+  /** Exchanges of the interface (and the service's other operations at the base URL) that were judged. */
+  judged: number;
+  /** Entries left alone: another origin or path, another method, no response. */
+  other: number;
+  /** Judged exchanges that lacked a body the capture did not keep, by what was missing. */
+  missing: Record<string, number>;
+}
+
+/** One check's tally over the capture. */
+interface Tally {
+  judged: number;
+  failures: number;
+  first?: CheckFailure;
+}
+
+/** Refused creates kept to judge later lists against, at most: past it, the oldest are let go (said in the report). */
+export const MAX_TRACKED_REFUSALS = 10_000;
+
+/** The operation of an exchange, by method and path under the base URL; undefined: not the interface's. */
+type Operation = 'list' | 'create' | 'pets' | 'orders';
+
+/** A create the server refused, with the ids already listed under its fields before it started. */
+interface Refusal {
+  fields: SentFields;
+  endMs: number;
+  seq: number;
+  listedBefore: Set<string>;
+}
+
+/** A judgement of one check on one exchange: throws CheckFailure, or returns false when the exchange is not one it judges. */
+type Judgement = () => boolean | void;
+type Judge = (checkId: string, judgement: Judgement) => void;
+
+/**
+ * The judge of one capture. `judge` takes each exchange as it completes (in the order a
+ * HAR lists them, or as the proxy sees them end); `results` gives every check's outcome.
+ */
+export class TrafficJudge {
+  readonly counts: TrafficCounts = { entries: 0, judged: 0, other: 0, missing: {} };
+  readonly #definitions: ReadonlyMap<string, CheckDefinition>;
+  readonly #origin: string;
+  readonly #basePath: string;
+  readonly #tallies = new Map<string, Tally>();
+  /** Categories created with 201, by id: their fields and when their create ended. */
+  readonly #created = new Map<string, { fields: SentFields; endMs: number; seq: number }>();
+  /** Every id seen in a list, with when the first list holding it ended (ids given before a create). */
+  readonly #listedIds = new Map<string, number>();
+  /** Ids listed under each pair of fields: what a refused create's fields already named. */
+  readonly #listedByFields = new Map<string, Set<string>>();
+  readonly #refusals: Refusal[] = [];
+  #refusalsLetGo = 0;
+  /** When the first complete list ended: a refusal before it has no known state to compare with. */
+  #firstListEndMs = Infinity;
+
+  /**
+   * @param baseUrl the interface's base URL, ending with `/v1` (9/R2).
+   * @param definitions every check of the suite (list.ts): the judged ones report under their own definition.
+   */
+  constructor(baseUrl: string, definitions: readonly CheckDefinition[]) {
+    const url = new URL(baseUrl);
+    this.#origin = url.origin;
+    this.#basePath = url.pathname.replace(/\/+$/, '');
+    this.#definitions = new Map(definitions.map((definition) => [definition.id, definition]));
+  }
+
+  /** The operation an exchange is of, or undefined when it is not the interface's (another origin, path or method). */
+  operationOf(exchange: CapturedExchange): Operation | undefined {
+    let url: URL;
+    try {
+      url = new URL(exchange.request.url);
+    } catch {
+      return undefined;
+    }
+    if (url.origin !== this.#origin || !url.pathname.startsWith(`${this.#basePath}/`)) return undefined;
+    const path = url.pathname.slice(this.#basePath.length);
+    const method = exchange.request.method;
+    if (path === '/categories') return method === 'GET' ? 'list' : method === 'POST' ? 'create' : undefined;
+    if (method !== 'GET') return undefined;
+    if (/^\/pets\/[^/]+$/.test(path)) return 'pets';
+    return path === '/store/orders' ? 'orders' : undefined;
+  }
+
+  /**
+   * Judges one exchange by every rule it shows, then by what earlier ones made of the
+   * state. Never throws for what the exchange holds: a judgement's failure is a finding.
+   * @returns the findings of this exchange.
+   */
+  judge(exchange: CapturedExchange): TrafficFinding[] {
+    this.counts.entries++;
+    const operation = this.operationOf(exchange);
+    if (!operation || !exchange.response || exchange.superseded || waitedOut(exchange.response)) {
+      this.counts.other++;
+      return [];
+    }
+    this.counts.judged++;
+    for (const what of exchange.missing) {
+      const kind = what.replace(/ \(.*$/, '');
+      this.counts.missing[kind] = (this.counts.missing[kind] ?? 0) + 1;
+    }
+    const findings: TrafficFinding[] = [];
+    const judge: Judge = (checkId, judgement) => {
+      const finding = this.#apply(checkId, exchange, judgement);
+      if (finding) findings.push(finding);
+    };
+    this.#judgeInvariants(exchange, judge);
+    const credential = exchange.credential;
+    const invalid = isInvalidCredential(credential);
+    const status = exchange.response.status;
+    if (invalid) {
+      // 5/R2, 4.2/R3: 401 to a missing or invalid key, whatever the operation and body.
+      const scoped = operation === 'pets' ? 'pets-requires-auth' : operation === 'orders' ? 'orders-requires-auth' : `${operation}-401-${credential}`;
+      judge(scoped, () => void expectStatus(exchange, 401));
+      if (operation === 'list' || operation === 'create') judge('auth-rejects-generated-credentials', () => void expectStatus(exchange, 401));
+      if (credential !== 'missing') judge('unauthorized-invalid-token', () => status === 401 && !INVALID_WITHOUT_SCHEME.has(credential) && void challengesInvalidToken(exchange));
+    }
+    if (credential.startsWith('valid-')) judge('auth-scheme-case-insensitive', () => expectThat(status !== 401, `Expected the key to be accepted under the scheme spelled ${credential.slice(6)}, received 401`, exchange, { expected: 'the key accepted', found: 'status 401' }));
+    if (operation === 'pets' && isValidCredential(credential)) judge('pets-deprecation-signalled', () => void signalsDeprecation(exchange));
+    if (operation === 'list' || operation === 'create') judge('answers-allowed-status', () => status < 500 && void allowedStatus(exchange, operation));
+    if (operation === 'list') this.#judgeList(exchange, judge);
+    if (operation === 'create') this.#judgeCreate(exchange, judge);
+    return findings;
+  }
+
+  /** The invariants of sections 4 and 7 and RFC 9110's 401 challenge: the active run's, on each exchange. */
+  #judgeInvariants(exchange: CapturedExchange, judge: Judge): void {
+    if (exchange.missing.some((what) => what.startsWith('response body'))) {
+      // Without the body only the status and the headers can be judged.
+      for (const id of ['no-server-error', 'error-content-type-json', 'success-content-type-json', 'unauthorized-has-challenge'] as const) this.#invariant(id, exchange, judge);
+      return;
+    }
+    const { problems } = invariantRecord(exchange);
+    for (const [id, problem] of problems) {
+      if (problem === null) continue;
+      judge(id, () => {
+        if (problem !== undefined) throw new CheckFailure(`${requestLine(exchange)} answered ${exchange.response!.status}: ${problem}`, exchange, { expected: (INVARIANTS[id] as Invariant).rule, found: problem });
+      });
+    }
+  }
+
+  /** One invariant that needs no body, judged on the status and headers alone. */
+  #invariant(id: InvariantId, exchange: CapturedExchange, judge: Judge): void {
+    const invariant: Invariant = INVARIANTS[id];
+    const response = exchange.response!;
+    if (!invariant.applies(response, exchange)) return;
+    const problem = invariant.problem(response, () => ({ ok: false, reason: 'not kept in the capture' }));
+    if (problem === null) return;
+    judge(id, () => {
+      if (problem !== undefined) throw new CheckFailure(`${requestLine(exchange)} answered ${response.status}: ${problem}`, exchange, { expected: invariant.rule, found: problem });
+    });
+  }
+
+  /** A list: its shape (4.1, 2) and, across the capture, the categories created and refused before it (4.1/R1, 4.2). */
+  #judgeList(list: CapturedExchange, judge: Judge): void {
+    const status = list.response!.status;
+    const complete = list.missing.length === 0;
+    // An authorized list answers 200 with an array: with the key known, whatever came back; else what a 200 holds.
+    if (list.credential === 'valid' || status === 200) judge('list-answers-200-array', () => (complete || status !== 200) && void listAnswers200Array(list));
+    if (status !== 200 || !complete) return;
+    judge('list-items-are-categories', () => void listItemsAreCategories(list));
+    judge('list-ids-unique', () => void listIdsUnique(list));
+    let listed: ListedItems;
+    try {
+      listed = new ListedItems(list);
+    } catch {
+      return; // not an array: list-answers-200-array said so
+    }
+    // Only what ended before this list started: overlapping requests are never ordered.
+    const before: SentCategory[] = [];
+    for (const [id, category] of this.#created) {
+      if (category.endMs < list.startMs) before.push({ checkId: `the create of exchange #${category.seq}`, fields: category.fields, created: { id: BigInt(id), ...category.fields } });
+    }
+    if (before.length > 0) judge('create-listed', () => void createdListed(list, before));
+    const refusals = this.#refusals.filter((refusal) => refusal.endMs < list.startMs);
+    if (refusals.length > 0) judge('model-based-sequences', () => refusedAbsent(list, listed, refusals, this.#created));
+    this.#remember(listed, list);
+  }
+
+  /** What a complete list showed: its ids (with when first seen) and the ids under each pair of fields. */
+  #remember(listed: ListedItems, list: CapturedExchange): void {
+    this.#firstListEndMs = Math.min(this.#firstListEndMs, list.endMs);
+    for (const { id, value } of listed.items()) {
+      if (id === undefined) continue;
+      const key = id.toString();
+      if (!this.#listedIds.has(key)) this.#listedIds.set(key, list.endMs);
+      const fieldsKey = fieldsKeyOf(value);
+      if (fieldsKey === undefined) continue;
+      const ids = this.#listedByFields.get(fieldsKey) ?? new Set<string>();
+      this.#listedByFields.set(fieldsKey, ids.add(key));
+    }
+  }
+
+  /** A create: the body's validity decides the rule (4.2, 4.2/R1, 4.2/R2, 2); a 201 joins the capture's state. */
+  #judgeCreate(create: CapturedExchange, judge: Judge): void {
+    const credential = create.credential;
+    // An invalid key is judged by the 401 rules alone ("regardless of the body"); a body the capture did not keep, not at all.
+    if (isInvalidCredential(credential) || create.missing.some((what) => what.startsWith('request body'))) return;
+    const status = create.response!.status;
+    if (status >= 500) return; // no-server-error's
+    // The key under another spelling of the scheme is the should check's (auth-scheme-case-insensitive): no must rule rests on it.
+    const verified = credential === 'valid';
+    const body = bodyKind(create.request.body);
+    if (body.kind !== 'valid') {
+      const expected = verified ? 'status 400' : 'status 400 (or 401 to a key the capture cannot verify)';
+      const refused = status === 400 || (!verified && status === 401);
+      for (const id of [body.kind, 'create-rejects-invalid-bodies']) {
+        judge(id, () => expectThat(refused, `Expected ${expected} to a body ${body.words}, received ${status}`, create, { expected, found: `status ${status}` }));
+      }
+      return;
+    }
+    const { fields, clientId, extra } = body;
+    const judgeCreated = () => {
+      const shape = fields.description === undefined ? 'create-name-only' : 'create-with-description';
+      const unicode = /[^\x00-\x7f]/.test(fields.name + (fields.description ?? '')) ? ['create-unicode'] : [];
+      for (const id of ['create-valid-bodies', shape, ...unicode]) judge(id, () => void createdExactly(create, fields));
+    };
+    if (status !== 201) {
+      // Refused: a key the capture cannot verify, or a policy the spec leaves open (section 8), is no finding; an everyday body is.
+      // Unknown properties (a client's id among them) may be refused (section 2 neither allows nor forbids them: edge-unknown-properties).
+      const explained = (status === 401 && !verified) || status === 413 || extra || mayBeRefused(fields);
+      if (!explained) judgeCreated();
+      this.#refused(create, fields);
+      return;
+    }
+    judgeCreated();
+    let created;
+    try {
+      created = expectCreated(create);
+    } catch {
+      return; // create-valid-bodies said why
+    }
+    if (clientId !== undefined) judge('create-ignores-client-id', () => void clientIdNotAdopted(create, clientId));
+    const key = created.id.toString();
+    judge('create-ids-unique', () => {
+      const holders: CreatedCategory[] = [{ id: key, name: created.name, checkId: `exchange #${create.seq}` }];
+      const earlier = this.#created.get(key);
+      if (earlier) holders.push({ id: key, name: earlier.fields.name, checkId: `exchange #${earlier.seq}` });
+      const listedEnd = this.#listedIds.get(key);
+      if (!earlier && listedEnd !== undefined && listedEnd < create.startMs) holders.push({ id: key, name: '', checkId: 'a list that ended before it started' });
+      idsFresh([{ exchange: create, id: created.id }], holders);
+    });
+    this.#created.set(key, { fields, endMs: create.endMs, seq: create.seq });
+  }
+
+  /** A refused create of a valid body: no later list may show it (4.2, 4.2/R3), once a list before it showed the state. */
+  #refused(create: CapturedExchange, fields: SentFields): void {
+    if (create.startMs <= this.#firstListEndMs) return; // no list ended before it: what it would add is unknown
+    const fieldsKey = fieldsKeyOf(fields)!;
+    this.#refusals.push({ fields, endMs: create.endMs, seq: create.seq, listedBefore: new Set(this.#listedByFields.get(fieldsKey) ?? []) });
+    if (this.#refusals.length > MAX_TRACKED_REFUSALS) {
+      this.#refusals.shift();
+      this.#refusalsLetGo++;
+    }
+  }
+
+  /** Records one judgement of a check on an exchange; returns its finding when it failed. */
+  #apply(checkId: string, exchange: CapturedExchange, judgement: Judgement): TrafficFinding | undefined {
+    const definition = this.#definitions.get(checkId);
+    if (!definition) return undefined;
+    const tally = this.#tallies.get(checkId) ?? { judged: 0, failures: 0 };
+    this.#tallies.set(checkId, tally);
+    try {
+      if (judgement() === false) return undefined;
+      tally.judged++;
+      return undefined;
+    } catch (error) {
+      // A judgement that errs on what it cannot read (an answer too large) does not judge the exchange.
+      if (!hasCode(error, 'PCS_CHECK_FAILURE')) return undefined;
+      tally.judged++;
+      tally.failures++;
+      tally.first ??= error;
+      return { checkId, level: definition.level, seq: exchange.seq, exchange: `${requestLine(exchange)} → ${exchange.response?.status ?? 'no response'}`, message: error.message };
+    }
+  }
+
+  /** Notices about what the judge could not keep (refusals let go) for the report. */
+  notices(): string[] {
+    return this.#refusalsLetGo > 0 ? [`${this.#refusalsLetGo} refused creates were let go after ${MAX_TRACKED_REFUSALS} (the oldest first): later lists were not judged against them`] : [];
+  }
+
+  /** Every check's outcome over the capture so far: failed, passed, or skipped as never exercised. */
+  results(): CheckResult[] {
+    return [...this.#definitions.values()].map((definition) => {
+      const tally = this.#tallies.get(definition.id);
+      const base: CheckResult = {
+        id: definition.id,
+        title: definition.title,
+        clause: definition.clause,
+        level: definition.level,
+        ...(definition.reference ? { reference: definition.reference } : {}),
+        requirements: definition.requirements,
+        ...(definition.needs ? { needs: definition.needs } : {}),
+        status: 'skipped',
+        durationMs: 0,
+        requests: 0,
+      };
+      if (!tally || tally.judged === 0) return { ...base, reason: NOT_IN_TRAFFIC };
+      const traffic = { exchanges: tally.judged, failures: tally.failures, alone: true };
+      if (!tally.first) return { ...base, status: 'passed', traffic };
+      const failure = failureRecord(tally.first, definition.id);
+      failure.message = `${tally.failures} of ${tally.judged} captured exchanges broke the rule; first, exchange #${tally.first.exchange.seq}: ${failure.message}`;
+      return { ...base, status: 'failed', traffic, failure };
+    });
+  }
+}
+
+/**
+ * Checks only captured traffic can have: the active checks hold each request to the one
+ * answer its input calls for; a capture's requests are whatever clients sent, so the rule
+ * judged on each is the table of answers itself.
+ */
+export const TRAFFIC_CHECKS: readonly CheckDefinition[] = [
+  {
+    id: 'answers-allowed-status',
+    title: 'every captured request of the interface has an answer the spec lists: a list 200 or 401, a create 201, 400 or 401 (413 for a size limit, section 8)',
+    clause: '4',
+    level: 'must',
+    requirements: ['R-4-ANSWERS'],
+  },
+];
+
+/** Statuses each operation may answer (4.1, 4.2; 413: section 8's limits); server errors are no-server-error's. */
+const ALLOWED: Readonly<Record<'list' | 'create', readonly number[]>> = { list: [200, 401], create: [201, 400, 401, 413] };
+
+function allowedStatus(exchange: CapturedExchange, operation: 'list' | 'create'): void {
+  const status = exchange.response!.status;
+  const allowed = ALLOWED[operation];
+  expectThat(allowed.includes(status), `Expected one of the statuses the spec lists for ${operation === 'list' ? 'listCategories' : 'createCategory'} (${allowed.join(', ')}), received ${status}`, exchange, {
+    expected: `status ${allowed.join(', ')}`,
+    found: `status ${status}`,
+  });
+}
+
+/** A refusal to wait out (429, or 503 with Retry-After), not an answer: R-4-ANSWERS' reading, as active runs wait them out. */
+function waitedOut(response: { status: number; headers: Record<string, string> }): boolean {
+  return response.status === 429 || (response.status === 503 && response.headers['retry-after'] !== undefined);
+}
+
+/** Credentials that carry no token: their 401 challenges nothing about a token (RFC 6750 §3.1). */
+const INVALID_WITHOUT_SCHEME = new Set(['basic-scheme', 'no-scheme', 'other-scheme']);
+
+/** `[name, description]` of a category or body with a string name, as a key; undefined otherwise. */
+function fieldsKeyOf(value: unknown): string | undefined {
+  const { name, description } = (value ?? {}) as { name?: unknown; description?: unknown };
+  return typeof name === 'string' ? JSON.stringify([name, typeof description === 'string' ? description : null]) : undefined;
+}
+
+/**
+ * model-based-sequences, on a capture: no category that a refused create's fields name
+ * appears in a list after the refusal, unless a list before it already held it or a
+ * create of the capture made it (4.2: a refused create creates nothing). The active
+ * judgement (judgements/model.ts) finds its refused creates by a tag it wrote; a capture
+ * carries none, so the fields and the earlier lists stand in for it.
+ */
+function refusedAbsent(list: CapturedExchange, listed: ListedItems, refusals: readonly Refusal[], created: ReadonlyMap<string, unknown>): void {
+  const byFields = new Map<string, Refusal[]>();
+  for (const refusal of refusals) byFields.set(fieldsKeyOf(refusal.fields)!, [...(byFields.get(fieldsKeyOf(refusal.fields)!) ?? []), refusal]);
+  for (const { id, value } of listed.items()) {
+    const matching = byFields.get(fieldsKeyOf(value) ?? '');
+    if (!matching || id === undefined) continue;
+    const key = id.toString();
+    const refusal = matching.find((candidate) => !candidate.listedBefore.has(key) && !created.has(key));
+    expectThat(refusal === undefined, `Expected refused creates to stay absent, found id ${key} (${String((value as { name?: unknown }).name)}) holding the fields of the create refused in exchange #${refusal?.seq}`, list, {
+      expected: 'refused creates absent',
+      found: 'a refused create listed',
+    });
+  }
+}
+
+/** What a create's body is, by the NewCategory schema (section 2): the rule it falls under. */
+type BodyKind =
+  | { kind: 'valid'; fields: SentFields; clientId?: bigint; extra: boolean }
+  | { kind: 'create-rejects-missing-body' | 'create-rejects-malformed-json' | 'create-rejects-non-object' | 'create-rejects-missing-name' | 'create-rejects-wrong-type-name' | 'create-rejects-wrong-type-description'; words: string };
+
+function bodyKind(text: string | undefined): BodyKind {
+  if (text === undefined || text === '') return { kind: 'create-rejects-missing-body', words: 'that is missing' };
+  const parsed = parseJson(text);
+  if (!parsed.ok) return { kind: 'create-rejects-malformed-json', words: 'that is not JSON' };
+  const value = parsed.json.value;
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return { kind: 'create-rejects-non-object', words: 'that is not a JSON object' };
+  const { name, description } = value as { name?: unknown; description?: unknown };
+  if (!('name' in value)) return { kind: 'create-rejects-missing-name', words: 'without name' };
+  if (typeof name !== 'string') return { kind: 'create-rejects-wrong-type-name', words: 'whose name is not a string' };
+  if ('description' in value && typeof description !== 'string') return { kind: 'create-rejects-wrong-type-description', words: 'whose description is not a string' };
+  const clientId = 'id' in value ? exactInteger((parsed.json.tree as { id?: unknown }).id) : undefined;
+  const extra = Object.keys(value).some((key) => key !== 'name' && key !== 'description');
+  return { kind: 'valid', fields: { name, ...(typeof description === 'string' ? { description } : {}) }, ...(clientId !== undefined ? { clientId } : {}), extra };
+}
