@@ -112,6 +112,25 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
     });
 
   program
+    .command('proxy')
+    .description('a validating reverse proxy in front of the target: clients point at http://HOST:PORT/v1, every exchange is forwarded unaltered and judged as it completes; Ctrl-C or SIGTERM writes the reports')
+    .addOption(optionFor(SETTINGS.baseUrl).makeOptionMandatory())
+    .option('--port <n>', 'port to listen on (0: any free port)', port, 8080)
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--har <file>', 'record every exchange to this HAR file, secrets redacted')
+    .addOption(new Option('--api-key-env <name>', 'environment variable holding the valid key, when you know it: a valid key answered 401 is then judged too'))
+    .addOption(optionFor(SETTINGS.headerEnv))
+    .addOption(optionFor(SETTINGS.reportDir))
+    .addOption(optionFor(SETTINGS.formats))
+    .addOption(optionFor(SETTINGS.strict))
+    .addOption(optionFor(SETTINGS.knownFailures))
+    .addOption(optionFor(SETTINGS.quiet))
+    .addOption(optionFor(SETTINGS.color))
+    .action(async (flags: TrafficFlags & { port: number; host: string; har?: string }) => {
+      code = await proxyCommand(flags, io);
+    });
+
+  program
     .command('serve')
     .description('run the reference server alone, for building clients')
     .option('--port <n>', 'port to listen on (0: any free port)', port, 8080)
@@ -266,6 +285,17 @@ async function judgeCommand(files: string[], flags: TrafficFlags, io: CliIo): Pr
   const { judgeCapture } = await import('../traffic/judge-capture.js');
   const outcome = await judgeCapture({ ...options, files: files.map((file) => resolve(io.cwd, file)), reportDir, out: io.stdout, err: io.stderr });
   return outcome.exitCode;
+}
+
+/** `proxy`: the validating proxy until Ctrl-C or SIGTERM, then its report (traffic/proxy-session.ts). */
+async function proxyCommand(flags: TrafficFlags & { port: number; host: string; har?: string }, io: CliIo): Promise<number> {
+  const options = await trafficOptions(flags, io);
+  const reportDir = flags.reportDir === '-' ? null : await usableReportDir(flags.reportDir, io);
+  const { runProxySession } = await import('../traffic/proxy-session.js');
+  return announcingInterrupt(io, async (stop) => {
+    const outcome = await runProxySession({ ...options, host: flags.host, port: flags.port, ...(flags.har ? { har: resolve(io.cwd, flags.har) } : {}), reportDir, out: io.stdout, err: io.stderr, stop });
+    return outcome.exitCode;
+  });
 }
 
 interface ServeFlags {

@@ -48,6 +48,7 @@ async function optionsFor(
     if (value !== undefined) (options as Record<string, unknown>)[name] = value;
   }
   if (options.knownFailures !== undefined) options.knownFailures = resolve(cwd, options.knownFailures);
+  if (options.traffic !== undefined) options.traffic = options.traffic.map((file) => resolve(cwd, file));
   const read = async (file: string | undefined, what: string) => (file ? await readInput(resolve(cwd, file), what) : undefined);
   const tls = {
     caPem: await read(options.caFile, 'the CA file'),

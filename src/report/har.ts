@@ -9,52 +9,57 @@ import type { Report } from './model.js';
  * request, and its error in `comment`. Each entry's `comment` names the check.
  */
 export function renderHar(report: Report, exchanges: readonly Exchange[]): string {
-  const headers = (record: Record<string, string>) => Object.entries(record).map(([name, value]) => ({ name, value }));
-  const entries = exchanges.map((exchange) => {
-    const { request, response, error } = exchange;
-    const url = new URL(request.url);
-    return {
-      startedDateTime: exchange.startedAt,
-      time: exchange.durationMs,
-      request: {
-        method: request.method,
-        url: request.url,
-        httpVersion: 'HTTP/1.1',
-        cookies: [],
-        headers: headers(request.headers),
-        queryString: [...url.searchParams].map(([name, value]) => ({ name, value })),
-        ...(request.body !== undefined
-          ? { postData: { mimeType: request.headers['content-type'] ?? 'application/octet-stream', text: request.body } }
-          : {}),
-        headersSize: -1,
-        bodySize: request.bodyBytes ?? (request.body === undefined ? 0 : Buffer.byteLength(request.body)),
-      },
-      response: {
-        status: response?.status ?? 0,
-        statusText: response ? (STATUS_CODES[response.status] ?? '') : '',
-        httpVersion: response ? 'HTTP/1.1' : '',
-        cookies: [],
-        headers: headers(response?.headers ?? {}),
-        content: {
-          size: response?.bodyBytes ?? 0,
-          mimeType: response?.headers['content-type'] ?? '',
-          ...(response ? { text: response.body } : {}),
-        },
-        redirectURL: response?.headers.location ?? '',
-        headersSize: -1,
-        bodySize: response?.bodyBytes ?? -1,
-      },
-      cache: {},
-      timings: { send: 0, wait: exchange.durationMs, receive: 0 },
-      // HAR 1.2 `connection`: which connection carried the request.
-      ...(exchange.connectionId ? { connection: exchange.connectionId } : {}),
-      comment: [
-        error ? `${exchange.checkId}: no response: ${error.code}: ${error.message}` : exchange.checkId,
-        `${exchange.connection} connection`,
-        ...(exchange.superseded ? [`superseded: ${exchange.superseded}`] : []),
-      ].join('; '),
-    };
-  });
-  const log = { version: '1.2', creator: { name: report.tool.name, version: report.tool.version }, pages: [], entries };
+  const log = { version: '1.2', creator: { name: report.tool.name, version: report.tool.version }, pages: [], entries: exchanges.map(harEntry) };
   return `${JSON.stringify({ log }, null, 2)}\n`;
+}
+
+/** One exchange as a HAR 1.2 entry (secrets must already be placeholders). */
+export function harEntry(exchange: Exchange): Record<string, unknown> {
+  const headers = (record: Record<string, string>) => Object.entries(record).map(([name, value]) => ({ name, value }));
+  const { request, response, error } = exchange;
+  let queryString: Array<{ name: string; value: string }> = [];
+  try {
+    queryString = [...new URL(request.url).searchParams].map(([name, value]) => ({ name, value }));
+  } catch {
+    // A URL the tool did not write (a client's, through the proxy) may not parse: no query string then.
+  }
+  return {
+    startedDateTime: exchange.startedAt,
+    time: exchange.durationMs,
+    request: {
+      method: request.method,
+      url: request.url,
+      httpVersion: 'HTTP/1.1',
+      cookies: [],
+      headers: headers(request.headers),
+      queryString,
+      ...(request.body !== undefined ? { postData: { mimeType: request.headers['content-type'] ?? 'application/octet-stream', text: request.body } } : {}),
+      headersSize: -1,
+      bodySize: request.bodyBytes ?? (request.body === undefined ? 0 : Buffer.byteLength(request.body)),
+    },
+    response: {
+      status: response?.status ?? 0,
+      statusText: response ? (STATUS_CODES[response.status] ?? '') : '',
+      httpVersion: response ? 'HTTP/1.1' : '',
+      cookies: [],
+      headers: headers(response?.headers ?? {}),
+      content: {
+        size: response?.bodyBytes ?? 0,
+        mimeType: response?.headers['content-type'] ?? '',
+        ...(response ? { text: response.body } : {}),
+      },
+      redirectURL: response?.headers.location ?? '',
+      headersSize: -1,
+      bodySize: response?.bodyBytes ?? -1,
+    },
+    cache: {},
+    timings: { send: 0, wait: exchange.durationMs, receive: 0 },
+    // HAR 1.2 `connection`: which connection carried the request.
+    ...(exchange.connectionId ? { connection: exchange.connectionId } : {}),
+    comment: [
+      error ? `${exchange.checkId}: no response: ${error.code}: ${error.message}` : exchange.checkId,
+      `${exchange.connection} connection`,
+      ...(exchange.superseded ? [`superseded: ${exchange.superseded}`] : []),
+    ].join('; '),
+  };
 }

@@ -20,6 +20,8 @@ import { linkLatest } from '../report/report-dir.js';
 import { KEY_PLACEHOLDER, Redactor, shortSecretNotice } from '../secrets/redactor.js';
 import { CheckCollector } from './collector.js';
 import type { RunOptions, RunOutcome } from './options.js';
+import type { JudgedTraffic } from '../traffic/judge-capture.js';
+import { joinTraffic } from '../traffic/join.js';
 
 /**
  * One target's part of a run, from its options to its report: the settings, the redactor,
@@ -46,6 +48,8 @@ export class TargetRun {
     private readonly embedded: ReferenceServer | undefined,
     /** What the user is told about the run's own limits (see shortSecretNotice), in the report too. */
     private readonly notices: string[],
+    /** The capture judged with the run (`--traffic`), when one was given. */
+    private readonly traffic?: JudgedTraffic,
   ) {
     this.#format = new ConsoleFormat(options.color ?? Boolean((options.out as { isTTY?: boolean } | null)?.isTTY), settings.strict ?? false);
     this.#print = (text) => void (text !== undefined && options.out?.write(`${redactor.text(text)}\n`));
@@ -96,7 +100,15 @@ export class TargetRun {
       shortSecretNotice('the key', settings.apiKey),
       ...secretHeaders(network.extraHeaders).map((header) => shortSecretNotice(`the value of ${header.name}`, header.value)),
     ].filter((notice) => notice !== undefined);
-    const run = new TargetRun(options, settings, redactor, startedAt, knownFailures, embedded, notices);
+    // Judged before any request: a capture that cannot be read is a usage error, and its secrets are known before anything is printed.
+    const traffic = options.traffic?.length
+      ? await (await import('../traffic/judge-capture.js')).judgeTraffic(
+          { files: options.traffic, baseUrl: settings.baseUrl, apiKey: settings.apiKey, secretHeaders: secretHeaders(network.extraHeaders).map((header) => header.name.toLowerCase()) },
+          redactor,
+        )
+      : undefined;
+    if (traffic?.nothingJudged) throw new UsageError(`--traffic: ${traffic.nothingJudged}`);
+    const run = new TargetRun(options, settings, redactor, startedAt, knownFailures, embedded, [...notices, ...(traffic?.notices ?? [])], traffic);
     for (const notice of notices) options.err?.write(`petstore-conformance: warning: ${notice}\n`);
     if (!options.quiet) run.#print(run.#format.header(settings, toolVersion));
     return run;
@@ -134,7 +146,7 @@ export class TargetRun {
       settings,
       startedAt: this.startedAt,
       durationMs: Date.now() - this.startedAt.getTime(),
-      checks: judged.results,
+      checks: this.traffic ? joinTraffic(judged.results, this.traffic.checks) : judged.results,
       exchanges: judged.exchanges,
       created: collector.created,
       preflight: this.#preflight,
@@ -143,6 +155,7 @@ export class TargetRun {
       ...(options.keySource && !this.embedded ? { keySource: options.keySource } : {}),
       ...(this.knownFailures ? { knownFailures: this.knownFailures } : {}),
       notices: this.notices,
+      ...(this.traffic ? { traffic: this.traffic.summary } : {}),
     });
     const exchanges = [...(this.#preflight ? [this.#preflight] : []), ...judged.exchanges];
     // The verdict first: a report that cannot be written (a full disk) never hides it.

@@ -92,7 +92,11 @@ function body(
   missing: string[],
 ): { text: string; bytes: number; utf8Valid: boolean } | undefined {
   if (content?.text === undefined || content.text === null) {
-    if ((size ?? content?.size ?? 0) > 0) missing.push(`${what} (not kept in the capture)`);
+    // Without its text a body is known only to be empty (size 0); any other size, -1 (unknown) included, means it was not kept.
+    const known = size ?? content?.size;
+    // A request without postData had no body; a response always has a `content` (HAR 1.2), so one without it kept nothing.
+    if (known === 0 || (what === 'request body' && content === undefined && (known === undefined || known < 0))) return undefined;
+    missing.push(`${what} (not kept in the capture)`);
     return undefined;
   }
   let bytes: Buffer;
@@ -122,7 +126,7 @@ function body(
  * br response, as some tools store it); the bytes as they are otherwise; null when they
  * claim a compression and do not inflate.
  */
-function inflate(bytes: Buffer, contentEncoding: string | undefined): Buffer | null {
+export function inflate(bytes: Buffer, contentEncoding: string | undefined): Buffer | null {
   const coding = contentEncoding?.trim().toLowerCase();
   const options = { maxOutputLength: MAX_INFLATED_BYTES };
   try {

@@ -5,28 +5,35 @@
  * shows them.
  */
 import { KEY_PLACEHOLDER, type Redactor } from '../secrets/redactor.js';
-import type { HarEntry } from './har-reader.js';
+import type { HarPair } from './har-reader.js';
 
 /**
- * What the judge knows of the valid key: its value (`--api-key-env`), or, in this tool's
- * own captures, the placeholder every request with the key shows (`${PETSTORE_API_KEY}`);
- * without either, a bearer token is `unverified` and 401 rules that need the key are not judged.
+ * What the judge knows of the valid key. The spec does not say how keys are issued
+ * (section 5: "not shown"), so a server may accept many: a token is called invalid only
+ * when it is one edit away from a key the judge knows, or when the capture is this tool's
+ * own run, every credential of which is the key or one it made invalid.
  */
 export interface KnownKey {
+  /** The key's value (`--api-key-env`). */
   key?: string;
+  /** How the capture shows the key: `${PETSTORE_API_KEY}` in this tool's own HARs. */
+  placeholder?: string;
+  /** The capture is this tool's own run: every token but the key is one it made invalid. */
+  everyOtherInvalid?: boolean;
 }
 
-/** Credentials whose 401 the spec requires without knowing the key (5/R2: "missing or invalid"). */
+/** Credentials whose 401 the spec requires without knowing the key (5/R1: a bearer token is the only form). */
 export const INVALID_WITHOUT_KEY = ['missing', 'empty-token', 'basic-scheme', 'no-scheme', 'other-scheme'] as const;
 
 /**
  * The credential a request carried, by its Authorization field:
  * - `missing`, `empty-token` (`Bearer` alone), `basic-scheme`, `no-scheme` (no space: a
  *   bare key), `other-scheme` (`Token …`): invalid whatever the key (5/R1);
- * - with the key known: `valid`, `valid-<scheme as spelled>` (`valid-bearer`: RFC 9110
- *   §11.1, the scheme is case-insensitive), or the invalid key's kind: `key-char-added`,
- *   `key-char-removed`, `key-char-changed`, `key-case-swapped`, else `unknown-key`;
- * - without it: `unverified`.
+ * - `valid`, or `valid-<scheme as spelled>` (`valid-bearer`: RFC 9110 §11.1 makes the
+ *   scheme case-insensitive), for the key the judge knows;
+ * - one edit from it: `key-char-added`, `key-char-removed`, `key-char-changed`,
+ *   `key-case-swapped`; in this tool's own captures any other token is `unknown-key`;
+ * - else `unverified`: perhaps another client's key.
  */
 export function credentialName(authorization: string | undefined, known: KnownKey): string {
   if (authorization === undefined) return 'missing';
@@ -38,20 +45,23 @@ export function credentialName(authorization: string | undefined, known: KnownKe
   if (/^basic$/i.test(scheme)) return 'basic-scheme';
   if (!/^bearer$/i.test(scheme)) return 'other-scheme';
   if (token === '') return 'empty-token';
-  const key = known.key;
-  if (key === undefined) return 'unverified';
-  if (token === key) return scheme === 'Bearer' ? 'valid' : `valid-${scheme}`;
-  return invalidKeyKind(token, key);
+  const forms = [known.key, known.placeholder].filter((form): form is string => form !== undefined);
+  if (forms.includes(token)) return scheme === 'Bearer' ? 'valid' : `valid-${scheme}`;
+  for (const form of forms) {
+    const kind = oneEditKind(token, form);
+    if (kind) return kind;
+  }
+  return known.everyOtherInvalid ? 'unknown-key' : 'unverified';
 }
 
-/** The kind of a token that is not the key, named as the active credential checks name theirs. */
-function invalidKeyKind(token: string, key: string): string {
+/** The kind of a token one edit from the key, named as the active credential checks name theirs; undefined for any other token. */
+function oneEditKind(token: string, key: string): string | undefined {
   if (token.length === key.length + 1 && token.startsWith(key)) return 'key-char-added';
   if (key.length === token.length + 1 && key.startsWith(token)) return 'key-char-removed';
   if (token.length === key.length && token.slice(0, -1) === key.slice(0, -1)) return 'key-char-changed';
   const swapped = [...key].map((c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase())).join('');
   if (swapped !== key && token === swapped) return 'key-case-swapped';
-  return 'unknown-key';
+  return undefined;
 }
 
 /** Whether a credential is a valid key (under any spelling of the scheme). */
@@ -64,13 +74,24 @@ export function isInvalidCredential(name: string): boolean {
   return name !== 'unverified' && !isValidCredential(name);
 }
 
+/** The `log.creator.name` of the HAR files this tool writes: a run's `exchanges.har`, and the proxy's `--har`. */
+export const RUN_CREATOR = 'petstore-conformance';
+export const PROXY_CREATOR = 'petstore-conformance-proxy';
+
 /**
- * The key as the judge will know it: the value given, or, for a capture this tool wrote
- * (its `log.creator`), the placeholder its requests with the key show.
+ * The key as the judge will know it: the value given, and in this tool's own HARs (their
+ * `log.creator`) the placeholder its requests with the key show; a run's own capture
+ * holds nothing but the key and credentials made invalid.
  */
 export function knownKey(given: string | undefined, creatorName: string | undefined): KnownKey {
-  if (given !== undefined) return { key: given };
-  return creatorName === 'petstore-conformance' ? { key: KEY_PLACEHOLDER } : {};
+  const own = creatorName === RUN_CREATOR || creatorName === PROXY_CREATOR;
+  return { ...(given !== undefined ? { key: given } : {}), ...(own ? { placeholder: KEY_PLACEHOLDER } : {}), ...(creatorName === RUN_CREATOR ? { everyOtherInvalid: true } : {}) };
+}
+
+/** The header fields and cookies of one message, as HAR lists them. */
+interface MessageFields {
+  headers?: readonly HarPair[];
+  cookies?: readonly HarPair[];
 }
 
 /**
@@ -80,12 +101,13 @@ export function knownKey(given: string | undefined, creatorName: string | undefi
  * every report like the key (Redactor). Placeholders number them in order of appearance.
  * @param secretHeaders lower-case names of further header fields whose values are secret.
  */
-export function registerCaptureSecrets(entry: HarEntry, redactor: Redactor, secretHeaders: readonly string[], seen: Map<string, string>): void {
+export function registerCaptureSecrets(entry: { request?: MessageFields; response?: MessageFields }, redactor: Redactor, secretHeaders: readonly string[], seen: Map<string, string>): void {
   const register = (value: string | undefined, what: string) => {
     const secret = value?.trim();
-    if (!secret || secret === KEY_PLACEHOLDER || secret.includes('${')) return; // this tool's own placeholders are no secret
+    if (!secret || secret === KEY_PLACEHOLDER || secret.includes('${') || /^\[capture-[a-z-]+-\d+\]$/.test(secret)) return; // this tool's own placeholders are no secret
     if (seen.has(secret)) return;
-    const shown = `[${what} ${seen.size + 1} of the capture]`;
+    // One word, no space: a redacted credential still reads as a bearer token in the HAR the proxy writes.
+    const shown = `[capture-${what}-${seen.size + 1}]`;
     seen.set(secret, shown);
     redactor.add(secret, shown);
   };
@@ -93,14 +115,15 @@ export function registerCaptureSecrets(entry: HarEntry, redactor: Redactor, secr
     for (const { name, value } of side?.headers ?? []) {
       const field = String(name).toLowerCase();
       if (field === 'authorization' || field === 'proxy-authorization') {
-        register(String(value).replace(/^\S+\s+/, ''), 'credential');
-        register(String(value), 'credential');
+        // The credential, not the scheme: `Bearer` is no secret, and the judge reads it in what is written.
+        const text = String(value).trim();
+        register(/\s/.test(text) ? text.replace(/^\S+\s+/, '') : text, 'credential');
       } else if (field === 'cookie') {
         for (const pair of String(value).split(';')) register(pair.slice(pair.indexOf('=') + 1), 'cookie');
       } else if (field === 'set-cookie') {
         for (const line of String(value).split('\n')) register(line.split(';', 1)[0]!.replace(/^[^=]*=/, ''), 'cookie');
       } else if (secretHeaders.includes(field)) {
-        register(String(value), 'secret header');
+        register(String(value), 'secret-header');
       }
     }
     for (const cookie of side?.cookies ?? []) register(String(cookie.value), 'cookie');

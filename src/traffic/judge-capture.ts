@@ -8,6 +8,7 @@ import { hasCode } from '../core/errors.js';
 import { toolVersion } from '../core/package-info.js';
 import { buildReport } from '../report/build.js';
 import { ConsoleFormat } from '../report/console.js';
+import type { CheckDefinition } from '../check/types.js';
 import type { CheckResult, Report, TrafficSummary } from '../report/model.js';
 import { visible } from '../report/visible.js';
 import { exitCodeOf } from '../report/gate.js';
@@ -53,6 +54,10 @@ export interface JudgedTraffic {
   checks: CheckResult[];
   summary: TrafficSummary;
   notices: string[];
+  /** Why the judgement cannot stand, when the tool failed while judging (the proxy's session ended by a failure of its own). */
+  stopped?: string;
+  /** Set when no exchange of the interface was found: why, and where the traffic went (a wrong --base-url). */
+  nothingJudged?: string;
 }
 
 /** The suite's checks, collected once per process (a proxy judges for hours, a test judges dozens of captures). */
@@ -70,8 +75,7 @@ export async function judgeTraffic(
   redactor: Redactor,
   onFinding: (finding: TrafficFinding) => void = () => {},
 ): Promise<JudgedTraffic> {
-  const definitions = [...(await (suiteChecks ??= listChecks())).checks, ...TRAFFIC_CHECKS];
-  const judge = new TrafficJudge(options.baseUrl, definitions);
+  const judge = new TrafficJudge(options.baseUrl, await trafficChecks());
   const secrets = new Map<string, string>();
   const notices: string[] = [];
   let seq = 0;
@@ -96,7 +100,13 @@ export async function judgeTraffic(
     }
   }
   const { entries, judged, other, missing } = judge.counts;
-  return { checks: judge.results(), summary: { files: [...options.files], entries, judged, other, missing }, notices: [...notices, ...judge.notices()] };
+  const seen = judge.otherOrigins();
+  return {
+    checks: judge.results(),
+    summary: { files: [...options.files], entries, judged, other, missing },
+    notices: [...notices, ...judge.notices()],
+    ...(judged === 0 ? { nothingJudged: `no exchange of the interface at ${options.baseUrl} among the ${entries} entries of the capture${seen.length > 0 ? `; they went to ${seen.slice(0, 3).join(', ')}` : ''}: check --base-url` } : {}),
+  };
 }
 
 /**
@@ -109,12 +119,21 @@ export async function judgeCapture(options: JudgeOptions): Promise<JudgeOutcome>
   const startedAt = new Date();
   const redactor = new Redactor();
   if (options.apiKey) redactor.add(options.apiKey, KEY_PLACEHOLDER);
-  const print = (text: string) => options.out?.write(`${text}\n`);
-  const format = new ConsoleFormat(options.color ?? false, options.strict ?? false);
-  if (!options.quiet) print(`petstore-conformance ${toolVersion}: judging ${options.files.length === 1 ? options.files[0] : `${options.files.length} captures`} as traffic of ${options.baseUrl}; nothing is sent`);
+  if (!options.quiet) options.out?.write(`petstore-conformance ${toolVersion}: judging ${options.files.length === 1 ? options.files[0] : `${options.files.length} captures`} as traffic of ${options.baseUrl}; nothing is sent\n`);
   const traffic = await judgeTraffic(options, redactor, (finding) => {
-    if (!options.quiet) print(redactor.text(findingLine(finding)));
+    if (!options.quiet) options.out?.write(`${redactor.text(findingLine(finding))}\n`);
   });
+  return reportTraffic(traffic, options, startedAt, redactor);
+}
+
+/**
+ * Builds, prints and writes the report of judged traffic (judge, proxy): the console's
+ * summary, then the report files (no HAR: `judge` holds the capture, the proxy writes its
+ * own with `--har`).
+ * @returns the report (redacted), the exit code (3 when no exchange of the interface was judged), the files written.
+ */
+export async function reportTraffic(traffic: JudgedTraffic, options: Omit<JudgeOptions, 'files'>, startedAt: Date, redactor: Redactor): Promise<JudgeOutcome> {
+  const print = (text: string) => options.out?.write(`${text}\n`);
   const report = buildReport({
     settings: trafficSettings(options),
     startedAt,
@@ -126,17 +145,25 @@ export async function judgeCapture(options: JudgeOptions): Promise<JudgeOutcome>
     notices: traffic.notices,
     traffic: traffic.summary,
     ...(options.knownFailures ? { knownFailures: options.knownFailures } : {}),
-    ...(traffic.summary.judged === 0
-      ? { unassessable: `no exchange of the interface at ${options.baseUrl} in the capture (${traffic.summary.entries} entries read, all left alone): check --base-url` }
-      : {}),
+    ...(traffic.stopped !== undefined
+      ? { unassessable: traffic.stopped }
+      : traffic.nothingJudged !== undefined
+        ? { unassessable: traffic.nothingJudged }
+        : {}),
   });
-  print(options.quiet ? format.verdict(report) : format.summary(report));
+  const format = new ConsoleFormat(options.color ?? false, options.strict ?? false);
+  print(redactor.text(options.quiet ? format.verdict(report) : format.summary(report)));
   const { writeReports } = await import('../report/write.js');
   const files = options.reportDir === null ? { written: [], failed: [] } : await writeReports(report, [], options.reportDir, options.formats.filter((f) => f !== 'har'), redactor);
-  print(files.written.map((path) => `Report: ${path}`).join('\n'));
+  if (files.written.length > 0) print(files.written.map((path) => `Report: ${path}`).join('\n'));
   for (const { path, reason } of files.failed) (options.err ?? options.out)?.write(`petstore-conformance: could not write ${path}: ${reason}\n`);
   const { redactReport } = await import('../report/redact.js');
   return { report: redactReport(report, redactor), exitCode: exitCodeOf(report.verdict, report.gate), written: files.written };
+}
+
+/** The checks captured traffic is judged by: the suite's (collected once per process) and the traffic's own. */
+export async function trafficChecks(): Promise<CheckDefinition[]> {
+  return [...(await (suiteChecks ??= listChecks())).checks, ...TRAFFIC_CHECKS];
 }
 
 /** One finding the moment it is found: `✗ must 4.2/R1 create-valid-bodies #12 POST /v1/categories → 400: Expected …`. */

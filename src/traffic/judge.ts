@@ -54,6 +54,9 @@ interface Tally {
   first?: CheckFailure;
 }
 
+/** Distinct origins of left-alone entries remembered, at most. */
+const MAX_ORIGINS_NOTED = 10;
+
 /** Refused creates kept to judge later lists against, at most: past it, the oldest are let go (said in the report). */
 export const MAX_TRACKED_REFUSALS = 10_000;
 
@@ -90,6 +93,8 @@ export class TrafficJudge {
   readonly #listedByFields = new Map<string, Set<string>>();
   readonly #refusals: Refusal[] = [];
   #refusalsLetGo = 0;
+  /** Origins (and paths) of the entries that were not the interface's, with their counts. */
+  readonly #otherOrigins = new Map<string, number>();
   /** When the first complete list ended: a refusal before it has no known state to compare with. */
   #firstListEndMs = Infinity;
 
@@ -131,6 +136,7 @@ export class TrafficJudge {
     const operation = this.operationOf(exchange);
     if (!operation || !exchange.response || exchange.superseded || waitedOut(exchange.response)) {
       this.counts.other++;
+      if (!operation) this.#noteOrigin(exchange.request.url);
       return [];
     }
     this.counts.judged++;
@@ -311,6 +317,23 @@ export class TrafficJudge {
       tally.first ??= error;
       return { checkId, level: definition.level, seq: exchange.seq, exchange: `${requestLine(exchange)} → ${exchange.response?.status ?? 'no response'}`, message: error.message };
     }
+  }
+
+  /** Where the entries left alone went, most first (at most {@link MAX_ORIGINS_NOTED} origins): what a wrong --base-url is told. */
+  otherOrigins(): string[] {
+    return [...this.#otherOrigins].sort((a, b) => b[1] - a[1]).map(([origin, n]) => `${origin} (${n})`);
+  }
+
+  #noteOrigin(url: string): void {
+    let origin: string;
+    try {
+      const parsed = new URL(url);
+      // The origin and the path up to a version segment: what a wrong --base-url differs in.
+      origin = `${parsed.origin}${/^(.*?\/v\d+)(?:\/|$)/.exec(parsed.pathname)?.[1] ?? ''}`;
+    } catch {
+      return;
+    }
+    if (this.#otherOrigins.has(origin) || this.#otherOrigins.size < MAX_ORIGINS_NOTED) this.#otherOrigins.set(origin, (this.#otherOrigins.get(origin) ?? 0) + 1);
   }
 
   /** Notices about what the judge could not keep (refusals let go) for the report. */

@@ -24,6 +24,8 @@ export interface TargetShape {
   apiKey?: string;
   /** Serve HTTPS with this PEM key and certificate (and, with `clientCa`, to clients it signed only). */
   tls?: { key: string; cert: string; clientCa?: string };
+  /** Something in front of the server the run goes through (the validating proxy): given the server's base URL and key, it returns its own base URL. */
+  front?: (target: { baseUrl: string; apiKey: string }) => Promise<string>;
 }
 
 /**
@@ -43,7 +45,8 @@ export async function runAgainst(
   let console = '';
   const out = new Writable({ write: (chunk, _encoding, done) => void ((console += chunk), done()) });
   try {
-    const outcome = await runConformance({ baseUrl: server.baseUrl, apiKey: server.apiKey, seed: MATRIX_SEED, reportDir: null, out, ...options });
+    const baseUrl = shape.front ? await shape.front({ baseUrl: server.baseUrl, apiKey: server.apiKey }) : server.baseUrl;
+    const outcome = await runConformance({ baseUrl, apiKey: server.apiKey, seed: MATRIX_SEED, reportDir: null, out, ...options });
     return { ...outcome, created: server.store.size - before, console, apiKey: server.apiKey };
   } finally {
     await server.close();

@@ -1,0 +1,130 @@
+/**
+ * `judge` and `proxy` as users run them: the compiled CLI in a child process, its exit
+ * codes (0, 1, 2, 3 as `run`'s), its one-line errors, its findings as they happen, and
+ * its files.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, readdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { request } from 'undici';
+import { describe, expect, test } from 'vitest';
+import { startReferenceServer } from '../../src/reference/server.js';
+import missingHeaderAccepted from '../faults/missing-header-accepted.js';
+import { BASE, entry, writeHar } from '../support/har.js';
+
+const BIN = fileURLToPath(new URL('../../bin/petstore-conformance.js', import.meta.url));
+const tempDir = () => mkdtemp(join(tmpdir(), 'pcs-cli-traffic-'));
+
+/** A started CLI: its process, its output so far, a wait for a line of it, and its end. Bounded by a 60 s kill. */
+function start(args: string[], env: Record<string, string> = {}) {
+  const { PETSTORE_API_KEY: _drop, ...base } = process.env;
+  const child = spawn(process.execPath, [BIN, ...args], { env: { ...base, ...env, NO_COLOR: '1' } });
+  let stdout = '';
+  let stderr = '';
+  const waiting: Array<{ pattern: RegExp; resolve: (match: RegExpExecArray) => void }> = [];
+  child.stdout.on('data', (chunk) => {
+    stdout += chunk;
+    for (const wait of waiting.splice(0)) {
+      const match = wait.pattern.exec(stdout);
+      if (match) wait.resolve(match);
+      else waiting.push(wait);
+    }
+  });
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  const kill = setTimeout(() => child.kill('SIGKILL'), 60_000);
+  const result = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
+    child.on('close', (code) => {
+      clearTimeout(kill);
+      resolve({ code, stdout, stderr });
+    }),
+  );
+  /** Resolves once stdout matches `pattern` (the child's 60 s kill bounds the wait). */
+  const until = (pattern: RegExp) => new Promise<RegExpExecArray>((resolve) => {
+    const match = pattern.exec(stdout);
+    if (match) resolve(match);
+    else waiting.push({ pattern, resolve });
+  });
+  return { child, until, result };
+}
+
+describe('judge', () => {
+  test('exit 0 within the traffic, 1 for a broken rule (its finding printed as found), 3 for a capture of another target', async () => {
+    const dir = await tempDir();
+    const fine = await writeHar(dir, 'fine.har', [entry({ status: 200, responseBody: '[]' })]);
+    const broken = await writeHar(dir, 'broken.har', [entry({ status: 200, responseBody: '[]', authorization: null })]);
+    const conformant = await start(['judge', fine, '--base-url', BASE, '--report-dir', join(dir, 'a')]).result;
+    expect(conformant.code).toBe(0);
+    expect(conformant.stdout).toMatch(/Verdict: CONFORMANT within the observed traffic: \d+ requirements exercised by 1 exchange; \d+ never exercised/);
+    expect(conformant.stdout).toMatch(/Never exercised by the traffic: R-/);
+    const nonconformant = await start(['judge', broken, '--base-url', BASE, '--report-dir', join(dir, 'b')]).result;
+    expect(nonconformant.code).toBe(1);
+    expect(nonconformant.stdout).toMatch(/✗ must {3}list-401-missing #1 GET \/v1\/categories → 200: Expected status 401, received 200/);
+    expect(await readdir(join(dir, 'b'))).toEqual(expect.arrayContaining(['report.json', 'junit.xml', 'report.html', 'summary.md']));
+    const elsewhere = await start(['judge', fine, '--base-url', 'https://other.example/v1', '--report-dir', join(dir, 'c')]).result;
+    expect(elsewhere.code).toBe(3);
+    expect(elsewhere.stdout).toMatch(/Verdict: ERROR: no exchange of the interface at https:\/\/other.example\/v1/);
+  });
+
+  test.each([
+    [['judge', 'x.har'], /required option '--base-url <url>' not specified/],
+    [['judge', '/no/such/capture.har', '--base-url', BASE], /cannot read the capture \/no\/such\/capture\.har: ENOENT/],
+    [['judge', fileURLToPath(new URL('../../package.json', import.meta.url)), '--base-url', BASE], /no exchange of the interface|is not a HAR file/],
+    [['judge', 'x.har', '--base-url', BASE, '--api-key-env', 'NO_SUCH_VARIABLE_SET'], /--api-key-env NO_SUCH_VARIABLE_SET: the variable is not set/],
+    [['run', '--traffic', '/no/such/capture.har', '--base-url', 'http://127.0.0.1:9/v1'], /cannot read the capture \/no\/such\/capture\.har: ENOENT/, { PETSTORE_API_KEY: 'some-key-1234567890' }],
+  ] as Array<[string[], RegExp, Record<string, string>?]>)('bad input %j: one line, exit 2 (or 3 for a JSON file that holds no capture)', async (args, message, env) => {
+    const { code, stderr, stdout } = await start(args, env).result;
+    expect([2, 3]).toContain(code);
+    expect(`${stderr}${stdout}`).toMatch(message);
+    expect(stderr).not.toMatch(/\n\s+at /);
+  });
+});
+
+describe('proxy', () => {
+  test('forwards, prints each finding as its exchange completes, and on SIGTERM writes the report and a redacted HAR; exit 1 for a broken rule', async () => {
+    const server = await startReferenceServer({ variations: [missingHeaderAccepted.variation] });
+    const dir = await tempDir();
+    try {
+      const proxy = start(['proxy', '--base-url', server.baseUrl, '--port', '0', '--har', join(dir, 'traffic.har'), '--report-dir', join(dir, 'report'), '--api-key-env', 'KEY'], { KEY: server.apiKey });
+      const url = (await proxy.until(/listening on (http:\/\/\S+\/v1):/))[1]!;
+      const authorized = await request(`${url}/categories`, { headers: { authorization: `Bearer ${server.apiKey}` } });
+      expect(authorized.statusCode).toBe(200);
+      await authorized.body.text();
+      const created = await request(`${url}/categories`, { method: 'POST', headers: { authorization: `Bearer ${server.apiKey}`, 'content-type': 'application/json' }, body: '{"name":"Cats"}' });
+      expect(created.statusCode).toBe(201);
+      await created.body.text();
+      const open = await request(`${url}/categories`);
+      await open.body.text();
+      // The finding is printed while the proxy runs, before any report.
+      await proxy.until(/list-401-missing #3/);
+      proxy.child.kill('SIGTERM');
+      const { code, stdout, stderr } = await proxy.result;
+      expect(code, stderr).toBe(1);
+      expect(stdout).toMatch(/✗ must {3}list-401-missing #3 GET \/v1\/categories → 200/);
+      const report = JSON.parse(await readFile(join(dir, 'report', 'report.json'), 'utf8'));
+      expect(report.target.kind).toBe('traffic');
+      expect(report.traffic).toMatchObject({ judged: 3, files: [] });
+      const har = await readFile(join(dir, 'traffic.har'), 'utf8');
+      expect(JSON.parse(har).log.entries).toHaveLength(3);
+      expect(har).toContain('Bearer ${PETSTORE_API_KEY}');
+      for (const text of [har, stdout, ...(await Promise.all((await readdir(join(dir, 'report'))).map((file) => readFile(join(dir, 'report', file), 'utf8'))))]) {
+        expect(text).not.toContain(server.apiKey);
+      }
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('a port that is taken: one line, exit 2', async () => {
+    const server = await startReferenceServer();
+    try {
+      const port = new URL(server.baseUrl).port;
+      const { code, stderr } = await start(['proxy', '--base-url', server.baseUrl, '--port', port]).result;
+      expect(code).toBe(2);
+      expect(stderr).toMatch(/cannot listen on 127\.0\.0\.1:\d+: EADDRINUSE/);
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -1,0 +1,206 @@
+/**
+ * Judging captured traffic (src/traffic): each rule shown failing on a capture that breaks
+ * it and passing on its near miss that does not; the capture's own shapes (base64,
+ * compressed, cut short, left out, overlapping in time); its secrets never written.
+ */
+import { gzipSync } from 'node:zlib';
+import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { CheckResult } from '../../src/report/model.js';
+import { Redactor } from '../../src/secrets/redactor.js';
+import { judgeCapture, judgeTraffic } from '../../src/traffic/judge-capture.js';
+import { BASE, KEY, entry, error, writeHar, type EntrySpec } from '../support/har.js';
+
+let dir: string;
+beforeAll(async () => void (dir = await mkdtemp(join(tmpdir(), 'pcs-traffic-'))));
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+let files = 0;
+/** Judges these entries as one capture; the outcome of each check by id. */
+async function judge(specs: readonly (EntrySpec | Record<string, unknown>)[], options: { apiKey?: string } = {}): Promise<Map<string, CheckResult> & { summary?: unknown }> {
+  const path = await writeHar(dir, `capture-${++files}.har`, specs.map((spec) => ('status' in spec ? entry(spec as EntrySpec) : spec)));
+  const { checks, summary } = await judgeTraffic({ files: [path], baseUrl: BASE, ...options }, new Redactor());
+  return Object.assign(new Map(checks.map((check) => [check.id, check])), { summary });
+}
+
+const created = (id: number, name: string, description?: string) => JSON.stringify({ id, name, ...(description !== undefined ? { description } : {}) });
+const create = (body: object | string, status: number, responseBody: string, startMs = 0, timeMs = 10): EntrySpec => ({
+  requestBody: typeof body === 'string' ? body : JSON.stringify(body),
+  status,
+  responseBody,
+  startMs,
+  timeMs,
+});
+const list = (items: object[], startMs = 0, timeMs = 10): EntrySpec => ({ status: 200, responseBody: JSON.stringify(items), startMs, timeMs });
+
+describe('one exchange at a time, each rule with a capture that breaks it and one that does not', () => {
+  test.each<[string, string, EntrySpec, EntrySpec]>([
+    ['no-server-error', '4', create({ name: 'Cats' }, 500, error(500)), create({ name: 'Cats' }, 201, created(1, 'Cats'))],
+    ['error-body-is-error', '7', create({}, 400, '{"error":"bad"}'), create({}, 400, error(400))],
+    ['error-status-matches-http', '7', create({}, 400, error(422)), create({}, 400, error(400))],
+    ['error-content-type-json', '7', { ...create({}, 400, error(400)), responseHeaders: { 'Content-Type': 'text/html' } }, create({}, 400, error(400))],
+    ['success-content-type-json', '4', { ...list([]), responseHeaders: { 'Content-Type': 'text/plain' } }, list([])],
+    ['answers-allowed-status', '4', create({ name: 'Cats' }, 200, created(1, 'Cats')), create({ name: 'Cats' }, 201, created(1, 'Cats'))],
+    ['list-answers-200-array', '4.1', { status: 200, responseBody: '{"items":[]}' }, list([])],
+    ['list-items-are-categories', '4.1', list([{ id: '1', name: 'Cats' }]), list([{ id: 1, name: 'Cats' }])],
+    ['list-ids-unique', '2', list([{ id: 1, name: 'Cats' }, { id: 1, name: 'Dogs' }]), list([{ id: 1, name: 'Cats' }, { id: 2, name: 'Dogs' }])],
+    ['create-valid-bodies', '4.2/R1', create({ name: 'Cats' }, 201, created(1, 'cats')), create({ name: 'Cats' }, 201, created(1, 'Cats'))],
+    ['create-with-description', '4.2/R1', create({ name: 'Cats', description: 'Felines' }, 201, created(1, 'Cats')), create({ name: 'Cats', description: 'Felines' }, 201, created(1, 'Cats', 'Felines'))],
+    ['create-unicode', '4.2/R1', create({ name: 'Chats 🐈' }, 201, created(1, 'Chats ??')), create({ name: 'Chats 🐈' }, 201, created(1, 'Chats 🐈'))],
+    ['create-name-only', '4.2/R1', create({ name: 'Cats' }, 400, error(400)), create({ name: 'Cats' }, 201, created(1, 'Cats'))],
+    ['create-rejects-missing-name', '4.2/R2', create({ description: 'x' }, 201, created(1, '')), create({ description: 'x' }, 400, error(400))],
+    ['create-rejects-malformed-json', '4.2', create('{"name":', 201, created(1, 'x')), create('{"name":', 400, error(400))],
+    ['create-rejects-wrong-type-name', '4.2', create({ name: 7 }, 201, created(1, '7')), create({ name: 7 }, 400, error(400))],
+    ['create-ignores-client-id', '2', create({ id: 42, name: 'Cats' }, 201, created(42, 'Cats')), create({ id: 42, name: 'Cats' }, 201, created(1, 'Cats'))],
+    ['create-401-missing', '4.2/R3', { ...create({}, 400, error(400)), authorization: null }, { ...create({}, 401, error(401)), authorization: null }],
+    ['list-401-basic-scheme', '5/R2', { ...list([]), authorization: `Basic ${KEY}` }, { status: 401, responseBody: error(401), authorization: `Basic ${KEY}` }],
+    ['unauthorized-has-challenge', '5', { status: 401, responseBody: error(401), authorization: null, responseHeaders: { 'WWW-Authenticate': 'Basic realm="x"' } }, { status: 401, responseBody: error(401), authorization: null }],
+  ])('%s (%s)', async (id, _clause, breaking, nearMiss) => {
+    const broken = (await judge([breaking])).get(id)!;
+    expect(broken.status, JSON.stringify(broken)).toBe('failed');
+    expect(broken.traffic).toEqual({ exchanges: 1, failures: 1, alone: true });
+    expect(broken.failure?.message).toMatch(/^1 of 1 captured exchanges broke the rule; first, exchange #1: /);
+    expect((await judge([nearMiss])).get(id)!.status).toBe('passed');
+  });
+
+  test('a valid key answered 401 is judged only when the key is known; another token may be another client\'s key', async () => {
+    const refusedKey = { status: 401, responseBody: error(401) };
+    expect((await judge([refusedKey], { apiKey: KEY })).get('list-answers-200-array')!.status).toBe('failed');
+    expect((await judge([refusedKey])).get('list-answers-200-array')!.status).toBe('skipped');
+    const other = { ...list([]), authorization: 'Bearer some-other-client-key-0000' };
+    expect((await judge([other], { apiKey: KEY })).get('list-401-unknown-key')!.status).toBe('skipped');
+    const nearKey = { ...list([]), authorization: `Bearer ${KEY}x` };
+    expect((await judge([nearKey], { apiKey: KEY })).get('list-401-key-char-added')!.status).toBe('failed');
+  });
+
+  test('a refusal a policy may make (a tab, a long name) and one to a key the capture cannot verify are no findings', async () => {
+    const checks = await judge([{ ...create({ name: 'Cats\tand dogs' }, 400, error(400)), authorization: `Bearer ${KEY}` }, { ...create({ name: 'Cats' }, 401, error(401)), authorization: 'Bearer unknown-to-the-judge' }]);
+    expect(checks.get('create-valid-bodies')!.status).toBe('skipped');
+  });
+
+  test('429 and 503 with Retry-After are waited out, not answers', async () => {
+    const checks = await judge([{ ...list([]), status: 429 }, { ...list([]), status: 503, responseHeaders: { 'Retry-After': '1' } }]);
+    expect(checks.get('no-server-error')!.status).toBe('skipped');
+    expect(checks.get('answers-allowed-status')!.status).toBe('skipped');
+  });
+});
+
+describe('across the capture, in time order', () => {
+  test('a created category missing from a list that started after the create ended: create-listed fails; from an overlapping one: nothing', async () => {
+    const overlapping = await judge([create({ name: 'Cats' }, 201, created(7, 'Cats'), 0, 100), list([], 50)]);
+    expect(overlapping.get('create-listed')!.status).toBe('skipped');
+    const after = await judge([create({ name: 'Cats' }, 201, created(7, 'Cats'), 0, 100), list([], 150)]);
+    expect(after.get('create-listed')!.failure?.message).toMatch(/Expected id 7 .* not found/);
+    const listed = await judge([create({ name: 'Cats' }, 201, created(7, 'Cats'), 0, 100), list([{ id: 7, name: 'Cats' }], 150)]);
+    expect(listed.get('create-listed')!.status).toBe('passed');
+  });
+
+  test('an id given twice, or given after a list held it: create-ids-unique fails', async () => {
+    const twice = await judge([create({ name: 'Cats' }, 201, created(7, 'Cats'), 0), create({ name: 'Dogs' }, 201, created(7, 'Dogs'), 100)]);
+    expect(twice.get('create-ids-unique')!.status).toBe('failed');
+    const reused = await judge([list([{ id: 7, name: 'Birds' }], 0), create({ name: 'Dogs' }, 201, created(7, 'Dogs'), 100)]);
+    expect(reused.get('create-ids-unique')!.status).toBe('failed');
+    const fresh = await judge([list([{ id: 7, name: 'Birds' }], 0), create({ name: 'Dogs' }, 201, created(8, 'Dogs'), 100), create({ name: 'Cats' }, 201, created(9, 'Cats'), 200)]);
+    expect(fresh.get('create-ids-unique')!.status).toBe('passed');
+  });
+
+  test('a refused create that appears later: model-based-sequences fails; a category of the same name listed before the refusal does not count', async () => {
+    const refusedThenListed = await judge([list([], 0), create({ name: 'Ghost' }, 400, error(400), 100), list([{ id: 3, name: 'Ghost' }], 200)]);
+    expect(refusedThenListed.get('model-based-sequences')!.failure?.message).toMatch(/refused creates to stay absent, found id 3 .* exchange #2/);
+    const alreadyThere = await judge([list([{ id: 3, name: 'Ghost' }], 0), create({ name: 'Ghost' }, 400, error(400), 100), list([{ id: 3, name: 'Ghost' }], 200)]);
+    expect(alreadyThere.get('model-based-sequences')!.status).toBe('passed');
+  });
+});
+
+describe('what a capture holds and leaves out', () => {
+  const list7 = JSON.stringify([{ id: 7, name: 'Cats' }]);
+
+  test('a body stored as base64, and one stored compressed (base64 of gzip), are judged as the text they hold', async () => {
+    const base64 = { ...list([]), content: { size: Buffer.byteLength(list7), mimeType: 'application/json', text: Buffer.from(list7).toString('base64'), encoding: 'base64' } };
+    const gzipped = gzipSync(Buffer.from(list7));
+    const compressed = { ...list([]), responseHeaders: { 'Content-Encoding': 'gzip' }, content: { size: Buffer.byteLength(list7), mimeType: 'application/json', text: gzipped.toString('base64'), encoding: 'base64' } };
+    for (const spec of [base64, compressed]) {
+      const checks = await judge([create({ name: 'Cats' }, 201, created(7, 'Cats'), 0), { ...spec, startMs: 100 }]);
+      expect(checks.get('list-items-are-categories')!.status).toBe('passed');
+      expect(checks.get('create-listed')!.status).toBe('passed');
+    }
+  });
+
+  test('a body left out is judged on what the exchange has, and counted missing', async () => {
+    const checks = await judge([{ ...list([]), content: { size: 120, mimeType: 'application/json' } }, { ...create({}, 401, error(401)), authorization: null, responseHeaders: { 'Content-Type': 'text/html' }, content: { size: 60, mimeType: 'text/html' } }]);
+    expect(checks.get('list-items-are-categories')!.status).toBe('skipped');
+    expect(checks.get('error-content-type-json')!.status).toBe('failed');
+    expect(checks.get('create-401-missing')!.status).toBe('passed');
+    expect(checks.summary).toMatchObject({ judged: 2, missing: { 'response body': 2 } });
+  });
+
+  test('a body cut short (its size past its text) is never judged as the server\'s JSON', async () => {
+    const cut = list7.slice(0, 12);
+    const checks = await judge([{ ...list([]), content: { size: Buffer.byteLength(list7), mimeType: 'application/json', text: cut } }]);
+    expect(checks.get('list-answers-200-array')!.status).toBe('skipped');
+    expect(checks.get('error-body-is-error')!.status).toBe('skipped');
+    expect(checks.summary).toMatchObject({ missing: { 'response body': 1 } });
+  });
+
+  test('other origins, paths and methods (a CORS preflight) are counted and left alone', async () => {
+    const checks = await judge([
+      { ...list([]), url: 'https://cdn.example/app.js', status: 500 },
+      { ...list([]), method: 'OPTIONS', status: 204 },
+      { ...list([]), url: `${BASE}/categories/7`, status: 500 },
+      list([{ id: 1, name: 'Cats' }]),
+    ]);
+    expect(checks.summary).toMatchObject({ entries: 4, judged: 1, other: 3 });
+    expect(checks.get('no-server-error')!.status).toBe('passed');
+  });
+
+  test('HTTP/2 pseudo-headers (a browser\'s capture) are no header fields', async () => {
+    const h2 = entry(list([]));
+    (h2.request as { headers: unknown[] }).headers.unshift({ name: ':authority', value: 'petstore.example' }, { name: ':method', value: 'GET' });
+    const checks = await judge([h2]);
+    expect(checks.get('list-answers-200-array')!.status).toBe('passed');
+  });
+});
+
+describe('judge: the command\'s report, exit codes and secrets', () => {
+  test('a capture with a broken rule is nonconformant (exit 1); its keys and cookies are in no report file', async () => {
+    const cookie = 'session=cookie-secret-value-123456';
+    const path = await writeHar(dir, 'secrets.har', [
+      entry({ ...create({ name: 'Cats' }, 201, created(1, 'cats')), requestHeaders: { Cookie: cookie } }),
+      entry({ ...list([]), authorization: 'Bearer other-client-token-abcdefgh' }),
+    ]);
+    const out = join(dir, 'secrets-report');
+    let console = '';
+    const outcome = await judgeCapture({ files: [path], baseUrl: BASE, reportDir: out, formats: ['json', 'junit', 'html', 'md'], out: { write: (text: string) => ((console += text), true) } as never });
+    expect(outcome.exitCode).toBe(1);
+    expect(console).toMatch(/✗ must {3}create-valid-bodies #1 POST \/v1\/categories → 201: Expected the created category to have name "Cats"/);
+    const written = await Promise.all((await readdir(out)).map((file) => readFile(join(out, file), 'utf8')));
+    for (const secret of [KEY, 'cookie-secret-value-123456', 'other-client-token-abcdefgh']) {
+      for (const text of [...written, console]) expect(text).not.toContain(secret);
+    }
+    expect(written.join('')).toContain('[capture-credential-1]');
+  });
+
+  test('a conformant capture says what it covered; a capture of another target is exit 3, naming where its traffic went', async () => {
+    const path = await writeHar(dir, 'fine.har', [entry(list([]))]);
+    const fine = await judgeCapture({ files: [path], baseUrl: BASE, reportDir: null, formats: ['json'], out: null });
+    expect(fine.exitCode).toBe(0);
+    expect(fine.report.headline).toMatch(/^CONFORMANT within the observed traffic: \d+ requirements exercised by 1 exchange; \d+ never exercised$/);
+    const elsewhere = await judgeCapture({ files: [path], baseUrl: 'https://other.example/v1', reportDir: null, formats: ['json'], out: null });
+    expect(elsewhere.exitCode).toBe(3);
+    expect(elsewhere.report.verdictReason).toMatch(/no exchange of the interface at https:\/\/other.example\/v1 among the 1 entries of the capture; they went to https:\/\/petstore.example\/v1 \(1\): check --base-url/);
+  });
+
+  test('a file that is not HAR is a usage error; one cut short after some entries is judged as far as it goes', async () => {
+    const notHar = join(dir, 'not.har');
+    await writeFile(notHar, 'hello');
+    await expect(judgeTraffic({ files: [notHar], baseUrl: BASE }, new Redactor())).rejects.toMatchObject({ code: 'PCS_USAGE', message: expect.stringMatching(/is not a HAR file/) });
+    const whole = await readFile(await writeHar(dir, 'whole.har', [entry(list([])), entry(list([]))]), 'utf8');
+    const cut = join(dir, 'cut.har');
+    await writeFile(cut, whole.slice(0, whole.length - 40));
+    const judged = await judgeTraffic({ files: [cut], baseUrl: BASE }, new Redactor());
+    expect(judged.summary.judged).toBeGreaterThanOrEqual(1);
+    expect(judged.notices.join()).toMatch(/is not a HAR file .* entries before were judged/);
+  });
+});

@@ -1,0 +1,167 @@
+/**
+ * The validating proxy (src/traffic/proxy.ts, proxy-session.ts): it forwards every
+ * exchange unaltered, is never in the client's way, and, with the suite's own active run
+ * going through it, finds nothing in front of a correct server and what the run finds in
+ * front of a faulty one, without changing the run's verdict.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { gzipSync } from 'node:zlib';
+import type { AddressInfo } from 'node:net';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { request } from 'undici';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { Redactor } from '../../src/secrets/redactor.js';
+import { TrafficJudge } from '../../src/traffic/judge.js';
+import { judgeTraffic, trafficChecks, type JudgeOutcome } from '../../src/traffic/judge-capture.js';
+import { startValidatingProxy } from '../../src/traffic/proxy.js';
+import { runProxySession } from '../../src/traffic/proxy-session.js';
+import type { Fault, CorrectVariant } from '../support/fault.js';
+import { loadCatalogue } from '../support/matrix.js';
+import { mapBounded, runAgainst, type TargetShape } from '../support/targets.js';
+
+let dir: string;
+beforeAll(async () => void (dir = await mkdtemp(join(tmpdir(), 'pcs-proxy-'))));
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+/** An upstream that records what reached it and answers with fields a proxy could mangle. */
+async function recordingUpstream(answer: (req: IncomingMessage, res: ServerResponse, body: Buffer) => void) {
+  const seen: Array<{ method: string; url: string; rawHeaders: string[]; body: Buffer }> = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      seen.push({ method: req.method!, url: req.url!, rawHeaders: req.rawHeaders, body });
+      answer(req, res, body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { seen, baseUrl: `http://127.0.0.1:${port}/api/v1`, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+describe('forwarding', () => {
+  test('request and response pass unaltered: path under the base, method, fields (names, order, repeats), body bytes, chunked and gzip bodies; hop-by-hop fields stay behind', async () => {
+    const listed = Buffer.from(JSON.stringify([{ id: 1, name: 'Chats 🐈' }]));
+    const upstream = await recordingUpstream((_req, res) => {
+      res.writeHead(200, [
+        ['Content-Type', 'application/json; charset=utf-8'],
+        ['Content-Encoding', 'gzip'],
+        ['Set-Cookie', 'a=1'],
+        ['Set-Cookie', 'b=2'],
+        ['X-Custom-Case', 'Kept'],
+        ['Keep-Alive', 'timeout=99'],
+      ].flat());
+      const zipped = gzipSync(listed);
+      res.write(zipped.subarray(0, 5));
+      res.end(zipped.subarray(5));
+    });
+    const judge = new TrafficJudge(upstream.baseUrl, await trafficChecks());
+    const proxy = await startValidatingProxy({ target: upstream.baseUrl, host: '127.0.0.1', port: 0, judge, known: {}, redactor: new Redactor() });
+    try {
+      const sent = Buffer.from('{"name":"Cats","description":"é"}');
+      const answer = await request(`${proxy.baseUrl}/categories?x=1`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: 'Bearer some-token', 'x-trace': 'one', connection: 'keep-alive' },
+        body: sent,
+      });
+      const received = Buffer.from(await answer.body.arrayBuffer());
+      expect(answer.statusCode).toBe(200);
+      expect(received.equals(gzipSync(listed))).toBe(true); // not re-encoded
+      expect(answer.headers['set-cookie']).toEqual(['a=1', 'b=2']);
+      expect(answer.headers['x-custom-case']).toBe('Kept');
+      expect(answer.headers['keep-alive']).not.toBe('timeout=99'); // the proxy's own connection's, if any
+      const [upstreamSaw] = upstream.seen;
+      expect(upstreamSaw!.url).toBe('/api/v1/categories?x=1');
+      expect(upstreamSaw!.body.equals(sent)).toBe(true);
+      const names = upstreamSaw!.rawHeaders.filter((_, i) => i % 2 === 0);
+      expect(names).toEqual(expect.arrayContaining(['content-type', 'authorization', 'x-trace']));
+      expect(upstreamSaw!.rawHeaders[names.indexOf('host') * 2 + 1] ?? upstreamSaw!.rawHeaders[upstreamSaw!.rawHeaders.findIndex((n) => n.toLowerCase() === 'host') + 1]).toBe(new URL(upstream.baseUrl).host);
+      // Judged on the inflated body: a 200 to a create is not an answer the spec lists.
+      expect(judge.results().find((check) => check.id === 'answers-allowed-status')!.status).toBe('failed');
+      expect(judge.counts.judged).toBe(1);
+    } finally {
+      await proxy.close();
+      await upstream.close();
+    }
+  });
+
+  test('a judgement that throws never reaches the client; a target that fails reaches it as a broken connection, never as a status the target did not send', async () => {
+    const upstream = await recordingUpstream((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('[]'));
+    const judge = new TrafficJudge(upstream.baseUrl, await trafficChecks());
+    judge.judge = () => {
+      throw new Error('a defect of the judge');
+    };
+    let judgeErrors = 0;
+    const targetErrors: string[] = [];
+    const proxy = await startValidatingProxy({
+      target: upstream.baseUrl,
+      host: '127.0.0.1',
+      port: 0,
+      judge,
+      known: {},
+      redactor: new Redactor(),
+      onJudgeError: () => judgeErrors++,
+      onTargetError: (error, request) => targetErrors.push(`${request}: ${(error as NodeJS.ErrnoException).code}`),
+    });
+    try {
+      const answers = await Promise.all([1, 2, 3].map(() => request(`${proxy.baseUrl}/categories`).then(async (a) => [a.statusCode, await a.body.text()])));
+      expect(answers).toEqual([[200, '[]'], [200, '[]'], [200, '[]']]);
+      expect(judgeErrors).toBe(3);
+      await upstream.close();
+      await expect(request(`${proxy.baseUrl}/categories`)).rejects.toMatchObject({ code: expect.stringMatching(/^UND_ERR_SOCKET$|^ECONNRESET$/) });
+      expect(targetErrors).toEqual(['GET /api/v1/categories: ECONNREFUSED']);
+    } finally {
+      await proxy.close();
+    }
+  });
+});
+
+/** Runs the suite against a server shaped as `shape`, through a proxy session; returns both outcomes and the proxy's HAR. */
+async function throughProxy(shape: TargetShape) {
+  const stop = new AbortController();
+  let session: Promise<JudgeOutcome> | undefined;
+  const har = join(dir, `${Math.random().toString(36).slice(2)}.har`);
+  const active = await runAgainst({
+    ...shape,
+    front: ({ baseUrl, apiKey }) =>
+      new Promise((resolve, reject) => {
+        session = runProxySession({ baseUrl, apiKey, host: '127.0.0.1', port: 0, har, stop: stop.signal, reportDir: null, formats: ['json'], out: null, onListening: (proxy) => resolve(proxy.baseUrl) });
+        session.catch(reject);
+      }),
+  });
+  stop.abort('the test is done');
+  return { active, proxy: await session!, har };
+}
+
+const mustFailed = (report: JudgeOutcome['report']) => report.checks.filter((c) => c.level === 'must' && c.status === 'failed').map((c) => c.id).sort();
+
+describe('the active run through the proxy', async () => {
+  const { faults, variants } = await loadCatalogue();
+  // Faults of each class the proxy can see: authentication, validation, echo, listing, ids, errors, server errors.
+  const SAMPLE = ['missing-header-accepted', 'key-prefix-accepted', 'missing-name-accepted', 'description-dropped', 'list-stale', 'ids-repeated', 'error-status-fixed-400', 'nul-crashes'];
+
+  test('in front of every correct variant: the proxy finds nothing, the run\'s verdict is unchanged, and the proxy\'s HAR judges the same', async () => {
+    const outcomes = await mapBounded([...variants] as Array<[string, CorrectVariant]>, 4, async ([name, variant]) => ({ name, ...(await throughProxy({ variations: [variant.variation], firstId: variant.firstId, server: variant.server })) }));
+    for (const { name, active, proxy, har } of outcomes) {
+      expect(active.report.verdict, `${name}: ${active.report.verdictReason}`).toBe('conformant');
+      expect(mustFailed(proxy.report), name).toEqual([]);
+      expect(proxy.report.traffic!.judged, name).toBeGreaterThan(100);
+      const rejudged = await judgeTraffic({ files: [har], baseUrl: proxy.report.target.baseUrl }, new Redactor());
+      expect(rejudged.checks.filter((c) => c.level === 'must' && c.status === 'failed').map((c) => c.id), name).toEqual([]);
+      expect(await readFile(har, 'utf8'), name).not.toContain(active.apiKey);
+    }
+  }, 240_000);
+
+  test.each(SAMPLE)('in front of the fault %s: both nonconformant, and every must failure of the proxy is one the run or a judge of its own capture finds', async (name) => {
+    const fault = faults.get(name) as Fault;
+    const { active, proxy } = await throughProxy({ variations: [fault.variation], server: fault.server });
+    expect(active.report.verdict).toBe('nonconformant');
+    expect(proxy.report.verdict).toBe('nonconformant');
+    const activeFailed = new Set(active.report.checks.filter((c) => c.status === 'failed').map((c) => c.id));
+    const shared = mustFailed(proxy.report).filter((id) => activeFailed.has(id));
+    expect(shared.length, `${name}: proxy ${mustFailed(proxy.report)} vs active ${[...activeFailed]}`).toBeGreaterThan(0);
+  }, 60_000);
+});
