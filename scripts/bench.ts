@@ -8,8 +8,12 @@
  * with three --num-runs budgets, to show that cost follows the work; (f) fleets of 1, 6, 10
  * and 50 targets in one process (`run --targets all`). (a), (d) and (e) run
  * interleaved, 11 times each, and (b) 11 times interleaved with (e) again, so that a noisy
- * machine weighs on what is compared alike. Prints a table and writes reports/bench.json.
- * Usage: npm run bench [-- a b c d e f n] (scenarios to run; default all).
+ * machine weighs on what is compared alike. (judge) `judge` of a 100,000-exchange HAR of about
+ * 200 MB: wall time and peak RSS. (proxy) the validating proxy in its own process: the
+ * latency it adds at 500 requests/s on loopback (p50, p99, against the same requests sent
+ * directly, interleaved), and its RSS after 10,000 and after 100,000 proxied exchanges.
+ * Prints a table and writes reports/bench.json.
+ * Usage: npm run bench [-- a b c d e f n judge proxy] (scenarios to run; default all).
  */
 import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -268,6 +272,18 @@ if (wanted('n')) {
   ratios.numRuns = budgets;
 }
 
+if (wanted('judge')) {
+  const { benchJudge } = await import('./bench-traffic.js');
+  const result = await benchJudge(CLI, timed);
+  rows.push({ name: '(judge) HAR of 100,000 exchanges', runs: 1, wallMsMedian: Math.round(result.wallMs), wallMsRange: '-', requests: result.exchanges, requestsPerSecond: Math.round(result.exchanges / (result.wallMs / 1000)), peakRssMb: Math.round(result.peakRssMb), samples: [] });
+  ratios.judge = result;
+}
+
+if (wanted('proxy')) {
+  const { benchProxy } = await import('./bench-traffic.js');
+  ratios.proxy = await benchProxy(CLI);
+}
+
 console.log('\nScenario                                   Wall median  Range (ms)    Requests  Req/s   Peak RSS');
 for (const r of rows) {
   console.log(`${r.name.padEnd(43)}${`${r.wallMsMedian} ms`.padEnd(13)}${r.wallMsRange.padEnd(14)}${String(r.requests).padEnd(10)}${String(r.requestsPerSecond).padEnd(8)}${r.peakRssMb} MB`);
@@ -299,6 +315,17 @@ if (ratios.numRuns) {
   for (const b of ratios.numRuns as Array<Record<string, number>>) {
     lines.push(`--num-runs ${b.numRuns}: ${b.requests} requests, ${b.receivedMb} MB received, ${b.wallMs} ms (${b.msPerRequest} ms per request)`);
   }
+}
+if (ratios.judge) {
+  const j = ratios.judge as { exchanges: number; harMb: number; wallMs: number; peakRssMb: number; verdict: string };
+  lines.push(`(judge) ${j.exchanges} exchanges, ${j.harMb} MB of HAR: ${Math.round(j.wallMs)} ms, peak RSS ${Math.round(j.peakRssMb)} MB, verdict ${j.verdict}`);
+}
+if (ratios.proxy) {
+  const p = ratios.proxy as { ratePerSecond: number; p50AddedMs: number; p99AddedMs: number; direct: { p50: number; p99: number }; proxied: { p50: number; p99: number }; rssMbAfter10k: number; rssMbAfter100k: number; rssMbAt: Record<number, number>; cappedRssMbAt: Record<number, number> };
+  lines.push(
+    `(proxy) at ${p.ratePerSecond} requests/s: added latency p50 ${p.p50AddedMs} ms, p99 ${p.p99AddedMs} ms (direct p50 ${p.direct.p50} / p99 ${p.direct.p99} ms; proxied ${p.proxied.p50} / ${p.proxied.p99} ms); ` +
+      `RSS after 10,000 exchanges ${p.rssMbAfter10k} MB, after 100,000 ${p.rssMbAfter100k} MB (at 10k/25k/50k/75k/100k: ${Object.values(p.rssMbAt).join(' / ')} MB; with the old space capped at 64 MB: ${Object.values(p.cappedRssMbAt).join(' / ')} MB)`,
+  );
 }
 console.log(`\n${lines.join('\n')}`);
 

@@ -282,8 +282,8 @@ async function trafficOptions(flags: TrafficFlags, io: CliIo) {
 async function judgeCommand(files: string[], flags: TrafficFlags, io: CliIo): Promise<number> {
   const options = await trafficOptions(flags, io);
   const reportDir = flags.reportDir === '-' ? null : await usableReportDir(flags.reportDir, io);
-  const { judgeCapture } = await import('../traffic/judge-capture.js');
-  const outcome = await judgeCapture({ ...options, files: files.map((file) => resolve(io.cwd, file)), reportDir, out: io.stdout, err: io.stderr });
+  const [{ judgeCapture }, { listChecks }] = await Promise.all([import('../traffic/judge-capture.js'), import('../runner/list.js')]);
+  const outcome = await judgeCapture({ ...options, checks: (await listChecks()).checks, files: files.map((file) => resolve(io.cwd, file)), reportDir, out: io.stdout, err: io.stderr });
   return outcome.exitCode;
 }
 
@@ -291,9 +291,10 @@ async function judgeCommand(files: string[], flags: TrafficFlags, io: CliIo): Pr
 async function proxyCommand(flags: TrafficFlags & { port: number; host: string; har?: string }, io: CliIo): Promise<number> {
   const options = await trafficOptions(flags, io);
   const reportDir = flags.reportDir === '-' ? null : await usableReportDir(flags.reportDir, io);
-  const { runProxySession } = await import('../traffic/proxy-session.js');
+  const [{ runProxySession }, { listChecks }] = await Promise.all([import('../traffic/proxy-session.js'), import('../runner/list.js')]);
+  const checks = (await listChecks()).checks;
   return announcingInterrupt(io, async (stop) => {
-    const outcome = await runProxySession({ ...options, host: flags.host, port: flags.port, ...(flags.har ? { har: resolve(io.cwd, flags.har) } : {}), reportDir, out: io.stdout, err: io.stderr, stop });
+    const outcome = await runProxySession({ ...options, checks, host: flags.host, port: flags.port, ...(flags.har ? { har: resolve(io.cwd, flags.har) } : {}), reportDir, out: io.stdout, err: io.stderr, stop });
     return outcome.exitCode;
   });
 }

@@ -4,7 +4,8 @@ import { outcomeLine, requestLine, type Exchange } from '../core/exchange.js';
 import { NOT_SELECTED } from '../check/reasons.js';
 import type { CheckLevel, CheckStatus } from '../check/types.js';
 import type { RunSettings } from '../config/settings.js';
-import type { CheckResult, Report, TrafficSummary } from './model.js';
+import type { CheckResult, Report } from './model.js';
+import { trafficWords } from './traffic-words.js';
 import { visible } from './visible.js';
 import { gateLines } from './gate.js';
 import { countsForVerdict, neverExercised } from './verdict.js';
@@ -48,7 +49,9 @@ export class ConsoleFormat {
       skipped: this.#paint('gray', '-'),
       error: this.#paint('yellow', '!'),
     };
-    const line = `  ${mark[result.status]} ${result.level.padEnd(6)} ${result.clause.padEnd(7)} ${result.id} ${this.#paint('gray', `— ${result.title} (${result.durationMs} ms)`)}`;
+    const traffic = result.traffic ? `${result.traffic.exchanges} captured exchange${result.traffic.exchanges === 1 ? '' : 's'}` : undefined;
+    const cost = traffic === undefined ? `${result.durationMs} ms` : result.traffic!.alone ? `judged on ${traffic}` : `${result.durationMs} ms, and ${traffic}`;
+    const line = `  ${mark[result.status]} ${result.level.padEnd(6)} ${result.clause.padEnd(7)} ${result.id} ${this.#paint('gray', `— ${result.title} (${cost})`)}`;
     // Server text reaches every line below: made visible, so no escape sequence reaches the terminal.
     const detail: string[] = [];
     if (result.failure) {
@@ -105,14 +108,9 @@ export class ConsoleFormat {
       'Checks',
       ...rows,
       ...(report.target.kind === 'traffic' ? [] : [`Requests: ${report.summary.requests} sent, ${report.summary.requestsAnswered} answered, in ${(report.durationMs / 1000).toFixed(2)} s`]),
-      ...(report.traffic ? [trafficLine(report.traffic, report.durationMs)] : []),
+      ...(report.traffic ? [`Traffic: ${trafficWords(report.traffic)}, in ${(report.durationMs / 1000).toFixed(2)} s`] : []),
       this.verdict(report),
     ].join('\n');
   }
 }
 
-/** `Traffic: 1,204 exchanges judged of 1,310 entries (106 left alone); bodies not kept: response body 3`. */
-function trafficLine(traffic: TrafficSummary, durationMs: number): string {
-  const missing = Object.entries(traffic.missing).map(([what, n]) => `${what} ${n}`);
-  return `Traffic: ${traffic.judged.toLocaleString('en-US')} exchanges judged of ${traffic.entries.toLocaleString('en-US')} entries (${traffic.other.toLocaleString('en-US')} left alone)${missing.length > 0 ? `; bodies not kept: ${missing.join(', ')}` : ''}, in ${(durationMs / 1000).toFixed(2)} s`;
-}

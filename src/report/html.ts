@@ -4,6 +4,7 @@ import type { CheckLevel } from '../check/types.js';
 import { failureText } from './failure-text.js';
 import { byWeight, countsForVerdict } from './verdict.js';
 import type { CheckResult, Report } from './model.js';
+import { trafficWords } from './traffic-words.js';
 
 /**
  * Escapes text for HTML (he), everything but plain ASCII letters and digits; control
@@ -64,7 +65,7 @@ export function renderHtml(report: Report): string {
 <section class="verdict ${e(report.verdict)}">
 <h1>${e(report.headline)}</h1>
 <div>${e(report.verdictReason)}</div>
-<div class="meta">${e(report.target.baseUrl)} · profile ${e(report.settings.profile)} · seed ${e(report.settings.seed)} · ${e(report.startedAt)} · ${e(report.summary.requests)} requests in ${e((report.durationMs / 1000).toFixed(2))} s · ${e(report.tool.name)} ${e(report.tool.version)}, spec ${e(report.spec.version)}</div>
+<div class="meta">${report.target.kind === 'traffic' ? `traffic of ${e(report.target.baseUrl)}, nothing sent` : `${e(report.target.baseUrl)} · profile ${e(report.settings.profile)} · seed ${e(report.settings.seed)}`} · ${e(report.startedAt)} · ${report.target.kind === 'traffic' ? '' : `${e(report.summary.requests)} requests in `}${e((report.durationMs / 1000).toFixed(2))} s · ${e(report.tool.name)} ${e(report.tool.version)}, spec ${e(report.spec.version)}</div>${report.traffic ? `\n<div class="meta">Traffic: ${e(trafficWords(report.traffic))}</div>` : ''}
 </section>
 
 <nav class="toc"><a href="#root-causes">Root causes (${report.findings.length})</a><a href="#levels">Checks by level</a><a href="#failures">Failures (${failures.length})</a><a href="#not-evaluated">Not evaluated (${mustErrors.length})</a><a href="#requirements">Requirements</a><a href="#checks">All checks</a><a href="#scope">Out of scope</a><a href="#written">Written</a></nav>

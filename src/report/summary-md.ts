@@ -5,6 +5,7 @@ import { visible } from './visible.js';
 import { gateLines } from './gate.js';
 import { byWeight, failsRun } from './verdict.js';
 import { replayCommand } from '../config/replay.js';
+import { trafficWords } from './traffic-words.js';
 
 /**
  * Server text as Markdown cell text: one line, HTML escaped (he), Markdown's punctuation
@@ -25,7 +26,10 @@ export function renderSummary(report: Report): string {
     `${cell(report.verdictReason)}`,
     '',
     ...(report.gate ? [...gateLines(report.gate).map((line) => `${cell(line)}  `), ''] : []),
-    `Target \`${report.target.baseUrl}\` · profile \`${report.settings.profile}\` · seed \`${report.settings.seed}\` · ${report.summary.requests} requests in ${(report.durationMs / 1000).toFixed(1)} s`,
+    report.target.kind === 'traffic'
+      ? `Traffic of \`${report.target.baseUrl}\`: nothing sent`
+      : `Target \`${report.target.baseUrl}\` · profile \`${report.settings.profile}\` · seed \`${report.settings.seed}\` · ${report.summary.requests} requests in ${(report.durationMs / 1000).toFixed(1)} s`,
+    ...(report.traffic ? ['', `Traffic: ${cell(trafficWords(report.traffic))}`] : []),
     '',
     '| Level | Passed | Failed | Error | Skipped |',
     '|---|---:|---:|---:|---:|',
@@ -50,8 +54,7 @@ export function renderSummary(report: Report): string {
     '',
     `Requirements: ${[...outcomes].map(([outcome, n]) => `${n} ${outcome}`).join(', ')} (of ${report.requirements.length}).`,
     '',
-    `Replay: \`${replayCommand(report.settings, report.target.kind === 'external' ? report.target.baseUrl : undefined)}\``,
-    '',
+    ...(report.target.kind === 'traffic' ? [] : [`Replay: \`${replayCommand(report.settings, report.target.kind === 'external' ? report.target.baseUrl : undefined)}\``, '']),
   );
   return lines.join('\n');
 }

@@ -22,6 +22,7 @@ import { CheckCollector } from './collector.js';
 import type { RunOptions, RunOutcome } from './options.js';
 import type { JudgedTraffic } from '../traffic/judge-capture.js';
 import { joinTraffic } from '../traffic/join.js';
+import { listChecks } from './list.js';
 
 /**
  * One target's part of a run, from its options to its report: the settings, the redactor,
@@ -103,7 +104,7 @@ export class TargetRun {
     // Judged before any request: a capture that cannot be read is a usage error, and its secrets are known before anything is printed.
     const traffic = options.traffic?.length
       ? await (await import('../traffic/judge-capture.js')).judgeTraffic(
-          { files: options.traffic, baseUrl: settings.baseUrl, apiKey: settings.apiKey, secretHeaders: secretHeaders(network.extraHeaders).map((header) => header.name.toLowerCase()) },
+          { checks: (await listChecks()).checks, files: options.traffic, baseUrl: settings.baseUrl, apiKey: settings.apiKey, secretHeaders: secretHeaders(network.extraHeaders).map((header) => header.name.toLowerCase()) },
           redactor,
         )
       : undefined;

@@ -30,7 +30,7 @@ export function capturedExchange(entry: HarEntry, seq: number, credentialOf: (au
   const startMs = Date.parse(entry?.startedDateTime);
   if (!entry?.request?.method || !entry.request.url || !Number.isFinite(startMs)) return undefined;
   const missing: string[] = [];
-  const requestHeaders = lowerCased(entry.request.headers);
+  const requestHeaders = headerFields(entry.request.headers);
   const requestBody = body(entry.request.postData, entry.request.bodySize, requestHeaders['content-encoding'], 'request body', missing);
   const request: RecordedRequest = { method: entry.request.method.toUpperCase(), url: entry.request.url, headers: requestHeaders, ...(requestBody !== undefined ? { body: requestBody.text } : {}) };
   const duration = Number.isFinite(entry.time) && entry.time >= 0 ? entry.time : 0;
@@ -51,7 +51,7 @@ export function capturedExchange(entry: HarEntry, seq: number, credentialOf: (au
     exchange.error = { code: 'OTHER', message: `no response in the capture${entry.comment ? ` (${entry.comment})` : ''}` };
     return exchange;
   }
-  const headers = lowerCased(entry.response.headers);
+  const headers = headerFields(entry.response.headers);
   const decoded = body(entry.response.content, entry.response.content?.size, headers['content-encoding'], 'response body', missing);
   const response: RecordedResponse = {
     status,
@@ -67,8 +67,8 @@ export function capturedExchange(entry: HarEntry, seq: number, credentialOf: (au
   return exchange;
 }
 
-/** Header fields by lower-case name, repeated fields joined with ", " (RFC 9110 §5.3), as the client records them. */
-function lowerCased(pairs: readonly HarPair[] | undefined): Record<string, string> {
+/** Header fields by lower-case name, repeated fields joined with ", " (RFC 9110 §5.3), as the client records them; HTTP/2 pseudo-headers are none. */
+export function headerFields(pairs: readonly HarPair[] | undefined): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const { name, value } of pairs ?? []) {
     // HTTP/2 captures carry pseudo-headers (`:authority`): not fields.
@@ -99,26 +99,30 @@ function body(
     missing.push(`${what} (not kept in the capture)`);
     return undefined;
   }
-  let bytes: Buffer;
-  if (content.encoding === 'base64') {
-    bytes = Buffer.from(content.text, 'base64');
-    const inflated = inflate(bytes, contentEncoding);
-    if (inflated === null) {
-      missing.push(`${what} (compressed with ${contentEncoding}, and it does not inflate)`);
-      return undefined;
-    }
-    bytes = inflated;
-  } else {
-    bytes = Buffer.from(content.text, 'utf8');
-  }
+  // Base64 holds bytes (binary, or still compressed); plain text was decoded by the writer.
+  const decoded = content.encoding === 'base64' ? bodyText(Buffer.from(content.text, 'base64'), contentEncoding, what, missing) : { text: content.text, bytes: Buffer.byteLength(content.text), utf8Valid: true };
+  if (!decoded) return undefined;
   // A writer that cut the text keeps its full size: judging the cut text would judge what the server never sent.
-  const recorded = typeof size === 'number' && size > 0 ? size : undefined;
-  if (recorded !== undefined && bytes.length < recorded) {
-    missing.push(`${what} (cut short: ${bytes.length} of ${recorded} bytes kept)`);
+  if (typeof size === 'number' && size > 0 && decoded.bytes < size) {
+    missing.push(`${what} (cut short: ${decoded.bytes} of ${size} bytes kept)`);
     return undefined;
   }
-  const text = bytes.toString('utf8');
-  return { text, bytes: bytes.length, utf8Valid: content.encoding !== 'base64' || Buffer.from(text, 'utf8').equals(bytes) };
+  return decoded;
+}
+
+/**
+ * Body bytes as the judgements read them: inflated when their Content-Encoding says they
+ * are compressed, then decoded as UTF-8 (`utf8Valid` false when they are not UTF-8);
+ * undefined, said in `missing`, when they claim a compression and do not inflate.
+ */
+export function bodyText(bytes: Buffer, contentEncoding: string | undefined, what: string, missing: string[]): { text: string; bytes: number; utf8Valid: boolean } | undefined {
+  const inflated = inflate(bytes, contentEncoding);
+  if (inflated === null) {
+    missing.push(`${what} (compressed with ${contentEncoding}, and it does not inflate)`);
+    return undefined;
+  }
+  const text = inflated.toString('utf8');
+  return { text, bytes: inflated.length, utf8Valid: Buffer.from(text, 'utf8').equals(inflated) };
 }
 
 /**
@@ -126,7 +130,7 @@ function body(
  * br response, as some tools store it); the bytes as they are otherwise; null when they
  * claim a compression and do not inflate.
  */
-export function inflate(bytes: Buffer, contentEncoding: string | undefined): Buffer | null {
+function inflate(bytes: Buffer, contentEncoding: string | undefined): Buffer | null {
   const coding = contentEncoding?.trim().toLowerCase();
   const options = { maxOutputLength: MAX_INFLATED_BYTES };
   try {

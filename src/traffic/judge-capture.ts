@@ -14,14 +14,15 @@ import { visible } from '../report/visible.js';
 import { exitCodeOf } from '../report/gate.js';
 import type { KnownFailure } from '../config/known-failures.js';
 import { KEY_PLACEHOLDER, Redactor } from '../secrets/redactor.js';
-import { listChecks } from '../runner/list.js';
 import { capturedExchange } from './capture.js';
 import { credentialName, knownKey, registerCaptureSecrets } from './credentials.js';
 import { readHarEntries, type HarCreator } from './har-reader.js';
-import { TRAFFIC_CHECKS, TrafficJudge, type TrafficFinding } from './judge.js';
+import { TrafficJudge, type TrafficFinding } from './judge.js';
 
 /** What `judge` reads and writes. */
 export interface JudgeOptions {
+  /** The suite's checks (runner/list.ts): a judged rule reports under its check's definition. */
+  checks: readonly CheckDefinition[];
   /** HAR 1.2 files, judged in the order given as one capture. */
   files: readonly string[];
   /** The interface's base URL, ending with `/v1`: exchanges elsewhere are counted and left alone. */
@@ -60,9 +61,6 @@ export interface JudgedTraffic {
   nothingJudged?: string;
 }
 
-/** The suite's checks, collected once per process (a proxy judges for hours, a test judges dozens of captures). */
-let suiteChecks: ReturnType<typeof listChecks> | undefined;
-
 /**
  * Reads every file of a capture, registers the secrets it holds with `redactor`, and
  * judges each exchange of the interface.
@@ -71,11 +69,11 @@ let suiteChecks: ReturnType<typeof listChecks> | undefined;
  *   file cut short after some entries is judged as far as it goes, said in `notices`.
  */
 export async function judgeTraffic(
-  options: Pick<JudgeOptions, 'files' | 'baseUrl' | 'apiKey' | 'secretHeaders'>,
+  options: Pick<JudgeOptions, 'checks' | 'files' | 'baseUrl' | 'apiKey' | 'secretHeaders'>,
   redactor: Redactor,
   onFinding: (finding: TrafficFinding) => void = () => {},
 ): Promise<JudgedTraffic> {
-  const judge = new TrafficJudge(options.baseUrl, await trafficChecks());
+  const judge = new TrafficJudge(options.baseUrl, options.checks);
   const secrets = new Map<string, string>();
   const notices: string[] = [];
   let seq = 0;
@@ -159,11 +157,6 @@ export async function reportTraffic(traffic: JudgedTraffic, options: Omit<JudgeO
   for (const { path, reason } of files.failed) (options.err ?? options.out)?.write(`petstore-conformance: could not write ${path}: ${reason}\n`);
   const { redactReport } = await import('../report/redact.js');
   return { report: redactReport(report, redactor), exitCode: exitCodeOf(report.verdict, report.gate), written: files.written };
-}
-
-/** The checks captured traffic is judged by: the suite's (collected once per process) and the traffic's own. */
-export async function trafficChecks(): Promise<CheckDefinition[]> {
-  return [...(await (suiteChecks ??= listChecks())).checks, ...TRAFFIC_CHECKS];
 }
 
 /** One finding the moment it is found: `✗ must 4.2/R1 create-valid-bodies #12 POST /v1/categories → 400: Expected …`. */

@@ -19,10 +19,10 @@ import { clientIdNotAdopted, createdExactly, createdListed, idsFresh, type SentC
 import { signalsDeprecation } from '../judgements/deprecation.js';
 import { INVARIANTS, invariantRecord, type Invariant, type InvariantId } from '../judgements/invariants.js';
 import { listAnswers200Array, listIdsUnique, listItemsAreCategories } from '../judgements/list.js';
-import { exactInteger, parseJson } from '../json/lossless.js';
 import type { CheckResult } from '../report/model.js';
 import type { CapturedExchange } from './capture.js';
 import { isInvalidCredential, isValidCredential } from './credentials.js';
+import { INVALID_WITHOUT_SCHEME, TRAFFIC_CHECKS, allowedStatus, bodyKind, fieldsKeyOf, refusedAbsent, waitedOut, type Refusal } from './rules.js';
 
 /** A failed judgement of one captured exchange, as the proxy prints it the moment it happens. */
 export interface TrafficFinding {
@@ -63,14 +63,6 @@ export const MAX_TRACKED_REFUSALS = 10_000;
 /** The operation of an exchange, by method and path under the base URL; undefined: not the interface's. */
 type Operation = 'list' | 'create' | 'pets' | 'orders';
 
-/** A create the server refused, with the ids already listed under its fields before it started. */
-interface Refusal {
-  fields: SentFields;
-  endMs: number;
-  seq: number;
-  listedBefore: Set<string>;
-}
-
 /** A judgement of one check on one exchange: throws CheckFailure, or returns false when the exchange is not one it judges. */
 type Judgement = () => boolean | void;
 type Judge = (checkId: string, judgement: Judgement) => void;
@@ -100,13 +92,13 @@ export class TrafficJudge {
 
   /**
    * @param baseUrl the interface's base URL, ending with `/v1` (9/R2).
-   * @param definitions every check of the suite (list.ts): the judged ones report under their own definition.
+   * @param definitions every check of the suite (runner/list.ts): the judged ones report under their own definition; the traffic's own (TRAFFIC_CHECKS) join them.
    */
   constructor(baseUrl: string, definitions: readonly CheckDefinition[]) {
     const url = new URL(baseUrl);
     this.#origin = url.origin;
     this.#basePath = url.pathname.replace(/\/+$/, '');
-    this.#definitions = new Map(definitions.map((definition) => [definition.id, definition]));
+    this.#definitions = new Map([...definitions, ...TRAFFIC_CHECKS].map((definition) => [definition.id, definition]));
   }
 
   /** The operation an exchange is of, or undefined when it is not the interface's (another origin, path or method). */
@@ -365,87 +357,4 @@ export class TrafficJudge {
       return { ...base, status: 'failed', traffic, failure };
     });
   }
-}
-
-/**
- * Checks only captured traffic can have: the active checks hold each request to the one
- * answer its input calls for; a capture's requests are whatever clients sent, so the rule
- * judged on each is the table of answers itself.
- */
-export const TRAFFIC_CHECKS: readonly CheckDefinition[] = [
-  {
-    id: 'answers-allowed-status',
-    title: 'every captured request of the interface has an answer the spec lists: a list 200 or 401, a create 201, 400 or 401 (413 for a size limit, section 8)',
-    clause: '4',
-    level: 'must',
-    requirements: ['R-4-ANSWERS'],
-  },
-];
-
-/** Statuses each operation may answer (4.1, 4.2; 413: section 8's limits); server errors are no-server-error's. */
-const ALLOWED: Readonly<Record<'list' | 'create', readonly number[]>> = { list: [200, 401], create: [201, 400, 401, 413] };
-
-function allowedStatus(exchange: CapturedExchange, operation: 'list' | 'create'): void {
-  const status = exchange.response!.status;
-  const allowed = ALLOWED[operation];
-  expectThat(allowed.includes(status), `Expected one of the statuses the spec lists for ${operation === 'list' ? 'listCategories' : 'createCategory'} (${allowed.join(', ')}), received ${status}`, exchange, {
-    expected: `status ${allowed.join(', ')}`,
-    found: `status ${status}`,
-  });
-}
-
-/** A refusal to wait out (429, or 503 with Retry-After), not an answer: R-4-ANSWERS' reading, as active runs wait them out. */
-function waitedOut(response: { status: number; headers: Record<string, string> }): boolean {
-  return response.status === 429 || (response.status === 503 && response.headers['retry-after'] !== undefined);
-}
-
-/** Credentials that carry no token: their 401 challenges nothing about a token (RFC 6750 §3.1). */
-const INVALID_WITHOUT_SCHEME = new Set(['basic-scheme', 'no-scheme', 'other-scheme']);
-
-/** `[name, description]` of a category or body with a string name, as a key; undefined otherwise. */
-function fieldsKeyOf(value: unknown): string | undefined {
-  const { name, description } = (value ?? {}) as { name?: unknown; description?: unknown };
-  return typeof name === 'string' ? JSON.stringify([name, typeof description === 'string' ? description : null]) : undefined;
-}
-
-/**
- * model-based-sequences, on a capture: no category that a refused create's fields name
- * appears in a list after the refusal, unless a list before it already held it or a
- * create of the capture made it (4.2: a refused create creates nothing). The active
- * judgement (judgements/model.ts) finds its refused creates by a tag it wrote; a capture
- * carries none, so the fields and the earlier lists stand in for it.
- */
-function refusedAbsent(list: CapturedExchange, listed: ListedItems, refusals: readonly Refusal[], created: ReadonlyMap<string, unknown>): void {
-  const byFields = new Map<string, Refusal[]>();
-  for (const refusal of refusals) byFields.set(fieldsKeyOf(refusal.fields)!, [...(byFields.get(fieldsKeyOf(refusal.fields)!) ?? []), refusal]);
-  for (const { id, value } of listed.items()) {
-    const matching = byFields.get(fieldsKeyOf(value) ?? '');
-    if (!matching || id === undefined) continue;
-    const key = id.toString();
-    const refusal = matching.find((candidate) => !candidate.listedBefore.has(key) && !created.has(key));
-    expectThat(refusal === undefined, `Expected refused creates to stay absent, found id ${key} (${String((value as { name?: unknown }).name)}) holding the fields of the create refused in exchange #${refusal?.seq}`, list, {
-      expected: 'refused creates absent',
-      found: 'a refused create listed',
-    });
-  }
-}
-
-/** What a create's body is, by the NewCategory schema (section 2): the rule it falls under. */
-type BodyKind =
-  | { kind: 'valid'; fields: SentFields; clientId?: bigint; extra: boolean }
-  | { kind: 'create-rejects-missing-body' | 'create-rejects-malformed-json' | 'create-rejects-non-object' | 'create-rejects-missing-name' | 'create-rejects-wrong-type-name' | 'create-rejects-wrong-type-description'; words: string };
-
-function bodyKind(text: string | undefined): BodyKind {
-  if (text === undefined || text === '') return { kind: 'create-rejects-missing-body', words: 'that is missing' };
-  const parsed = parseJson(text);
-  if (!parsed.ok) return { kind: 'create-rejects-malformed-json', words: 'that is not JSON' };
-  const value = parsed.json.value;
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return { kind: 'create-rejects-non-object', words: 'that is not a JSON object' };
-  const { name, description } = value as { name?: unknown; description?: unknown };
-  if (!('name' in value)) return { kind: 'create-rejects-missing-name', words: 'without name' };
-  if (typeof name !== 'string') return { kind: 'create-rejects-wrong-type-name', words: 'whose name is not a string' };
-  if ('description' in value && typeof description !== 'string') return { kind: 'create-rejects-wrong-type-description', words: 'whose description is not a string' };
-  const clientId = 'id' in value ? exactInteger((parsed.json.tree as { id?: unknown }).id) : undefined;
-  const extra = Object.keys(value).some((key) => key !== 'name' && key !== 'description');
-  return { kind: 'valid', fields: { name, ...(typeof description === 'string' ? { description } : {}) }, ...(clientId !== undefined ? { clientId } : {}), extra };
 }

@@ -7,7 +7,7 @@ import { toolVersion } from '../core/package-info.js';
 import { KEY_PLACEHOLDER, Redactor } from '../secrets/redactor.js';
 import { knownKey } from './credentials.js';
 import { HarStreamWriter } from './har-writer.js';
-import { findingLine, reportTraffic, trafficChecks, type JudgeOptions, type JudgeOutcome } from './judge-capture.js';
+import { findingLine, reportTraffic, type JudgeOptions, type JudgeOutcome } from './judge-capture.js';
 import { TrafficJudge } from './judge.js';
 import { startValidatingProxy, type RunningProxy } from './proxy.js';
 import { UsageError } from '../core/errors.js';
@@ -34,7 +34,7 @@ export async function runProxySession(options: ProxySessionOptions): Promise<Jud
   const redactor = new Redactor();
   if (options.apiKey) redactor.add(options.apiKey, KEY_PLACEHOLDER);
   const print = (text: string) => options.out?.write(`${redactor.text(text)}\n`);
-  const judge = new TrafficJudge(options.baseUrl, await trafficChecks());
+  const judge = new TrafficJudge(options.baseUrl, options.checks);
   const har = options.har ? await HarStreamWriter.open(options.har).catch((error: NodeJS.ErrnoException) => Promise.reject(new UsageError(`cannot create the HAR file ${options.har}: ${error.code ?? error.message}`))) : undefined;
   let judgeErrors = 0;
   let proxy: RunningProxy;

@@ -9,7 +9,7 @@ import { request as httpsRequest } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import type { RecordedResponse } from '../core/exchange.js';
 import type { Redactor } from '../secrets/redactor.js';
-import { inflate, type CapturedExchange } from './capture.js';
+import { bodyText, headerFields, type CapturedExchange } from './capture.js';
 import { credentialName, registerCaptureSecrets, type KnownKey } from './credentials.js';
 import type { HarPair } from './har-reader.js';
 import type { HarStreamWriter } from './har-writer.js';
@@ -141,8 +141,8 @@ export async function startValidatingProxy(options: ProxyOptions): Promise<Runni
       const requestPairs = pairs(incoming.rawHeaders);
       const responsePairs = pairs(answer.rawHeaders);
       registerCaptureSecrets({ request: { headers: requestPairs }, response: { headers: responsePairs } }, options.redactor, options.secretHeaders ?? [], secretsSeen);
-      const requestHeaders = fields(requestPairs);
-      const responseHeaders = fields(responsePairs);
+      const requestHeaders = headerFields(requestPairs);
+      const responseHeaders = headerFields(responsePairs);
       const missing: string[] = [];
       const sent = requestBody.text('request body', requestHeaders['content-encoding'], missing);
       const received = answer.body.text('response body', responseHeaders['content-encoding'], missing);
@@ -222,18 +222,12 @@ class CappedBuffer {
   }
 
   /** The body decoded (inflated when its Content-Encoding says so); undefined, said in `missing`, when it was past the cap or does not inflate. */
-  text(what: string, contentEncoding: string | undefined, missing: string[]): { text: string; utf8Valid: boolean } | undefined {
+  text(what: string, contentEncoding: string | undefined, missing: string[]): ReturnType<typeof bodyText> {
     if (this.bytes > this.#kept) {
       missing.push(`${what} (cut short: ${this.#kept} of ${this.bytes} bytes kept)`);
       return undefined;
     }
-    const bytes = inflate(Buffer.concat(this.#chunks), contentEncoding);
-    if (bytes === null) {
-      missing.push(`${what} (compressed with ${contentEncoding}, and it does not inflate)`);
-      return undefined;
-    }
-    const text = bytes.toString('utf8');
-    return { text, utf8Valid: Buffer.byteLength(text) === bytes.length && Buffer.from(text, 'utf8').equals(bytes) };
+    return bodyText(Buffer.concat(this.#chunks), contentEncoding, what, missing);
   }
 }
 
@@ -242,16 +236,6 @@ function pairs(raw: readonly string[]): HarPair[] {
   const result: HarPair[] = [];
   for (let i = 0; i + 1 < raw.length; i += 2) result.push({ name: raw[i]!, value: raw[i + 1]! });
   return result;
-}
-
-/** Header fields by lower-case name, repeated ones joined with ", " (RFC 9110 §5.3). */
-function fields(list: readonly HarPair[]): Record<string, string> {
-  const headers: Record<string, string> = {};
-  for (const { name, value } of list) {
-    const key = name.toLowerCase();
-    headers[key] = headers[key] === undefined ? value : `${headers[key]}, ${value}`;
-  }
-  return headers;
 }
 
 /** The end-to-end fields of a message as Node takes them for a request, names as sent. */

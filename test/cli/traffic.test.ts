@@ -12,7 +12,7 @@ import { request } from 'undici';
 import { describe, expect, test } from 'vitest';
 import { startReferenceServer } from '../../src/reference/server.js';
 import missingHeaderAccepted from '../faults/missing-header-accepted.js';
-import { BASE, entry, writeHar } from '../support/har.js';
+import { BASE, entry, harSchemaErrors, writeHar } from '../support/har.js';
 
 const BIN = fileURLToPath(new URL('../../bin/petstore-conformance.js', import.meta.url));
 const tempDir = () => mkdtemp(join(tmpdir(), 'pcs-cli-traffic-'));
@@ -107,6 +107,7 @@ describe('proxy', () => {
       expect(report.traffic).toMatchObject({ judged: 3, files: [] });
       const har = await readFile(join(dir, 'traffic.har'), 'utf8');
       expect(JSON.parse(har).log.entries).toHaveLength(3);
+      expect(await harSchemaErrors(JSON.parse(har))).toEqual([]);
       expect(har).toContain('Bearer ${PETSTORE_API_KEY}');
       for (const text of [har, stdout, ...(await Promise.all((await readdir(join(dir, 'report'))).map((file) => readFile(join(dir, 'report', file), 'utf8'))))]) {
         expect(text).not.toContain(server.apiKey);

@@ -13,6 +13,7 @@ import { judgeTraffic, type JudgedTraffic } from '../../src/traffic/judge-captur
 import { loadCatalogue, runMatrix, type Matrix } from '../support/matrix.js';
 import { nonPassed } from '../support/targets.js';
 import { expectedFailures } from '../support/fault.js';
+import { CHECKS } from '../support/checks.js';
 
 // Loaded at collection, so test.each can name one test per fault and variant.
 const { faults, variants } = await loadCatalogue();
@@ -104,7 +105,7 @@ describe('each target judged passively from its own exchanges.har', () => {
     for (const [name, outcome] of [...matrix.faultOutcomes, ...matrix.variantOutcomes]) {
       const file = join(dir, `${name}.har`);
       await writeFile(file, renderHar(outcome.report, outcome.exchanges));
-      judged.set(name, await judgeTraffic({ files: [file], baseUrl: outcome.report.target.baseUrl }, new Redactor()));
+      judged.set(name, await judgeTraffic({ checks: CHECKS, files: [file], baseUrl: outcome.report.target.baseUrl }, new Redactor()));
     }
   }, 120_000);
   afterAll(() => rm(dir, { recursive: true, force: true }));

@@ -46,8 +46,9 @@ describe('the read-only profile', () => {
     const untestedMust = must.filter((c) => c.reason === UNTESTED_READ_ONLY).length;
     const ran = must.filter((c) => c.status !== 'skipped').length;
     expect(untestedMust).toBeGreaterThan(0);
-    expect(outcome.report.coverage).toEqual({ must: must.length, ran, untested: untestedMust });
-    expect(outcome.report.headline).toBe(`CONFORMANT within the read-only profile: ${ran} of ${must.length} must checks ran, ${untestedMust} untested`);
+    // The numbers add up: every must check that did not run is untested, whatever kept it (issue 25: 18 ran and 27 untested, of 47).
+    expect(outcome.report.coverage).toEqual({ must: must.length, ran, untested: must.length - ran });
+    expect(outcome.report.headline).toBe(`CONFORMANT within the read-only profile: ${ran} of ${must.length} must checks ran, ${must.length - ran} untested`);
   });
 
   test('loopback targets default to full, and the report says it was a default', async () => {

@@ -78,3 +78,20 @@ export async function writeHar(dir: string, name: string, entries: readonly Reco
   await writeFile(path, JSON.stringify({ log: { version: '1.2', creator, pages: [], entries } }));
   return path;
 }
+
+/**
+ * Whether a parsed file is valid HAR 1.2, by the har-schema package's JSON Schemas: the
+ * first errors, or none.
+ */
+export async function harSchemaErrors(har: unknown): Promise<unknown[]> {
+  const { Ajv } = await import('ajv');
+  const { default: draft6 } = await import('ajv/dist/refs/json-schema-draft-06.json', { with: { type: 'json' } });
+  const { readdir, readFile } = await import('node:fs/promises');
+  const { fileURLToPath } = await import('node:url');
+  const ajv = new Ajv({ strict: false, allErrors: true });
+  ajv.addMetaSchema(draft6);
+  const schemaDir = fileURLToPath(new URL('../../node_modules/har-schema/lib/', import.meta.url));
+  for (const name of (await readdir(schemaDir)).filter((n) => n.endsWith('.json'))) ajv.addSchema(JSON.parse(await readFile(join(schemaDir, name), 'utf8')), name);
+  const validate = ajv.getSchema('har.json')!;
+  return validate(har) ? [] : (validate.errors ?? []).slice(0, 3);
+}

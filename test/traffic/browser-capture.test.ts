@@ -13,6 +13,7 @@ import type { Variation } from '../../src/reference/behaviour.js';
 import { startReferenceServer } from '../../src/reference/server.js';
 import { judgeCapture } from '../../src/traffic/judge-capture.js';
 import { loadCatalogue } from '../support/matrix.js';
+import { CHECKS } from '../support/checks.js';
 
 const BROWSER = '/usr/bin/chromium';
 const available = existsSync(BROWSER);
@@ -66,7 +67,7 @@ describe.skipIf(!available)('a capture recorded by a browser (Playwright recordH
   test('of a correct server: conformant within the traffic, the page left alone, the key in no report', async () => {
     const { har, baseUrl, apiKey } = await record('correct');
     const reportDir = join(dir, 'correct-report');
-    const outcome = await judgeCapture({ files: [har], baseUrl, apiKey, reportDir, formats: ['json', 'junit', 'html', 'md'], out: null });
+    const outcome = await judgeCapture({ checks: CHECKS, files: [har], baseUrl, apiKey, reportDir, formats: ['json', 'junit', 'html', 'md'], out: null });
     expect(outcome.report.verdict, outcome.report.verdictReason).toBe('conformant');
     expect(outcome.report.traffic).toMatchObject({ judged: 6, other: 1 });
     const judged = new Map(outcome.report.checks.map((check) => [check.id, check.status]));
@@ -77,7 +78,7 @@ describe.skipIf(!available)('a capture recorded by a browser (Playwright recordH
   test('of a server that drops descriptions: nonconformant, the create and the list after it both named', async () => {
     const { faults } = await loadCatalogue();
     const { har, baseUrl } = await record('faulty', [faults.get('description-dropped')!.variation]);
-    const outcome = await judgeCapture({ files: [har], baseUrl, reportDir: null, formats: ['json'], out: null });
+    const outcome = await judgeCapture({ checks: CHECKS, files: [har], baseUrl, reportDir: null, formats: ['json'], out: null });
     expect(outcome.exitCode).toBe(1);
     const failed = outcome.report.checks.filter((check) => check.status === 'failed').map((check) => check.id);
     expect(failed).toEqual(expect.arrayContaining(['create-with-description', 'create-listed']));

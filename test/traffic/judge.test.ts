@@ -10,8 +10,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { CheckResult } from '../../src/report/model.js';
 import { Redactor } from '../../src/secrets/redactor.js';
+import { violations } from '../../src/schema/validators.js';
 import { judgeCapture, judgeTraffic } from '../../src/traffic/judge-capture.js';
 import { BASE, KEY, entry, error, writeHar, type EntrySpec } from '../support/har.js';
+import { CHECKS } from '../support/checks.js';
 
 let dir: string;
 beforeAll(async () => void (dir = await mkdtemp(join(tmpdir(), 'pcs-traffic-'))));
@@ -21,7 +23,7 @@ let files = 0;
 /** Judges these entries as one capture; the outcome of each check by id. */
 async function judge(specs: readonly (EntrySpec | Record<string, unknown>)[], options: { apiKey?: string } = {}): Promise<Map<string, CheckResult> & { summary?: unknown }> {
   const path = await writeHar(dir, `capture-${++files}.har`, specs.map((spec) => ('status' in spec ? entry(spec as EntrySpec) : spec)));
-  const { checks, summary } = await judgeTraffic({ files: [path], baseUrl: BASE, ...options }, new Redactor());
+  const { checks, summary } = await judgeTraffic({ checks: CHECKS, files: [path], baseUrl: BASE, ...options }, new Redactor());
   return Object.assign(new Map(checks.map((check) => [check.id, check])), { summary });
 }
 
@@ -128,12 +130,12 @@ describe('what a capture holds and leaves out', () => {
     }
   });
 
-  test('a body left out is judged on what the exchange has, and counted missing', async () => {
-    const checks = await judge([{ ...list([]), content: { size: 120, mimeType: 'application/json' } }, { ...create({}, 401, error(401)), authorization: null, responseHeaders: { 'Content-Type': 'text/html' }, content: { size: 60, mimeType: 'text/html' } }]);
+  test('a body left out (size known, or -1 as Playwright writes a body the page never read) is judged on what the exchange has, and counted missing', async () => {
+    const checks = await judge([{ ...list([]), content: { size: 120, mimeType: 'application/json' } }, { ...list([]), content: { size: -1, mimeType: 'application/json' } }, { ...create({}, 401, error(401)), authorization: null, responseHeaders: { 'Content-Type': 'text/html' }, content: { size: 60, mimeType: 'text/html' } }]);
     expect(checks.get('list-items-are-categories')!.status).toBe('skipped');
     expect(checks.get('error-content-type-json')!.status).toBe('failed');
     expect(checks.get('create-401-missing')!.status).toBe('passed');
-    expect(checks.summary).toMatchObject({ judged: 2, missing: { 'response body': 2 } });
+    expect(checks.summary).toMatchObject({ judged: 3, missing: { 'response body': 3 } });
   });
 
   test('a body cut short (its size past its text) is never judged as the server\'s JSON', async () => {
@@ -155,6 +157,20 @@ describe('what a capture holds and leaves out', () => {
     expect(checks.get('no-server-error')!.status).toBe('passed');
   });
 
+  test('as mitmproxy writes it: microsecond times with an offset, lower-case names, HTTP/2 pseudo-headers, base64 for a body it calls binary', async () => {
+    const body = JSON.stringify([{ id: 5, name: 'Chats 🐈' }]);
+    const mitm = entry(list([]));
+    mitm.startedDateTime = '2026-11-24T10:00:00.123456+00:00';
+    (mitm.request as { headers: Array<{ name: string; value: string }> }).headers = [
+      { name: ':authority', value: 'petstore.example' },
+      { name: 'authorization', value: `Bearer ${KEY}` },
+    ];
+    (mitm.response as { content: unknown }).content = { size: Buffer.byteLength(body), compression: 0, mimeType: 'application/json', text: Buffer.from(body).toString('base64'), encoding: 'base64' };
+    const checks = await judge([mitm], { apiKey: KEY });
+    expect(checks.get('list-items-are-categories')!.status).toBe('passed');
+    expect(checks.get('list-answers-200-array')!.traffic).toMatchObject({ exchanges: 1 });
+  });
+
   test('HTTP/2 pseudo-headers (a browser\'s capture) are no header fields', async () => {
     const h2 = entry(list([]));
     (h2.request as { headers: unknown[] }).headers.unshift({ name: ':authority', value: 'petstore.example' }, { name: ':method', value: 'GET' });
@@ -172,7 +188,7 @@ describe('judge: the command\'s report, exit codes and secrets', () => {
     ]);
     const out = join(dir, 'secrets-report');
     let console = '';
-    const outcome = await judgeCapture({ files: [path], baseUrl: BASE, reportDir: out, formats: ['json', 'junit', 'html', 'md'], out: { write: (text: string) => ((console += text), true) } as never });
+    const outcome = await judgeCapture({ checks: CHECKS, files: [path], baseUrl: BASE, reportDir: out, formats: ['json', 'junit', 'html', 'md'], out: { write: (text: string) => ((console += text), true) } as never });
     expect(outcome.exitCode).toBe(1);
     expect(console).toMatch(/✗ must {3}create-valid-bodies #1 POST \/v1\/categories → 201: Expected the created category to have name "Cats"/);
     const written = await Promise.all((await readdir(out)).map((file) => readFile(join(out, file), 'utf8')));
@@ -180,14 +196,15 @@ describe('judge: the command\'s report, exit codes and secrets', () => {
       for (const text of [...written, console]) expect(text).not.toContain(secret);
     }
     expect(written.join('')).toContain('[capture-credential-1]');
+    expect(violations('Report', JSON.parse(await readFile(join(out, 'report.json'), 'utf8')))).toEqual([]);
   });
 
   test('a conformant capture says what it covered; a capture of another target is exit 3, naming where its traffic went', async () => {
     const path = await writeHar(dir, 'fine.har', [entry(list([]))]);
-    const fine = await judgeCapture({ files: [path], baseUrl: BASE, reportDir: null, formats: ['json'], out: null });
+    const fine = await judgeCapture({ checks: CHECKS, files: [path], baseUrl: BASE, reportDir: null, formats: ['json'], out: null });
     expect(fine.exitCode).toBe(0);
     expect(fine.report.headline).toMatch(/^CONFORMANT within the observed traffic: \d+ requirements exercised by 1 exchange; \d+ never exercised$/);
-    const elsewhere = await judgeCapture({ files: [path], baseUrl: 'https://other.example/v1', reportDir: null, formats: ['json'], out: null });
+    const elsewhere = await judgeCapture({ checks: CHECKS, files: [path], baseUrl: 'https://other.example/v1', reportDir: null, formats: ['json'], out: null });
     expect(elsewhere.exitCode).toBe(3);
     expect(elsewhere.report.verdictReason).toMatch(/no exchange of the interface at https:\/\/other.example\/v1 among the 1 entries of the capture; they went to https:\/\/petstore.example\/v1 \(1\): check --base-url/);
   });
@@ -195,11 +212,11 @@ describe('judge: the command\'s report, exit codes and secrets', () => {
   test('a file that is not HAR is a usage error; one cut short after some entries is judged as far as it goes', async () => {
     const notHar = join(dir, 'not.har');
     await writeFile(notHar, 'hello');
-    await expect(judgeTraffic({ files: [notHar], baseUrl: BASE }, new Redactor())).rejects.toMatchObject({ code: 'PCS_USAGE', message: expect.stringMatching(/is not a HAR file/) });
+    await expect(judgeTraffic({ checks: CHECKS, files: [notHar], baseUrl: BASE }, new Redactor())).rejects.toMatchObject({ code: 'PCS_USAGE', message: expect.stringMatching(/is not a HAR file/) });
     const whole = await readFile(await writeHar(dir, 'whole.har', [entry(list([])), entry(list([]))]), 'utf8');
     const cut = join(dir, 'cut.har');
     await writeFile(cut, whole.slice(0, whole.length - 40));
-    const judged = await judgeTraffic({ files: [cut], baseUrl: BASE }, new Redactor());
+    const judged = await judgeTraffic({ checks: CHECKS, files: [cut], baseUrl: BASE }, new Redactor());
     expect(judged.summary.judged).toBeGreaterThanOrEqual(1);
     expect(judged.notices.join()).toMatch(/is not a HAR file .* entries before were judged/);
   });

@@ -14,12 +14,13 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { Redactor } from '../../src/secrets/redactor.js';
 import { TrafficJudge } from '../../src/traffic/judge.js';
-import { judgeTraffic, trafficChecks, type JudgeOutcome } from '../../src/traffic/judge-capture.js';
+import { judgeTraffic, type JudgeOutcome } from '../../src/traffic/judge-capture.js';
 import { startValidatingProxy } from '../../src/traffic/proxy.js';
 import { runProxySession } from '../../src/traffic/proxy-session.js';
 import type { Fault, CorrectVariant } from '../support/fault.js';
 import { loadCatalogue } from '../support/matrix.js';
 import { mapBounded, runAgainst, type TargetShape } from '../support/targets.js';
+import { CHECKS } from '../support/checks.js';
 
 let dir: string;
 beforeAll(async () => void (dir = await mkdtemp(join(tmpdir(), 'pcs-proxy-'))));
@@ -58,7 +59,7 @@ describe('forwarding', () => {
       res.write(zipped.subarray(0, 5));
       res.end(zipped.subarray(5));
     });
-    const judge = new TrafficJudge(upstream.baseUrl, await trafficChecks());
+    const judge = new TrafficJudge(upstream.baseUrl, CHECKS);
     const proxy = await startValidatingProxy({ target: upstream.baseUrl, host: '127.0.0.1', port: 0, judge, known: {}, redactor: new Redactor() });
     try {
       const sent = Buffer.from('{"name":"Cats","description":"é"}');
@@ -90,7 +91,7 @@ describe('forwarding', () => {
 
   test('a judgement that throws never reaches the client; a target that fails reaches it as a broken connection, never as a status the target did not send', async () => {
     const upstream = await recordingUpstream((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('[]'));
-    const judge = new TrafficJudge(upstream.baseUrl, await trafficChecks());
+    const judge = new TrafficJudge(upstream.baseUrl, CHECKS);
     judge.judge = () => {
       throw new Error('a defect of the judge');
     };
@@ -128,7 +129,7 @@ async function throughProxy(shape: TargetShape) {
     ...shape,
     front: ({ baseUrl, apiKey }) =>
       new Promise((resolve, reject) => {
-        session = runProxySession({ baseUrl, apiKey, host: '127.0.0.1', port: 0, har, stop: stop.signal, reportDir: null, formats: ['json'], out: null, onListening: (proxy) => resolve(proxy.baseUrl) });
+        session = runProxySession({ checks: CHECKS, baseUrl, apiKey, host: '127.0.0.1', port: 0, har, stop: stop.signal, reportDir: null, formats: ['json'], out: null, onListening: (proxy) => resolve(proxy.baseUrl) });
         session.catch(reject);
       }),
   });
@@ -149,7 +150,7 @@ describe('the active run through the proxy', async () => {
       expect(active.report.verdict, `${name}: ${active.report.verdictReason}`).toBe('conformant');
       expect(mustFailed(proxy.report), name).toEqual([]);
       expect(proxy.report.traffic!.judged, name).toBeGreaterThan(100);
-      const rejudged = await judgeTraffic({ files: [har], baseUrl: proxy.report.target.baseUrl }, new Redactor());
+      const rejudged = await judgeTraffic({ checks: CHECKS, files: [har], baseUrl: proxy.report.target.baseUrl }, new Redactor());
       expect(rejudged.checks.filter((c) => c.level === 'must' && c.status === 'failed').map((c) => c.id), name).toEqual([]);
       expect(await readFile(har, 'utf8'), name).not.toContain(active.apiKey);
     }

@@ -20,6 +20,7 @@ const LAYERS = [
   ['check'],
   ['judgements'],
   ['report'],
+  ['traffic'],
   ['runner'],
   ['cli'],
   ['index.ts'],

@@ -1,7 +1,7 @@
 /**
  * Every renderer as a pure function of a report, pinned by snapshots (as vitest pins its
  * own reporters): a conformant run; a nonconformant one with should and info findings; a
- * --strict one; a not-assessable one; one with hostile bytes. A changed count, a dropped
+ * --strict one; a not-assessable one; one with hostile bytes; a judged capture. A changed count, a dropped
  * escape or a reordered failure shows as a snapshot diff. Update with `npx vitest run -u`
  * after reading the diff.
  */
@@ -16,6 +16,7 @@ import { renderJunit } from '../../src/report/junit.js';
 import type { CheckResult, Report } from '../../src/report/model.js';
 import { renderSummary } from '../../src/report/summary-md.js';
 import { answered, unanswered } from '../support/exchanges.js';
+import { NOT_IN_TRAFFIC } from '../../src/check/reasons.js';
 
 const settings: RunSettings = { ...withDefaults({}), baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'k', targetKind: 'external', seed: 7, runId: 'fixture', userAgent: 'x', profile: 'full', profileSource: 'default' };
 
@@ -29,7 +30,8 @@ function check(id: string, level: CheckResult['level'], clause: string, failure?
 const post = (status: number, body: unknown) => answered(status, body, { method: 'POST', requestBody: { name: 'Cats' }, seq: 2 });
 const HOSTILE = 'bad\u0000 \u001b[31mred\u001b[0m <h1>x</h1> a|b **bold** &amp; \ud800 \ufffe "quoted" ]]>';
 
-function fixture(kind: 'conformant' | 'findings' | 'strict' | 'not-assessable' | 'hostile'): { report: Report; exchanges: Exchange[] } {
+function fixture(kind: 'conformant' | 'findings' | 'strict' | 'not-assessable' | 'hostile' | 'traffic'): { report: Report; exchanges: Exchange[] } {
+  if (kind === 'traffic') return trafficFixture();
   const list = answered(200, [{ id: 1, name: 'Cats' }], { seq: 1 });
   const checks = [check('list-answers-200-array', 'must', '4.1'), check('create-answers-201', 'must', '4.2')];
   const exchanges: Exchange[] = [list, post(201, { id: 2, name: 'Cats' })];
@@ -61,7 +63,28 @@ function fixture(kind: 'conformant' | 'findings' | 'strict' | 'not-assessable' |
   return { report, exchanges: unreachable ? [] : exchanges };
 }
 
-const KINDS = ['conformant', 'findings', 'strict', 'not-assessable', 'hostile'] as const;
+/** A judged capture (judge, proxy): nothing sent, one rule broken by one of three exchanges, one never exercised. */
+function trafficFixture(): { report: Report; exchanges: Exchange[] } {
+  const broken = check('create-valid-bodies', 'must', '4.2/R1', { message: '1 of 3 captured exchanges broke the rule; first, exchange #2: Expected status 201, received 400', exchange: post(400, { code: 'bad', message: 'no', status: 400 }) });
+  const checks: CheckResult[] = [
+    { ...check('list-answers-200-array', 'must', '4.1'), requests: 0, durationMs: 0, traffic: { exchanges: 5, failures: 0, alone: true } },
+    { ...broken, requests: 0, durationMs: 0, traffic: { exchanges: 3, failures: 1, alone: true } },
+    { ...check('create-listed', 'must', '4.1/R1'), status: 'skipped', reason: NOT_IN_TRAFFIC, requests: 0, durationMs: 0 },
+  ];
+  const report = buildReport({
+    settings: { ...settings, targetKind: 'traffic', profile: 'read-only' },
+    startedAt: new Date(0),
+    durationMs: 1234,
+    checks,
+    exchanges: [],
+    created: [],
+    runErrors: [],
+    traffic: { files: ['/captures/browser.har'], entries: 12, judged: 8, other: 4, missing: { 'response body': 1 } },
+  });
+  return { report, exchanges: [] };
+}
+
+const KINDS = ['conformant', 'findings', 'strict', 'not-assessable', 'hostile', 'traffic'] as const;
 
 describe.each(KINDS)('a %s run', (kind) => {
   const { report, exchanges } = fixture(kind);
@@ -91,7 +114,7 @@ describe.each(KINDS)('a %s run', (kind) => {
 
 test('the fixtures differ where they should: counts and verdicts', () => {
   const verdicts = KINDS.map((kind) => fixture(kind).report.verdict);
-  expect(verdicts).toEqual(['conformant', 'nonconformant', 'nonconformant', 'error', 'nonconformant']);
+  expect(verdicts).toEqual(['conformant', 'nonconformant', 'nonconformant', 'error', 'nonconformant', 'nonconformant']);
   const junit = renderJunit(fixture('findings').report);
   // One must failure; the should and the info findings are skipped, not failures.
   expect(junit).toMatch(/<testsuites[^>]* failures="1"/);

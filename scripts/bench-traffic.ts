@@ -1,0 +1,207 @@
+/**
+ * The traffic scenarios of `npm run bench` (bench.ts): `judge` of a large HAR, and the
+ * validating proxy's added latency and memory. Measured, never asserted.
+ */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Pool } from 'undici';
+import { startReferenceServer } from '../src/reference/server.js';
+
+const BASE = 'https://petstore.example/v1';
+const KEY = 'bench-traffic-key-0123456789abcdef';
+const T0 = Date.parse('2026-11-24T00:00:00.000Z');
+
+/**
+ * Writes a conformant HAR of `count` exchanges, as production traffic looks: mostly
+ * authorized lists of a catalogue that grows by fifty creates, unauthenticated lists,
+ * refused bodies, and lookups of a pet. One entry at a time, with the file's backpressure.
+ */
+async function writeBenchHar(path: string, count: number): Promise<void> {
+  const file = createWriteStream(path);
+  const write = async (text: string) => {
+    if (!file.write(text)) await once(file, 'drain');
+  };
+  const catalogue = Array.from({ length: 10 }, (_, i) => ({ id: i + 1, name: `Category ${i + 1}`, description: `The ${i + 1}th category of the shop.` }));
+  const error = (status: number) => JSON.stringify({ code: status === 401 ? 'unauthorized' : 'bad_request', message: 'refused', status });
+  const entry = (i: number, method: string, authorized: boolean, requestBody: string | undefined, status: number, responseBody: string) =>
+    JSON.stringify({
+      startedDateTime: new Date(T0 + i * 20).toISOString(),
+      time: 5,
+      request: {
+        method,
+        url: `${BASE}/categories`,
+        httpVersion: 'HTTP/1.1',
+        cookies: [],
+        headers: [{ name: 'Accept', value: 'application/json' }, ...(authorized ? [{ name: 'Authorization', value: `Bearer ${KEY}` }] : []), ...(requestBody ? [{ name: 'Content-Type', value: 'application/json' }] : [])],
+        queryString: [],
+        ...(requestBody ? { postData: { mimeType: 'application/json', text: requestBody } } : {}),
+        headersSize: -1,
+        bodySize: requestBody ? Buffer.byteLength(requestBody) : 0,
+      },
+      response: {
+        status,
+        statusText: '',
+        httpVersion: 'HTTP/1.1',
+        cookies: [],
+        headers: [{ name: 'Content-Type', value: 'application/json' }, ...(status === 401 ? [{ name: 'WWW-Authenticate', value: 'Bearer error="invalid_token"' }] : [])],
+        content: { size: Buffer.byteLength(responseBody), mimeType: 'application/json', text: responseBody },
+        redirectURL: '',
+        headersSize: -1,
+        bodySize: Buffer.byteLength(responseBody),
+      },
+      cache: {},
+      timings: { send: 0, wait: 5, receive: 0 },
+    });
+  await write('{"log":{"version":"1.2","creator":{"name":"bench","version":"1"},"pages":[],"entries":[\n');
+  for (let i = 0; i < count; i++) {
+    let text: string;
+    if (i % 2000 === 500) {
+      const fields = { name: `Created ${i}`, description: `Created by exchange ${i}.` };
+      const created = { id: catalogue.length + 1, ...fields };
+      catalogue.push(created);
+      text = entry(i, 'POST', true, JSON.stringify(fields), 201, JSON.stringify(created));
+    } else if (i % 10 === 7) text = entry(i, 'POST', true, '{"description":"no name"}', 400, error(400));
+    else if (i % 10 === 8) text = entry(i, 'GET', false, undefined, 401, error(401));
+    else text = entry(i, 'GET', true, undefined, 200, JSON.stringify(catalogue));
+    await write(`${i > 0 ? ',\n' : ''}${text}`);
+  }
+  await write('\n]}}\n');
+  file.end();
+  await once(file, 'close');
+}
+
+/** `judge` of a 100,000-exchange HAR: wall time (ms), peak RSS (MB), the HAR's size (MB) and the verdict. */
+export async function benchJudge(cli: string, timed: (args: string[], env?: NodeJS.ProcessEnv) => Promise<{ wallMs: number; peakRssMb: number }>) {
+  const dir = await mkdtemp(join(tmpdir(), 'pcs-bench-judge-'));
+  try {
+    const har = join(dir, 'traffic.har');
+    const exchanges = 100_000;
+    await writeBenchHar(har, exchanges);
+    const harMb = +((await stat(har)).size / 1e6).toFixed(0);
+    const { wallMs, peakRssMb } = await timed([process.execPath, cli, 'judge', har, '--base-url', BASE, '--api-key-env', 'BENCH_KEY', '--report-dir', join(dir, 'out'), '--format', 'json', '--quiet'], { BENCH_KEY: KEY });
+    const report = JSON.parse(await readFile(join(dir, 'out', 'report.json'), 'utf8')) as { verdict: string };
+    return { exchanges, harMb, wallMs: Math.round(wallMs), peakRssMb: Math.round(peakRssMb), verdict: report.verdict };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** Resident memory of a process, in MB (Linux /proc). */
+async function rssMb(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024);
+}
+
+const percentile = (sorted: readonly number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+
+/** The CLI's proxy in its own process in front of `targetUrl`; resolves once it listens. */
+async function startProxy(cli: string, targetUrl: string, reportDir: string, nodeOptions = '') {
+  const proxy = spawn(process.execPath, [cli, 'proxy', '--base-url', targetUrl, '--port', '0', '--api-key-env', 'BENCH_KEY', '--report-dir', reportDir, '--format', 'json', '--quiet'], {
+    env: { ...process.env, BENCH_KEY: KEY, NO_COLOR: '1', NODE_OPTIONS: nodeOptions },
+  });
+  let printed = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    proxy.stdout.on('data', (chunk) => {
+      printed += chunk;
+      const match = /listening on (http:\/\/\S+\/v1):/.exec(printed);
+      if (match) resolve(match[1]!);
+    });
+    proxy.on('close', () => reject(new Error(`the proxy ended: ${printed}`)));
+  });
+  const pool = new Pool(new URL(url).origin, { connections: 16 });
+  return {
+    pool,
+    path: `${new URL(url).pathname}/categories`,
+    rssMb: () => rssMb(proxy.pid!),
+    async stop() {
+      await pool.close();
+      proxy.kill('SIGTERM');
+      await once(proxy, 'close');
+    },
+  };
+}
+
+/**
+ * One request of the bench's traffic, timed (ms): mostly authorized lists, every 10th a
+ * refused body, every 10th unauthenticated. No category is stored, so lists keep their size.
+ */
+async function send(pool: Pool, path: string, i: number): Promise<number> {
+  const started = performance.now();
+  const authorization = { authorization: `Bearer ${KEY}` };
+  const response =
+    i % 10 === 7
+      ? await pool.request({ path, method: 'POST', headers: { ...authorization, 'content-type': 'application/json' }, body: '{"description":"no name"}' })
+      : await pool.request({ path, method: 'GET', headers: i % 10 === 8 ? {} : authorization });
+  await response.body.dump();
+  return performance.now() - started;
+}
+
+/** The proxy's RSS (MB) after 10,000, 25,000, 50,000, 75,000 and 100,000 exchanges, sent 16 at a time. */
+async function memoryCurve(proxy: Awaited<ReturnType<typeof startProxy>>, alreadySent: number): Promise<Record<number, number>> {
+  let sent = alreadySent;
+  const rssMbAt: Record<number, number> = {};
+  for (const count of [10_000, 25_000, 50_000, 75_000, 100_000]) {
+    await Promise.all(Array.from({ length: 16 }, async () => {
+      while (sent < count) await send(proxy.pool, proxy.path, sent++);
+    }));
+    rssMbAt[count] = await proxy.rssMb();
+  }
+  return rssMbAt;
+}
+
+/**
+ * The proxy in its own process, in front of a reference server: the latency it adds at
+ * 500 requests/s (proxied and direct requests interleaved, each at that rate, for 10 s),
+ * and its RSS from 10,000 to 100,000 proxied exchanges: with V8's default heap (which
+ * grows lazily), and with the old space capped at 64 MB, where a leak of a few hundred
+ * bytes per exchange would show as a slope and end in a crash.
+ */
+export async function benchProxy(cli: string) {
+  const server = await startReferenceServer({ apiKey: KEY });
+  const dir = await mkdtemp(join(tmpdir(), 'pcs-bench-proxy-'));
+  const direct = new Pool(new URL(server.baseUrl).origin, { connections: 16 });
+  const directPath = `${new URL(server.baseUrl).pathname}/categories`;
+  try {
+    const proxy = await startProxy(cli, server.baseUrl, join(dir, 'out'));
+    // Latency: every 1 ms one request, proxied and direct in turn: each at 500 requests/s.
+    const rate = 500;
+    const latencies = { proxied: [] as number[], direct: [] as number[] };
+    const pending: Promise<void>[] = [];
+    const started = performance.now();
+    for (let i = 0; i < 2 * rate * 10; i++) {
+      const wait = started + i * (1000 / (2 * rate)) - performance.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      const viaProxy = i % 2 === 0;
+      pending.push(send(viaProxy ? proxy.pool : direct, viaProxy ? proxy.path : directPath, i >> 1).then((ms) => void (viaProxy ? latencies.proxied : latencies.direct).push(ms)));
+    }
+    await Promise.all(pending);
+    const rssMbAt = await memoryCurve(proxy, latencies.proxied.length);
+    await proxy.stop();
+    const capped = await startProxy(cli, server.baseUrl, join(dir, 'capped'), '--max-old-space-size=64');
+    const cappedRssMbAt = await memoryCurve(capped, 0);
+    await capped.stop();
+    const sorted = (values: number[]) => [...values].sort((a, b) => a - b);
+    const p = sorted(latencies.proxied);
+    const d = sorted(latencies.direct);
+    const round = (ms: number) => +ms.toFixed(2);
+    return {
+      ratePerSecond: rate,
+      proxied: { p50: round(percentile(p, 50)), p99: round(percentile(p, 99)) },
+      direct: { p50: round(percentile(d, 50)), p99: round(percentile(d, 99)) },
+      p50AddedMs: round(percentile(p, 50) - percentile(d, 50)),
+      p99AddedMs: round(percentile(p, 99) - percentile(d, 99)),
+      rssMbAfter10k: rssMbAt[10_000]!,
+      rssMbAfter100k: rssMbAt[100_000]!,
+      rssMbAt,
+      cappedRssMbAt,
+    };
+  } finally {
+    await direct.close();
+    await server.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+}

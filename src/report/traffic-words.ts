@@ -1,0 +1,11 @@
+import type { TrafficSummary } from './model.js';
+
+/**
+ * The judged traffic in words, as every renderer states it: `1,204 exchanges judged of
+ * 1,310 entries (106 left alone); bodies not kept: response body 3`.
+ */
+export function trafficWords(traffic: TrafficSummary): string {
+  const n = (count: number) => count.toLocaleString('en-US');
+  const missing = Object.entries(traffic.missing).map(([what, count]) => `${what} ${n(count)}`);
+  return `${n(traffic.judged)} exchanges judged of ${n(traffic.entries)} entries (${n(traffic.other)} left alone)${missing.length > 0 ? `; bodies not kept: ${missing.join(', ')}` : ''}`;
+}

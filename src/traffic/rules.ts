@@ -1,0 +1,102 @@
+/**
+ * The rules only captured traffic needs, beside the active judgements the judge reuses
+ * (judge.ts): the table of answers each operation may give, what a create's body is, and
+ * whether a refused create shows up in a later list.
+ */
+import { ListedItems, expectThat, type SentFields } from '../check/expect.js';
+import type { CheckDefinition } from '../check/types.js';
+import { exactInteger, parseJson } from '../json/lossless.js';
+import type { CapturedExchange } from './capture.js';
+
+/** A create the server refused, with the ids already listed under its fields before it started. */
+export interface Refusal {
+  fields: SentFields;
+  endMs: number;
+  seq: number;
+  listedBefore: Set<string>;
+}
+
+/**
+ * Checks only captured traffic can have: the active checks hold each request to the one
+ * answer its input calls for; a capture's requests are whatever clients sent, so the rule
+ * judged on each is the table of answers itself.
+ */
+export const TRAFFIC_CHECKS: readonly CheckDefinition[] = [
+  {
+    id: 'answers-allowed-status',
+    title: 'every captured request of the interface has an answer the spec lists: a list 200 or 401, a create 201, 400 or 401 (413 for a size limit, section 8)',
+    clause: '4',
+    level: 'must',
+    requirements: ['R-4-ANSWERS'],
+  },
+];
+
+/** Statuses each operation may answer (4.1, 4.2; 413: section 8's limits); server errors are no-server-error's. */
+const ALLOWED: Readonly<Record<'list' | 'create', readonly number[]>> = { list: [200, 401], create: [201, 400, 401, 413] };
+
+/** answers-allowed-status: the status is one the spec lists for the operation. @throws CheckFailure otherwise. */
+export function allowedStatus(exchange: CapturedExchange, operation: 'list' | 'create'): void {
+  const status = exchange.response!.status;
+  const allowed = ALLOWED[operation];
+  expectThat(allowed.includes(status), `Expected one of the statuses the spec lists for ${operation === 'list' ? 'listCategories' : 'createCategory'} (${allowed.join(', ')}), received ${status}`, exchange, {
+    expected: `status ${allowed.join(', ')}`,
+    found: `status ${status}`,
+  });
+}
+
+/** A refusal to wait out (429, or 503 with Retry-After), not an answer: R-4-ANSWERS' reading, as active runs wait them out. */
+export function waitedOut(response: { status: number; headers: Record<string, string> }): boolean {
+  return response.status === 429 || (response.status === 503 && response.headers['retry-after'] !== undefined);
+}
+
+/** Credentials that carry no token: their 401 challenges nothing about a token (RFC 6750 §3.1). */
+export const INVALID_WITHOUT_SCHEME = new Set(['basic-scheme', 'no-scheme', 'other-scheme']);
+
+/** `[name, description]` of a category or body with a string name, as a key; undefined otherwise. */
+export function fieldsKeyOf(value: unknown): string | undefined {
+  const { name, description } = (value ?? {}) as { name?: unknown; description?: unknown };
+  return typeof name === 'string' ? JSON.stringify([name, typeof description === 'string' ? description : null]) : undefined;
+}
+
+/**
+ * model-based-sequences, on a capture: no category that a refused create's fields name
+ * appears in a list after the refusal, unless a list before it already held it or a
+ * create of the capture made it (4.2: a refused create creates nothing). The active
+ * judgement (judgements/model.ts) finds its refused creates by a tag it wrote; a capture
+ * carries none, so the fields and the earlier lists stand in for it.
+ */
+export function refusedAbsent(list: CapturedExchange, listed: ListedItems, refusals: readonly Refusal[], created: ReadonlyMap<string, unknown>): void {
+  const byFields = new Map<string, Refusal[]>();
+  for (const refusal of refusals) byFields.set(fieldsKeyOf(refusal.fields)!, [...(byFields.get(fieldsKeyOf(refusal.fields)!) ?? []), refusal]);
+  for (const { id, value } of listed.items()) {
+    const matching = byFields.get(fieldsKeyOf(value) ?? '');
+    if (!matching || id === undefined) continue;
+    const key = id.toString();
+    const refusal = matching.find((candidate) => !candidate.listedBefore.has(key) && !created.has(key));
+    expectThat(refusal === undefined, `Expected refused creates to stay absent, found id ${key} (${String((value as { name?: unknown }).name)}) holding the fields of the create refused in exchange #${refusal?.seq}`, list, {
+      expected: 'refused creates absent',
+      found: 'a refused create listed',
+    });
+  }
+}
+
+/** What a create's body is, by the NewCategory schema (section 2): the rule it falls under. */
+export type BodyKind =
+  | { kind: 'valid'; fields: SentFields; clientId?: bigint; extra: boolean }
+  | { kind: 'create-rejects-missing-body' | 'create-rejects-malformed-json' | 'create-rejects-non-object' | 'create-rejects-missing-name' | 'create-rejects-wrong-type-name' | 'create-rejects-wrong-type-description'; words: string };
+
+/** The rule a create's body falls under: valid (its fields, a client's id, unknown properties), or the invalid kind's check id and words. */
+export function bodyKind(text: string | undefined): BodyKind {
+  if (text === undefined || text === '') return { kind: 'create-rejects-missing-body', words: 'that is missing' };
+  const parsed = parseJson(text);
+  if (!parsed.ok) return { kind: 'create-rejects-malformed-json', words: 'that is not JSON' };
+  const value = parsed.json.value;
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return { kind: 'create-rejects-non-object', words: 'that is not a JSON object' };
+  const { name, description } = value as { name?: unknown; description?: unknown };
+  if (!('name' in value)) return { kind: 'create-rejects-missing-name', words: 'without name' };
+  if (typeof name !== 'string') return { kind: 'create-rejects-wrong-type-name', words: 'whose name is not a string' };
+  if ('description' in value && typeof description !== 'string') return { kind: 'create-rejects-wrong-type-description', words: 'whose description is not a string' };
+  const clientId = 'id' in value ? exactInteger((parsed.json.tree as { id?: unknown }).id) : undefined;
+  const extra = Object.keys(value).some((key) => key !== 'name' && key !== 'description');
+  return { kind: 'valid', fields: { name, ...(typeof description === 'string' ? { description } : {}) }, ...(clientId !== undefined ? { clientId } : {}), extra };
+}
