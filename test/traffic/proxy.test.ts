@@ -120,19 +120,23 @@ describe('forwarding', () => {
   });
 });
 
-/** Runs the suite against a server shaped as `shape`, through a proxy session; returns both outcomes and the proxy's HAR. */
+let captures = 0;
+
+/**
+ * Runs the suite against a server shaped as `shape`, through a proxy session; returns both
+ * outcomes and the proxy's HAR. Properties run 3 times past their coverage inputs: the
+ * proxy is on trial here, not the generated inputs (the matrix runs them all).
+ */
 async function throughProxy(shape: TargetShape) {
   const stop = new AbortController();
   let session: Promise<JudgeOutcome> | undefined;
-  const har = join(dir, `${Math.random().toString(36).slice(2)}.har`);
-  const active = await runAgainst({
-    ...shape,
-    front: ({ baseUrl, apiKey }) =>
-      new Promise((resolve, reject) => {
-        session = runProxySession({ checks: CHECKS, baseUrl, apiKey, host: '127.0.0.1', port: 0, har, stop: stop.signal, reportDir: null, formats: ['json'], out: null, onListening: (proxy) => resolve(proxy.baseUrl) });
-        session.catch(reject);
-      }),
-  });
+  const har = join(dir, `capture-${++captures}.har`);
+  const front: TargetShape['front'] = ({ baseUrl, apiKey }) =>
+    new Promise((resolve, reject) => {
+      session = runProxySession({ checks: CHECKS, baseUrl, apiKey, host: '127.0.0.1', port: 0, har, stop: stop.signal, reportDir: null, formats: ['json'], out: null, onListening: (proxy) => resolve(proxy.baseUrl) });
+      session.catch(reject);
+    });
+  const active = await runAgainst({ ...shape, front }, { numRuns: 3 });
   stop.abort('the test is done');
   return { active, proxy: await session!, har };
 }
