@@ -89,6 +89,7 @@ export function check(
       throw new Error(error instanceof Error ? error.message : String(error));
     } finally {
       meta.exchanges = t.exchanges;
+      meta.recorded = t.exchanges.length;
       run.client.release(definition.id);
       if (t.property) meta.property = t.property;
       if (t.observations.length > 0) meta.observations = t.observations;

@@ -99,6 +99,11 @@ export interface CheckMeta extends CheckDefinition {
   stopped?: string;
   /** Every exchange the check made, bodies capped for transport. */
   exchanges: Exchange[];
+  /**
+   * How many exchanges the check recorded, counted where it made them: a result that
+   * reaches the runner with fewer has lost its evidence, and cannot pass (collector.ts).
+   */
+  recorded?: number;
   /** What the check observed beyond its verdict, e.g. a length limit found (section 8). */
   observations?: string[];
   /**

@@ -264,9 +264,11 @@ async function trafficOptions(flags: TrafficFlags, io: CliIo) {
     if (!apiKey) throw new UsageError(`--api-key-env ${flags.apiKeyEnv}: the variable is not set`);
   }
   const secretHeaders = (flags.headerEnv ?? []).map((pair) => pair.split('=', 1)[0]!.toLowerCase());
-  const { loadKnownFailures } = await import('../config/known-failures.js');
-  const knownFailures = flags.knownFailures ? await loadKnownFailures(resolve(io.cwd, flags.knownFailures)) : undefined;
+  const [{ loadKnownFailures }, { listChecks }, { TRAFFIC_CHECKS }] = await Promise.all([import('../config/known-failures.js'), import('../runner/list.js'), import('../traffic/rules.js')]);
+  const checks = (await listChecks()).checks;
+  const knownFailures = flags.knownFailures ? await loadKnownFailures(resolve(io.cwd, flags.knownFailures), [...checks, ...TRAFFIC_CHECKS].map((check) => check.id)) : undefined;
   return {
+    checks,
     baseUrl,
     ...(apiKey ? { apiKey } : {}),
     secretHeaders,
@@ -282,8 +284,8 @@ async function trafficOptions(flags: TrafficFlags, io: CliIo) {
 async function judgeCommand(files: string[], flags: TrafficFlags, io: CliIo): Promise<number> {
   const options = await trafficOptions(flags, io);
   const reportDir = flags.reportDir === '-' ? null : await usableReportDir(flags.reportDir, io);
-  const [{ judgeCapture }, { listChecks }] = await Promise.all([import('../traffic/judge-capture.js'), import('../runner/list.js')]);
-  const outcome = await judgeCapture({ ...options, checks: (await listChecks()).checks, files: files.map((file) => resolve(io.cwd, file)), reportDir, out: io.stdout, err: io.stderr });
+  const { judgeCapture } = await import('../traffic/judge-capture.js');
+  const outcome = await judgeCapture({ ...options, files: files.map((file) => resolve(io.cwd, file)), reportDir, out: io.stdout, err: io.stderr });
   return outcome.exitCode;
 }
 
@@ -291,10 +293,9 @@ async function judgeCommand(files: string[], flags: TrafficFlags, io: CliIo): Pr
 async function proxyCommand(flags: TrafficFlags & { port: number; host: string; har?: string }, io: CliIo): Promise<number> {
   const options = await trafficOptions(flags, io);
   const reportDir = flags.reportDir === '-' ? null : await usableReportDir(flags.reportDir, io);
-  const [{ runProxySession }, { listChecks }] = await Promise.all([import('../traffic/proxy-session.js'), import('../runner/list.js')]);
-  const checks = (await listChecks()).checks;
+  const { runProxySession } = await import('../traffic/proxy-session.js');
   return announcingInterrupt(io, async (stop) => {
-    const outcome = await runProxySession({ ...options, checks, host: flags.host, port: flags.port, ...(flags.har ? { har: resolve(io.cwd, flags.har) } : {}), reportDir, out: io.stdout, err: io.stderr, stop });
+    const outcome = await runProxySession({ ...options, host: flags.host, port: flags.port, ...(flags.har ? { har: resolve(io.cwd, flags.har) } : {}), reportDir, out: io.stdout, err: io.stderr, stop });
     return outcome.exitCode;
   });
 }

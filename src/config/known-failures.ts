@@ -1,3 +1,4 @@
+import { UsageError } from '../core/errors.js';
 import { readYamlFile } from './file.js';
 
 /**
@@ -14,9 +15,27 @@ export interface KnownFailure {
 }
 
 /**
- * Reads a known-failures file: a YAML list of {@link KnownFailure}.
- * @throws UsageError naming the file, line and column of the first problem.
+ * Reads a known-failures file: a YAML list of {@link KnownFailure}, each naming a check
+ * that exists. An entry for a check that does not exist (a typo, a renamed check) would
+ * never fail and be reported as "now passes" forever: it is refused.
+ * @param checkIds the ids of every check (the suite's, and the traffic's own).
+ * @throws UsageError naming the file, line and column of the first problem, or the entry
+ *   whose check does not exist, with the ids it is closest to.
  */
-export async function loadKnownFailures(path: string): Promise<KnownFailure[]> {
-  return (await readYamlFile(path, 'KnownFailures', 'known-failures file')) as KnownFailure[];
+export async function loadKnownFailures(path: string, checkIds: readonly string[]): Promise<KnownFailure[]> {
+  const entries = (await readYamlFile(path, 'KnownFailures', 'known-failures file')) as KnownFailure[];
+  const known = new Set(checkIds);
+  const unknown = entries.findIndex((entry) => !known.has(entry.check));
+  if (unknown >= 0) {
+    const { check } = entries[unknown]!;
+    const near = checkIds.filter((id) => id.includes(check) || check.includes(id) || sharedPrefix(id, check) >= Math.min(12, check.length - 1)).slice(0, 3);
+    throw new UsageError(`the known-failures file ${path}: entry ${unknown + 1} names the check ${JSON.stringify(check)}, which does not exist${near.length > 0 ? ` (did you mean ${near.join(', ')}?)` : ''}; \`petstore-conformance list\` prints every check id`);
+  }
+  return entries;
+}
+
+function sharedPrefix(a: string, b: string): number {
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  return i;
 }

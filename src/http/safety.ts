@@ -94,16 +94,26 @@ export class RequestGuard {
 export const FIVE_XX_BURST = 50;
 
 /**
+ * Answers to the configured key, each a 401 (or each a 403), after which the target is
+ * taken to refuse the key and the run stops: every later request would be judged through
+ * a key the target does not take, and the report would say "not assessable" anyway (a
+ * key the target refuses, report/build.ts), after some 200 requests more.
+ */
+export const KEY_REFUSED_AFTER = 8;
+
+/**
  * Watches answers for a target that is failing as a whole: a burst of consecutive 5xx
  * answers (an outage behind a gateway) stops the run, while isolated server errors among
- * normal answers are findings.
+ * normal answers are findings; so does a key refused from the first answers on.
  */
 export class TargetHealth {
   #consecutive5xx = 0;
+  /** Answers to the key so far, while every one was the same refusal; undefined once one was not. */
+  #keyRefusals: { status: number; count: number } | undefined = { status: 0, count: 0 };
 
   constructor(private readonly guard: RequestGuard) {}
 
-  /** Notes an answer; stops the run after a burst of consecutive 5xx. */
+  /** Notes an answer; stops the run after a burst of consecutive 5xx, or after the key's first answers all refused it. */
   observe(exchange: Exchange): void {
     const status = exchange.response?.status;
     if (status === undefined) return;
@@ -111,5 +121,17 @@ export class TargetHealth {
     if (this.#consecutive5xx >= FIVE_XX_BURST) {
       this.guard.stop(`the target answered ${FIVE_XX_BURST} requests in a row with 5xx`);
     }
+    if (exchange.credential === 'valid' && !exchange.superseded) this.#observeKey(status);
+  }
+
+  #observeKey(status: number): void {
+    const refusals = this.#keyRefusals;
+    if (refusals === undefined) return;
+    if ((status !== 401 && status !== 403) || (refusals.count > 0 && status !== refusals.status)) {
+      this.#keyRefusals = undefined; // the key works: refusals from now on are findings
+      return;
+    }
+    this.#keyRefusals = { status, count: refusals.count + 1 };
+    if (refusals.count + 1 >= KEY_REFUSED_AFTER) this.guard.stop(`the first ${KEY_REFUSED_AFTER} requests with the configured key were all answered ${status}: the target refuses the key`);
   }
 }

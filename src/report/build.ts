@@ -103,7 +103,8 @@ export const UNREACHABLE: readonly TransportErrorCode[] = ['CONNECTION_REFUSED',
 
 function assessability(record: RunRecord, answered: number): { assessable: boolean; unassessableReason?: string } {
   if (record.unassessable) return { assessable: false, unassessableReason: record.unassessable };
-  if (record.aborted) return { assessable: false, unassessableReason: `the run was aborted: ${record.aborted}` };
+  // A run stopped because the target refuses the key says so, with what to check.
+  if (record.aborted) return { assessable: false, unassessableReason: setupProblem(record) ?? `the run was aborted: ${record.aborted}` };
   const probe = record.preflight;
   if (probe?.error && UNREACHABLE.includes(probe.error.code)) {
     const proxy = shownProxy(record.settings);

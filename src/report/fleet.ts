@@ -4,7 +4,7 @@ import { byName } from '../config/shard.js';
 import { toolVersion } from '../core/package-info.js';
 import { renderFleetJunit } from './junit.js';
 import type { Report, Verdict } from './model.js';
-import { cell } from './summary-md.js';
+import { heading, link, markdown, paragraph, table, text } from './markdown.js';
 import { EXIT } from './verdict.js';
 import { visible } from './visible.js';
 
@@ -73,21 +73,18 @@ export function renderFleetSummary(fleet: FleetReport): string {
   const order = [EXIT.nonconformant, EXIT.error, EXIT.conformant];
   const rows = [...fleet.targets].sort((a, b) => order.indexOf(a.exitCode as 0) - order.indexOf(b.exitCode as 0));
   const counts = order.map((code) => fleet.targets.filter((target) => target.exitCode === code).length);
-  const lines = [
-    `## Pet Store conformance: fleet of ${fleet.targets.length} target${fleet.targets.length === 1 ? '' : 's'}${fleet.shard ? ` (shard ${fleet.shard.index}/${fleet.shard.count})` : ''}`,
-    '',
-    `**Exit ${fleet.exitCode}**: ${counts[0]} nonconformant, ${counts[1]} not assessable, ${counts[2]} conformant.`,
-    '',
-    '| Target | Verdict | Must passed | Must failed | Exit | Report |',
-    '|---|---|---|---|---|---|',
-    ...rows.map((target) => {
-      const must = target.summary.byLevel.must;
-      const report = target.reportDir === null ? '' : `[${cell(target.reportDir)}](${encodeURI(`${target.reportDir}/summary.md`)})`;
-      return `| ${cell(target.name)} | ${cell(target.headline)} | ${must.passed} | ${must.failed} | ${target.exitCode} | ${report} |`;
-    }),
-    '',
-  ];
-  return lines.join('\n');
+  return markdown([
+    heading(2, text(`Pet Store conformance: fleet of ${fleet.targets.length} target${fleet.targets.length === 1 ? '' : 's'}${fleet.shard ? ` (shard ${fleet.shard.index}/${fleet.shard.count})` : ''}`)),
+    paragraph({ type: 'strong', children: [text(`Exit ${fleet.exitCode}`)] }, text(`: ${counts[0]} nonconformant, ${counts[1]} not assessable, ${counts[2]} conformant.`)),
+    table(
+      ['Target', 'Verdict', 'Must passed', 'Must failed', 'Exit', 'Report'],
+      rows.map((target) => {
+        const must = target.summary.byLevel.must;
+        return [target.name, target.headline, must.passed, must.failed, target.exitCode, target.reportDir === null ? '' : link(target.reportDir, encodeURI(`${target.reportDir}/summary.md`))];
+      }),
+      [null, null, 'right', 'right', 'right', null],
+    ),
+  ]);
 }
 
 /** The files a fleet's folder holds beside its targets' folders. */

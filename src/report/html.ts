@@ -1,4 +1,4 @@
-import { encode } from 'he';
+import { escapeUTF8 } from 'entities';
 import { visible } from './visible.js';
 import type { CheckLevel } from '../check/types.js';
 import { failureText } from './failure-text.js';
@@ -7,11 +7,11 @@ import type { CheckResult, Report } from './model.js';
 import { trafficWords } from './traffic-words.js';
 
 /**
- * Escapes text for HTML (he), everything but plain ASCII letters and digits; control
+ * Escapes text for HTML (entities: &, <, >, " and ' in a UTF-8 document); control
  * characters, lone surrogates and noncharacters first become visible `\uXXXX` text, since
  * a reference to one is an HTML parse error (control-character-reference).
  */
-const e = (text: string | number) => encode(visible(String(text)).replace(NONCHARACTER, (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`), { useNamedReferences: true });
+const e = (text: string | number) => escapeUTF8(visible(String(text)).replace(NONCHARACTER, (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`));
 
 /** Noncharacters (Unicode §23.7): a reference to one is an HTML parse error too. */
 const NONCHARACTER = /\p{Noncharacter_Code_Point}/gu;

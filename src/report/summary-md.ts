@@ -1,60 +1,72 @@
 import type { CheckLevel } from '../check/types.js';
-import { escape } from 'he';
-import type { Report } from './model.js';
-import { visible } from './visible.js';
-import { gateLines } from './gate.js';
-import { byWeight, failsRun } from './verdict.js';
 import { replayCommand } from '../config/replay.js';
+import { gateLines } from './gate.js';
+import { code, heading, markdown, paragraph, table, text } from './markdown.js';
+import type { Report } from './model.js';
 import { trafficWords } from './traffic-words.js';
-
-/**
- * Server text as Markdown cell text: one line, HTML escaped (he), Markdown's punctuation
- * escaped with backslashes, controls made visible: it renders as the text it is.
- */
-export const cell = (text: string) => escape(visible(text)).replace(/[\\`*_{}[\]()#+!|~]/g, '\\$&').replace(/\r?\n/g, ' ');
+import { byWeight, failsRun } from './verdict.js';
+import type { RootContent } from 'mdast';
 
 /**
  * A short Markdown summary for CI job summaries and pull-request comments: the verdict,
- * counts by level, the failed must checks with their clause and first line, the
- * requirement outcomes, and how to replay the run.
+ * counts by level, the root causes, the failed checks that decide the verdict with their
+ * clause and first line, the requirement outcomes, and how to replay the run. Written as
+ * an mdast tree (markdown.ts): every text is escaped for where it stands.
  */
 export function renderSummary(report: Report): string {
   const icon = { conformant: '✅', nonconformant: '❌', error: '⚠️' }[report.verdict];
-  const lines = [
-    `## ${icon} Pet Store conformance: ${cell(report.headline)}`,
-    '',
-    `${cell(report.verdictReason)}`,
-    '',
-    ...(report.gate ? [...gateLines(report.gate).map((line) => `${cell(line)}  `), ''] : []),
+  const strict = report.settings.strict ?? false;
+  const where =
     report.target.kind === 'traffic'
-      ? `Traffic of \`${report.target.baseUrl}\`: nothing sent`
-      : `Target \`${report.target.baseUrl}\` · profile \`${report.settings.profile}\` · seed \`${report.settings.seed}\` · ${report.summary.requests} requests in ${(report.durationMs / 1000).toFixed(1)} s`,
-    ...(report.traffic ? ['', `Traffic: ${cell(trafficWords(report.traffic))}`] : []),
-    '',
-    '| Level | Passed | Failed | Error | Skipped |',
-    '|---|---:|---:|---:|---:|',
-    ...(['must', 'should', 'info'] as CheckLevel[]).map((level) => {
-      const c = report.summary.byLevel[level];
-      return `| ${level} | ${c.passed} | ${c.failed} | ${c.error} | ${c.skipped} |`;
-    }),
+      ? paragraph(text('Traffic of '), code(report.target.baseUrl), text(': nothing sent'))
+      : paragraph(
+          text('Target '),
+          code(report.target.baseUrl),
+          text(' · profile '),
+          code(report.settings.profile),
+          text(' · seed '),
+          code(String(report.settings.seed)),
+          text(` · ${report.summary.requests} requests in ${(report.durationMs / 1000).toFixed(1)} s`),
+        );
+  const blocks: RootContent[] = [
+    heading(2, text(`${icon} Pet Store conformance: ${report.headline}`)),
+    paragraph(text(report.verdictReason)),
+    ...(report.gate ? gateLines(report.gate).map((line) => paragraph(text(line))) : []),
+    where,
+    ...(report.traffic ? [paragraph(text(`Traffic: ${trafficWords(report.traffic)}`))] : []),
+    table(
+      ['Level', 'Passed', 'Failed', 'Error', 'Skipped'],
+      (['must', 'should', 'info'] as CheckLevel[]).map((level) => {
+        const c = report.summary.byLevel[level];
+        return [level, c.passed, c.failed, c.error, c.skipped];
+      }),
+      [null, 'right', 'right', 'right', 'right'],
+    ),
   ];
   if (report.findings.length > 0) {
-    lines.push('', '### Root causes', '', '| Finding | Deviation | Checks |', '|---|---|---|');
-    for (const finding of report.findings) lines.push(`| ${finding.id} | ${cell(finding.summary)} | ${finding.checks.length}: ${finding.checks.map((id) => `\`${id}\``).join(', ')} |`);
+    blocks.push(
+      heading(3, text('Root causes')),
+      table(
+        ['Finding', 'Deviation', 'Checks'],
+        report.findings.map((finding) => [finding.id, finding.summary, [text(`${finding.checks.length}: `), ...finding.checks.flatMap((id, i) => [...(i > 0 ? [text(', ')] : []), code(id)])]]),
+      ),
+    );
   }
-  const strict = report.settings.strict ?? false;
   const failed = report.checks.filter((check) => failsRun(check, strict)).sort(byWeight(strict));
   if (failed.length > 0) {
-    lines.push('', `### Failed checks that decide the verdict${strict ? ' (--strict: should checks count)' : ''}`, '', '| Check | Level | Clause | Finding |', '|---|---|---|---|');
-    for (const check of failed) lines.push(`| \`${check.id}\` | ${check.level} | ${check.clause} | ${cell(check.failure!.message.split('\n')[0]!)} |`);
+    blocks.push(
+      heading(3, text(`Failed checks that decide the verdict${strict ? ' (--strict: should checks count)' : ''}`)),
+      table(
+        ['Check', 'Level', 'Clause', 'Finding'],
+        failed.map((check) => [code(check.id), check.level, check.clause, check.failure!.message.split('\n')[0]!]),
+      ),
+    );
   }
   const outcomes = new Map<string, number>();
   for (const requirement of report.requirements) outcomes.set(requirement.outcome, (outcomes.get(requirement.outcome) ?? 0) + 1);
-  lines.push(
-    '',
-    `Requirements: ${[...outcomes].map(([outcome, n]) => `${n} ${outcome}`).join(', ')} (of ${report.requirements.length}).`,
-    '',
-    ...(report.target.kind === 'traffic' ? [] : [`Replay: \`${replayCommand(report.settings, report.target.kind === 'external' ? report.target.baseUrl : undefined)}\``, '']),
-  );
-  return lines.join('\n');
+  blocks.push(paragraph(text(`Requirements: ${[...outcomes].map(([outcome, n]) => `${n} ${outcome}`).join(', ')} (of ${report.requirements.length}).`)));
+  if (report.target.kind !== 'traffic') {
+    blocks.push(paragraph(text('Replay: '), code(replayCommand(report.settings, report.target.kind === 'external' ? report.target.baseUrl : undefined))));
+  }
+  return markdown(blocks);
 }

@@ -94,14 +94,15 @@ export function coverageOf(checks: readonly CheckResult[]): Coverage {
 /**
  * The verdict as the console, summary.md and report.html headline it. A run of the
  * embedded server is a self-test, whatever its verdict: a pipeline that lost its base URL
- * must not show a green conformance badge. A conformant run says how much it covered when
- * it did not cover everything: the read-only profile, and captured traffic (which
- * exercises what its clients did, and nothing else).
+ * must not show a green conformance badge. A conformant run that did not run every must
+ * check says how much it covered, and what kept the rest out (the read-only profile,
+ * `--checks`): a partial pass must never read as a plain one. Captured traffic says what it
+ * exercised. The numbers add up: ran + untested = must.
  */
-export function headline({ verdict, target, settings, coverage, traffic, requirements }: Pick<Report, 'verdict' | 'target' | 'coverage' | 'traffic' | 'requirements'> & { settings: Pick<Report['settings'], 'profile'> }): string {
+export function headline({ verdict, target, settings, coverage, traffic, requirements }: Pick<Report, 'verdict' | 'target' | 'coverage' | 'traffic' | 'requirements'> & { settings: Pick<Report['settings'], 'profile' | 'checkFilter'> }): string {
   const shown = verdict.toUpperCase();
-  if (target.kind === 'embedded') return `SELF-TEST (embedded reference server): ${shown}`;
-  if (verdict !== 'conformant') return shown;
+  const self = target.kind === 'embedded' ? 'SELF-TEST (embedded reference server): ' : '';
+  if (verdict !== 'conformant') return `${self}${shown}`;
   if (target.kind === 'traffic' && traffic) {
     const exercised = requirements.filter((requirement) => requirement.outcome === 'passed' || requirement.outcome === 'failed').length;
     const never = requirements.filter((requirement) => requirement.outcome === 'untested').length;
@@ -109,12 +110,11 @@ export function headline({ verdict, target, settings, coverage, traffic, require
   }
   if (traffic && coverage.traffic !== undefined) {
     const active = coverage.ran - coverage.traffic;
-    return `${shown}: ${plural(active, 'must check')} ran actively, ${coverage.traffic} more ${coverage.traffic === 1 ? 'was' : 'were'} judged on ${plural(traffic.judged, 'captured exchange')}, ${coverage.untested} untested`;
+    return `${self}${shown}: ${plural(active, 'must check')} ran actively, ${coverage.traffic} more ${coverage.traffic === 1 ? 'was' : 'were'} judged on ${plural(traffic.judged, 'captured exchange')}, ${coverage.untested} untested`;
   }
-  if (settings.profile === 'read-only') {
-    return `${shown} within the read-only profile: ${coverage.ran} of ${plural(coverage.must, 'must check')} ran, ${coverage.untested} untested`;
-  }
-  return shown;
+  if (coverage.untested === 0) return `${self}${shown}`;
+  const scope = [settings.profile === 'read-only' ? 'the read-only profile' : undefined, settings.checkFilter !== undefined ? `the checks selected (--checks ${settings.checkFilter})` : undefined].filter((words) => words !== undefined);
+  return `${self}${shown}${scope.length > 0 ? ` within ${scope.join(' and ')}` : ''}: ${coverage.ran} of ${plural(coverage.must, 'must check')} ran, ${coverage.untested} untested`;
 }
 
 /** The requirements no exchange of a capture exercised, for the line after a traffic headline. */

@@ -143,6 +143,12 @@ function toCheckResult(meta: CheckMeta, testCase: TestCase, unrun: string, reque
     requirements: meta.requirements,
   };
   if (meta.reference) result.reference = meta.reference;
+  // A verdict stands on its evidence: a check whose exchanges did not all reach the report cannot pass.
+  if (outcome.state === 'passed' && meta.recorded !== undefined && requests < meta.recorded) {
+    result.status = 'error';
+    result.reason = `${meta.recorded - requests} of the ${meta.recorded} exchanges it recorded did not reach the report: a pass without its evidence does not stand`;
+    return result;
+  }
   if (meta.needs) result.needs = meta.needs;
   if (meta.property) result.property = meta.property;
   if (meta.observations) result.observations = meta.observations;

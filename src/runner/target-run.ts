@@ -22,6 +22,7 @@ import { CheckCollector } from './collector.js';
 import type { RunOptions, RunOutcome } from './options.js';
 import type { JudgedTraffic } from '../traffic/judge-capture.js';
 import { joinTraffic } from '../traffic/join.js';
+import { TRAFFIC_CHECKS } from '../traffic/rules.js';
 import { listChecks } from './list.js';
 
 /**
@@ -91,7 +92,7 @@ export class TargetRun {
     const env = options.env ?? process.env;
     const network = { extraHeaders: extraHeaders(options.headers, options.headerEnv, env), proxy: options.baseUrl ? proxyEnvironment(env) : DIRECT };
     // Read before anything starts: a malformed file is a usage error (exit 2), not a finding.
-    const knownFailures = options.knownFailures ? await loadKnownFailures(options.knownFailures) : undefined;
+    const knownFailures = options.knownFailures ? await loadKnownFailures(options.knownFailures, await checkIds()) : undefined;
 
     const embedded = options.baseUrl ? undefined : await (await import('../reference/server.js')).startReferenceServer();
     const settings = { ...settingsFor(options, embedded, startedAt), ...network };
@@ -104,7 +105,7 @@ export class TargetRun {
     // Judged before any request: a capture that cannot be read is a usage error, and its secrets are known before anything is printed.
     const traffic = options.traffic?.length
       ? await (await import('../traffic/judge-capture.js')).judgeTraffic(
-          { checks: (await listChecks()).checks, files: options.traffic, baseUrl: settings.baseUrl, apiKey: settings.apiKey, secretHeaders: secretHeaders(network.extraHeaders).map((header) => header.name.toLowerCase()) },
+          { checks: (await suiteChecks()).checks, files: options.traffic, baseUrl: settings.baseUrl, apiKey: settings.apiKey, secretHeaders: secretHeaders(network.extraHeaders).map((header) => header.name.toLowerCase()) },
           redactor,
         )
       : undefined;
@@ -183,6 +184,15 @@ export class TargetRun {
   async close(): Promise<void> {
     await this.embedded?.close();
   }
+}
+
+/** The suite's checks, collected once per process and only when a run needs their list (known failures, traffic). */
+let collected: ReturnType<typeof listChecks> | undefined;
+const suiteChecks = () => (collected ??= listChecks());
+
+/** Every check id a known failure may name: the suite's and the traffic's own. */
+async function checkIds(): Promise<string[]> {
+  return [...(await suiteChecks()).checks, ...TRAFFIC_CHECKS].map((check) => check.id);
 }
 
 /** The report writers (renderers for every format), loaded only when a run writes reports; loading starts early, while the worker starts. */

@@ -1,4 +1,4 @@
-import { decode as decodeEntities } from 'he';
+import { decodeHTML } from 'entities';
 
 /** One escape: where its decoded text sits in the view, and the span of the original it came from. */
 interface Escape {
@@ -83,5 +83,5 @@ function decode(match: RegExpExecArray | RegExpMatchArray): string {
   if (unicode !== undefined) return String.fromCharCode(parseInt(unicode, 16));
   if (simple !== undefined) return SIMPLE[simple]!;
   if (percent !== undefined) return String.fromCharCode(parseInt(percent, 16));
-  return decodeEntities(`&${entity};`);
+  return decodeHTML(`&${entity};`);
 }

@@ -47,6 +47,15 @@ describe('known failures', () => {
     expect(console).toContain('Gate: the known failure create-rejects-missing-name expired on 2020-01-31: renew it or remove it');
   });
 
+  test('an entry for a check that does not exist is a usage error naming it, before any request (it would read as "now passes" forever)', async () => {
+    const path = await knownFailuresFile('- check: create-rejects-missing-name\n  reason: real\n  expires: 2999-12-31\n- check: create-reject-missing-name\n  reason: a typo\n  expires: 2999-12-31\n');
+    const run = runAgainst({ variations: [missingNameAccepted.variation] }, { checkFilter: CHECKS, knownFailures: path });
+    await expect(run).rejects.toMatchObject({
+      code: 'PCS_USAGE',
+      message: expect.stringMatching(/entry 2 names the check "create-reject-missing-name", which does not exist \(did you mean create-rejects-missing-name[,?]/),
+    });
+  });
+
   test('a malformed file is a usage error naming file, line and column, before any request', async () => {
     const path = await knownFailuresFile('- check: create-rejects-missing-name\n  reason: no expiry given\n  expire: 2027-03-31\n');
     const run = runAgainst({ variations: [missingNameAccepted.variation] }, { checkFilter: CHECKS, knownFailures: path });

@@ -51,6 +51,20 @@ describe('the read-only profile', () => {
     expect(outcome.report.headline).toBe(`CONFORMANT within the read-only profile: ${ran} of ${must.length} must checks ran, ${must.length - ran} untested`);
   });
 
+  test('a partial run (--checks) states its coverage in every headline, never a plain pass (issue 25: it printed CONFORMANT with 1 of 47 run)', async () => {
+    const outcome = await runAgainst({}, { checkFilter: '^list-answers' });
+    const { must, ran, untested } = outcome.report.coverage;
+    expect(ran).toBe(1);
+    expect(ran + untested).toBe(must);
+    const headline = `CONFORMANT within the checks selected (--checks ^list-answers): 1 of ${must} must checks ran, ${must - 1} untested`;
+    expect(outcome.report.headline).toBe(headline);
+    expect(outcome.console).toContain(`Verdict: ${headline}`);
+    const { renderSummary } = await import('../../src/report/summary-md.js');
+    expect(renderSummary(outcome.report).split('\n')[0]).toBe(`## ✅ Pet Store conformance: ${headline}`);
+    const readOnly = await runAgainst({}, { checkFilter: '^list-', profile: 'read-only' });
+    expect(readOnly.report.headline).toMatch(/^CONFORMANT within the read-only profile and the checks selected \(--checks \^list-\): \d+ of \d+ must checks ran, \d+ untested$/);
+  });
+
   test('loopback targets default to full, and the report says it was a default', async () => {
     const outcome = await runAgainst({}, { checkFilter: '^create-name-only$' });
     expect(outcome.report.settings).toMatchObject({ profile: 'full', profileSource: 'default' });

@@ -13,6 +13,8 @@ import idleConnectionsClosed from '../variants/idle-connections-closed.js';
 import { rateLimiter } from '../variants/rate-limited.js';
 import bearerCaseSensitive from '../faults/bearer-case-sensitive.js';
 import { MATRIX_SEED, runAgainst } from '../support/targets.js';
+import { KEY_REFUSED_AFTER } from '../../src/http/safety.js';
+import { SETTINGS } from '../../src/config/settings.js';
 
 describe('a refused key or a wrong base path is not assessable (exit 3), not nonconformant', () => {
   test('every request with the key answered 401: one reason naming what to check', async () => {
@@ -31,6 +33,11 @@ describe('a refused key or a wrong base path is not assessable (exit 3), not non
         /^every request with the configured key \(\d+\) was answered 401: the target refuses the key\. Check the environment variable STAGING_KEY, and that the key belongs to http:\/\/127\.0\.0\.1:\d+\/v1$/,
       );
       expect(outcome.report.verdictReason).not.toContain('a-key-it-does-not-know');
+      // Fail fast (issue 25: a refused key still sent all 224 requests): the run stops once the
+      // key's first answers all refused it; what was already in flight on the connections ends.
+      // 56 here: the key's first 8 answers, the unauthenticated checks' answers beside them, and
+      // what the connections had in flight. A full run sends about 440.
+      expect(outcome.report.summary.requests).toBeLessThanOrEqual(KEY_REFUSED_AFTER + 4 * SETTINGS.connections.default);
     } finally {
       await server.close();
     }

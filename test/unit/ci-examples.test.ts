@@ -107,3 +107,11 @@ describe('the GitLab CI/CD component (templates/petstore-conformance/template.ym
     expect(Object.keys(header.spec.inputs).filter((name) => !('default' in header.spec.inputs[name]!))).toEqual(['base-url']);
   });
 });
+
+test('every example, the action and the component pin the tag of the package\'s own version (README: Versions and tags)', async () => {
+  const { version } = JSON.parse(await readFile(`${ROOT}package.json`, 'utf8')) as { version: string };
+  const files = [...(await readdir(EXAMPLES)).map((file) => EXAMPLES + file), `${ROOT}templates/petstore-conformance/template.yml`, `${ROOT}README.md`];
+  const pinned = (await Promise.all(files.map(async (file) => [...(await readFile(file, 'utf8')).matchAll(/\bv(\d+\.\d+\.\d+)\b/g)].map((match) => `${file.slice(ROOT.length)}: v${match[1]}`)))).flat();
+  expect(pinned.length).toBeGreaterThan(5);
+  expect(pinned.filter((pin) => !pin.endsWith(`: v${version}`))).toEqual([]);
+});

@@ -17,6 +17,9 @@ import type { CheckResult, Report } from '../../src/report/model.js';
 import { renderSummary } from '../../src/report/summary-md.js';
 import { answered, unanswered } from '../support/exchanges.js';
 import { NOT_IN_TRAFFIC } from '../../src/check/reasons.js';
+import { visible } from '../../src/report/visible.js';
+import { toString } from 'mdast-util-to-string';
+import { markupKinds, parseGfm, tableRows } from '../support/markdown.js';
 
 const settings: RunSettings = { ...withDefaults({}), baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'k', targetKind: 'external', seed: 7, runId: 'fixture', userAgent: 'x', profile: 'full', profileSource: 'default' };
 
@@ -110,6 +113,17 @@ describe.each(KINDS)('a %s run', (kind) => {
     const lines = [...report.checks.map((c) => format.check(c)), format.summary(report)].filter((line) => line !== undefined).join('\n');
     await expect(lines).toMatchFileSnapshot(`__snapshots__/renderers/${kind}.console.txt`);
   });
+});
+
+test('summary.md read back as GitHub reads it shows the server text as it is: no markup, no entity left literal (issue 25: `&#x27;` showed)', () => {
+  const { report } = fixture('hostile');
+  const tree = parseGfm(renderSummary(report));
+  expect(markupKinds(tree)).toEqual([]);
+  const row = tableRows(tree).find((cells) => cells[0] === 'create-answers-201')!;
+  expect(row).toHaveLength(4);
+  expect(row[3]).toBe(`Expected status 201, received 400: ${visible(HOSTILE)}`);
+  const apostrophe = renderSummary({ ...report, verdictReason: "the server's answer #1 & <b>" });
+  expect(parseGfm(apostrophe).children.map((node) => toString(node))).toContain("the server's answer #1 & <b>");
 });
 
 test('the fixtures differ where they should: counts and verdicts', () => {

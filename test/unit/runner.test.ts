@@ -96,4 +96,15 @@ describe('CheckCollector, a check reported twice', () => {
     expect(collector.results.map((result) => result.requests)).toEqual([2]);
     expect(printed).toEqual(['c 2']);
   });
+
+  test('a check whose exchanges did not all reach the collector cannot pass (issue 25: 13 checks passed on 1 recorded request)', async () => {
+    const { answered } = await import('../support/exchanges.js');
+    const collector = new CheckCollector();
+    const meta = { id: 'c', title: 'c', clause: '5', level: 'must', requirements: [], exchanges: [answered(401)], recorded: 3, created: [] };
+    collector.onTestCaseResult({ meta: () => ({ check: meta }), result: () => ({ state: 'passed' }), diagnostic: () => ({ duration: 1 }) } as never);
+    expect(collector.results[0]).toMatchObject({ status: 'error', requests: 1, reason: expect.stringMatching(/^2 of the 3 exchanges it recorded did not reach the report/) });
+    const whole = new CheckCollector();
+    whole.onTestCaseResult({ meta: () => ({ check: { ...meta, id: 'd', exchanges: [answered(401), answered(401), answered(401)] } }), result: () => ({ state: 'passed' }), diagnostic: () => ({ duration: 1 }) } as never);
+    expect(whole.results[0]!.status).toBe('passed');
+  });
 });
