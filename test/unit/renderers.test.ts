@@ -126,6 +126,17 @@ test('summary.md read back as GitHub reads it shows the server text as it is: no
   expect(parseGfm(apostrophe).children.map((node) => toString(node))).toContain("the server's answer #1 & <b>");
 });
 
+test('a partial conformant run headlines its coverage, naming what kept the rest out; a whole one does not', () => {
+  const whole = fixture('conformant').report;
+  expect(whole.headline).toBe('CONFORMANT');
+  const skipped: CheckResult = { ...check('create-listed', 'must', '4.1/R1'), status: 'skipped', reason: 'not selected' };
+  const partial = buildReport({ settings: { ...settings, checkFilter: '^list-' }, startedAt: new Date(0), durationMs: 1, checks: [...whole.checks, skipped], exchanges: [], created: [], runErrors: [] });
+  expect(partial.coverage).toEqual({ must: 3, ran: 2, untested: 1 });
+  expect(partial.headline).toBe('CONFORMANT within the checks selected (--checks ^list-): 2 of 3 must checks ran, 1 untested');
+  const readOnly = buildReport({ settings: { ...settings, profile: 'read-only' }, startedAt: new Date(0), durationMs: 1, checks: [...whole.checks, skipped], exchanges: [], created: [], runErrors: [] });
+  expect(readOnly.headline).toBe('CONFORMANT within the read-only profile: 2 of 3 must checks ran, 1 untested');
+});
+
 test('the fixtures differ where they should: counts and verdicts', () => {
   const verdicts = KINDS.map((kind) => fixture(kind).report.verdict);
   expect(verdicts).toEqual(['conformant', 'nonconformant', 'nonconformant', 'error', 'nonconformant', 'nonconformant']);
