@@ -118,9 +118,8 @@ export async function judgeCapture(options: JudgeOptions): Promise<JudgeOutcome>
   const redactor = new Redactor();
   if (options.apiKey) redactor.add(options.apiKey, KEY_PLACEHOLDER);
   if (!options.quiet) options.out?.write(`petstore-conformance ${toolVersion}: judging ${options.files.length === 1 ? options.files[0] : `${options.files.length} captures`} as traffic of ${options.baseUrl}; nothing is sent\n`);
-  const traffic = await judgeTraffic(options, redactor, (finding) => {
-    if (!options.quiet) options.out?.write(`${redactor.text(findingLine(finding))}\n`);
-  });
+  const printFinding = findingPrinter((line) => options.out?.write(`${redactor.text(line)}\n`));
+  const traffic = await judgeTraffic(options, redactor, options.quiet ? undefined : printFinding);
   return reportTraffic(traffic, options, startedAt, redactor);
 }
 
@@ -159,9 +158,23 @@ export async function reportTraffic(traffic: JudgedTraffic, options: Omit<JudgeO
   return { report: redactReport(report, redactor), exitCode: exitCodeOf(report.verdict, report.gate), written: files.written };
 }
 
-/** One finding the moment it is found: `✗ must 4.2/R1 create-valid-bodies #12 POST /v1/categories → 400: Expected …`. */
-export function findingLine(finding: TrafficFinding): string {
-  return `  ✗ ${finding.level.padEnd(6)} ${finding.checkId} #${finding.seq} ${finding.exchange}: ${visible(finding.message.split('\n', 1)[0]!)}`;
+/** Findings printed per check at most: a rule broken by every exchange of a gigabyte capture is one line of the report, not a million of the console. */
+export const PRINTED_FINDINGS_PER_CHECK = 10;
+
+/**
+ * Prints each finding the moment it is found, one line with its exchange:
+ * `✗ must   create-valid-bodies #12 POST /v1/categories → 400: Expected …`; past
+ * {@link PRINTED_FINDINGS_PER_CHECK} of one check, one line says the rest are counted in the report.
+ * @param print writes one line (redacted by the caller's redactor).
+ */
+export function findingPrinter(print: (line: string) => void): (finding: TrafficFinding) => void {
+  const printed = new Map<string, number>();
+  return (finding) => {
+    const count = (printed.get(finding.checkId) ?? 0) + 1;
+    printed.set(finding.checkId, count);
+    if (count <= PRINTED_FINDINGS_PER_CHECK) print(`  ✗ ${finding.level.padEnd(6)} ${finding.checkId} #${finding.seq} ${finding.exchange}: ${visible(finding.message.split('\n', 1)[0]!)}`);
+    else if (count === PRINTED_FINDINGS_PER_CHECK + 1) print(`  … ${finding.checkId}: further findings are counted in the report, not printed`);
+  };
 }
 
 /** The settings a judged capture reports: the defaults, the base URL, and nothing sent. */

@@ -67,6 +67,20 @@ type Operation = 'list' | 'create' | 'pets' | 'orders';
 type Judgement = () => boolean | void;
 type Judge = (checkId: string, judgement: Judgement) => void;
 
+/** The invariants that read no body, judged on an exchange whose body the capture did not keep. */
+const HEADER_INVARIANTS = ['no-server-error', 'error-content-type-json', 'success-content-type-json', 'unauthorized-has-challenge'] as const satisfies readonly InvariantId[];
+
+/** What each body-free invariant that applies finds in an exchange (as invariantRecord's `problems`). */
+function headerProblems(exchange: CapturedExchange): Map<InvariantId, string | null | undefined> {
+  const response = exchange.response!;
+  const problems = new Map<InvariantId, string | null | undefined>();
+  for (const id of HEADER_INVARIANTS) {
+    const invariant: Invariant = INVARIANTS[id];
+    if (invariant.applies(response, exchange)) problems.set(id, invariant.problem(response, () => ({ ok: false, reason: 'not kept in the capture' })));
+  }
+  return problems;
+}
+
 /**
  * The judge of one capture. `judge` takes each exchange as it completes (in the order a
  * HAR lists them, or as the proxy sees them end); `results` gives every check's outcome.
@@ -160,32 +174,21 @@ export class TrafficJudge {
     return findings;
   }
 
-  /** The invariants of sections 4 and 7 and RFC 9110's 401 challenge: the active run's, on each exchange. */
+  /**
+   * The invariants of sections 4 and 7 and RFC 9110's 401 challenge: the active run's, on
+   * each exchange. Without its body, an exchange is judged by those that read the status
+   * and the headers alone.
+   */
   #judgeInvariants(exchange: CapturedExchange, judge: Judge): void {
-    if (exchange.missing.some((what) => what.startsWith('response body'))) {
-      // Without the body only the status and the headers can be judged.
-      for (const id of ['no-server-error', 'error-content-type-json', 'success-content-type-json', 'unauthorized-has-challenge'] as const) this.#invariant(id, exchange, judge);
-      return;
-    }
-    const { problems } = invariantRecord(exchange);
+    const response = exchange.response!;
+    const bodyKept = !exchange.missing.some((what) => what.startsWith('response body'));
+    const problems = bodyKept ? invariantRecord(exchange).problems : headerProblems(exchange);
     for (const [id, problem] of problems) {
       if (problem === null) continue;
       judge(id, () => {
-        if (problem !== undefined) throw new CheckFailure(`${requestLine(exchange)} answered ${exchange.response!.status}: ${problem}`, exchange, { expected: (INVARIANTS[id] as Invariant).rule, found: problem });
+        if (problem !== undefined) throw new CheckFailure(`${requestLine(exchange)} answered ${response.status}: ${problem}`, exchange, { expected: (INVARIANTS[id] as Invariant).rule, found: problem });
       });
     }
-  }
-
-  /** One invariant that needs no body, judged on the status and headers alone. */
-  #invariant(id: InvariantId, exchange: CapturedExchange, judge: Judge): void {
-    const invariant: Invariant = INVARIANTS[id];
-    const response = exchange.response!;
-    if (!invariant.applies(response, exchange)) return;
-    const problem = invariant.problem(response, () => ({ ok: false, reason: 'not kept in the capture' }));
-    if (problem === null) return;
-    judge(id, () => {
-      if (problem !== undefined) throw new CheckFailure(`${requestLine(exchange)} answered ${response.status}: ${problem}`, exchange, { expected: invariant.rule, found: problem });
-    });
   }
 
   /** A list: its shape (4.1, 2) and, across the capture, the categories created and refused before it (4.1/R1, 4.2). */

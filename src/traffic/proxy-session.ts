@@ -7,7 +7,7 @@ import { toolVersion } from '../core/package-info.js';
 import { KEY_PLACEHOLDER, Redactor } from '../secrets/redactor.js';
 import { knownKey } from './credentials.js';
 import { HarStreamWriter } from './har-writer.js';
-import { findingLine, reportTraffic, type JudgeOptions, type JudgeOutcome } from './judge-capture.js';
+import { findingPrinter, reportTraffic, type JudgeOptions, type JudgeOutcome } from './judge-capture.js';
 import { TrafficJudge } from './judge.js';
 import { startValidatingProxy, type RunningProxy } from './proxy.js';
 import { UsageError } from '../core/errors.js';
@@ -36,6 +36,7 @@ export async function runProxySession(options: ProxySessionOptions): Promise<Jud
   const print = (text: string) => options.out?.write(`${redactor.text(text)}\n`);
   const judge = new TrafficJudge(options.baseUrl, options.checks);
   const har = options.har ? await HarStreamWriter.open(options.har).catch((error: NodeJS.ErrnoException) => Promise.reject(new UsageError(`cannot create the HAR file ${options.har}: ${error.code ?? error.message}`))) : undefined;
+  const printFinding = findingPrinter(print);
   let judgeErrors = 0;
   let proxy: RunningProxy;
   try {
@@ -49,7 +50,7 @@ export async function runProxySession(options: ProxySessionOptions): Promise<Jud
       ...(options.secretHeaders ? { secretHeaders: options.secretHeaders } : {}),
       ...(har ? { har } : {}),
       onExchange: (_exchange, findings) => {
-        if (!options.quiet) for (const finding of findings) print(findingLine(finding));
+        if (!options.quiet) for (const finding of findings) printFinding(finding);
       },
       onJudgeError: () => judgeErrors++,
       onTargetError: (error, request) => print(`  ! the target failed ${request}: ${(error as NodeJS.ErrnoException).code ?? error.message} (the client's connection was closed, as the target's was)`),

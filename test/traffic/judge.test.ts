@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { CheckResult } from '../../src/report/model.js';
 import { Redactor } from '../../src/secrets/redactor.js';
 import { violations } from '../../src/schema/validators.js';
-import { judgeCapture, judgeTraffic } from '../../src/traffic/judge-capture.js';
+import { PRINTED_FINDINGS_PER_CHECK, judgeCapture, judgeTraffic } from '../../src/traffic/judge-capture.js';
 import { BASE, KEY, entry, error, writeHar, type EntrySpec } from '../support/har.js';
 import { CHECKS } from '../support/checks.js';
 
@@ -197,6 +197,15 @@ describe('judge: the command\'s report, exit codes and secrets', () => {
     }
     expect(written.join('')).toContain('[capture-credential-1]');
     expect(violations('Report', JSON.parse(await readFile(join(out, 'report.json'), 'utf8')))).toEqual([]);
+  });
+
+  test('a rule broken by many exchanges prints its first findings, then one line; the report counts them all', async () => {
+    const path = await writeHar(dir, 'many.har', Array.from({ length: 15 }, (_, i) => entry({ ...list([]), authorization: null, startMs: i * 10 })));
+    let console = '';
+    const outcome = await judgeCapture({ checks: CHECKS, files: [path], baseUrl: BASE, reportDir: null, formats: ['json'], out: { write: (text: string) => ((console += text), true) } as never });
+    expect(console.match(/✗ must {3}list-401-missing #/g)).toHaveLength(PRINTED_FINDINGS_PER_CHECK);
+    expect(console).toContain('… list-401-missing: further findings are counted in the report, not printed');
+    expect(outcome.report.checks.find((check) => check.id === 'list-401-missing')!.traffic).toEqual({ exchanges: 15, failures: 15, alone: true });
   });
 
   test('a conformant capture says what it covered; a capture of another target is exit 3, naming where its traffic went', async () => {
