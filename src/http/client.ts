@@ -81,8 +81,19 @@ export class HttpClient {
     this.#health = options.guard ? new TargetHealth(options.guard) : undefined;
     this.#pace = new AdaptivePace(this.#patienceMs, options.guard?.signal);
     // The user's ceiling: p-throttle's strict mode spaces calls evenly, one per 1000/rate ms.
-    const throttled = options.rateLimit ? pThrottle({ limit: 1, interval: 1000 / options.rateLimit, strict: true })((run: () => Promise<unknown>) => run()) : undefined;
-    this.#throttle = throttled ? <T>(run: () => Promise<T>) => throttled(run) as Promise<T> : (run) => run();
+    // A stop (the deadline, a signal, a budget) drops the requests still waiting for their
+    // turn at once: at 5 requests/s, a queue of 16 would otherwise hold the stopped run 3 s more.
+    const guard = options.guard;
+    const throttled = options.rateLimit
+      ? pThrottle({ limit: 1, interval: 1000 / options.rateLimit, strict: true, ...(guard ? { signal: guard.signal } : {}) })((run: () => Promise<unknown>) => run())
+      : undefined;
+    this.#throttle = throttled
+      ? <T>(run: () => Promise<T>) =>
+          (throttled(run) as Promise<T>).catch((reason: unknown) => {
+            if (guard?.signal.aborted && reason === guard.signal.reason) throw new RunStopped(`not sent: ${guard.stopped}`);
+            throw reason;
+          })
+      : (run) => run();
     // One single-connection dispatcher per slot, so each request knows whether its connection is fresh.
     this.#pool = new ConnectionPool(options.connections, () => slotDispatcher(options));
   }
