@@ -85,12 +85,8 @@ export async function judgeTraffic(
         registerCaptureSecrets(entry, redactor, options.secretHeaders ?? [], secrets);
         const known = knownKey(options.apiKey, creator?.name);
         const exchange = capturedExchange(entry, ++seq, (authorization) => credentialName(authorization, known));
-        if (!exchange) {
-          judge.counts.entries++;
-          judge.counts.other++;
-          continue;
-        }
-        for (const finding of judge.judge(exchange)) onFinding(finding);
+        if (!exchange) judge.skipUnreadable();
+        else for (const finding of judge.judge(exchange)) onFinding(finding);
       }
     } catch (error) {
       if (!hasCode(error, 'PCS_USAGE') || judge.counts.entries === before) throw error;

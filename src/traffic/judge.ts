@@ -314,6 +314,12 @@ export class TrafficJudge {
     }
   }
 
+  /** Counts an entry that holds no exchange to judge (no method, URL or start time): left alone. */
+  skipUnreadable(): void {
+    this.counts.entries++;
+    this.counts.other++;
+  }
+
   /** Where the entries left alone went, most first (at most {@link MAX_ORIGINS_NOTED} origins): what a wrong --base-url is told. */
   otherOrigins(): string[] {
     return [...this.#otherOrigins].sort((a, b) => b[1] - a[1]).map(([origin, n]) => `${origin} (${n})`);

@@ -68,6 +68,8 @@ export async function startValidatingProxy(options: ProxyOptions): Promise<Runni
   let seq = 0;
   const inFlight = new Set<Promise<void>>();
   const sockets = new Set<Socket>();
+  /** The secrets the traffic carried so far, each with its placeholder. */
+  const secretsSeen = new Map<string, string>();
 
   const handle = (incoming: IncomingMessage, outgoing: ServerResponse) => {
     const startMs = Date.now();
@@ -168,7 +170,6 @@ export async function startValidatingProxy(options: ProxyOptions): Promise<Runni
       options.onJudgeError?.(error);
     }
   };
-  const secretsSeen = new Map<string, string>();
 
   const server: Server = createServer(handle);
   server.on('connection', (socket) => {
