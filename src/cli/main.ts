@@ -94,41 +94,25 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
       code = await mergeCommand(dirs, flags.reportDir, io);
     });
 
-  program
+  const judge = program
     .command('judge')
     .description("judge captured traffic (HAR 1.2: browsers, mitmproxy, Playwright, this tool's exchanges.har) by the suite's rules; nothing is sent")
-    .argument('<files...>', 'HAR files, judged in order as one capture')
-    .addOption(optionFor(SETTINGS.baseUrl).makeOptionMandatory())
-    .addOption(new Option('--api-key-env <name>', 'environment variable holding the valid key, when you know it: a valid key answered 401 is then judged too'))
-    .addOption(optionFor(SETTINGS.headerEnv))
-    .addOption(optionFor(SETTINGS.reportDir))
-    .addOption(optionFor(SETTINGS.formats))
-    .addOption(optionFor(SETTINGS.strict))
-    .addOption(optionFor(SETTINGS.knownFailures))
-    .addOption(optionFor(SETTINGS.quiet))
-    .addOption(optionFor(SETTINGS.color))
-    .action(async (files: string[], flags: TrafficFlags) => {
-      code = await judgeCommand(files, flags, io);
-    });
+    .argument('<files...>', 'HAR files, judged in order as one capture');
+  for (const option of trafficOptionList()) judge.addOption(option);
+  judge.action(async (files: string[], flags: TrafficFlags) => {
+    code = await judgeCommand(files, flags, io);
+  });
 
-  program
+  const proxy = program
     .command('proxy')
     .description('a validating reverse proxy in front of the target: clients point at http://HOST:PORT/v1, every exchange is forwarded unaltered and judged as it completes; Ctrl-C or SIGTERM writes the reports')
-    .addOption(optionFor(SETTINGS.baseUrl).makeOptionMandatory())
     .option('--port <n>', 'port to listen on (0: any free port)', port, 8080)
     .option('--host <host>', 'address to listen on', '127.0.0.1')
-    .option('--har <file>', 'record every exchange to this HAR file, secrets redacted')
-    .addOption(new Option('--api-key-env <name>', 'environment variable holding the valid key, when you know it: a valid key answered 401 is then judged too'))
-    .addOption(optionFor(SETTINGS.headerEnv))
-    .addOption(optionFor(SETTINGS.reportDir))
-    .addOption(optionFor(SETTINGS.formats))
-    .addOption(optionFor(SETTINGS.strict))
-    .addOption(optionFor(SETTINGS.knownFailures))
-    .addOption(optionFor(SETTINGS.quiet))
-    .addOption(optionFor(SETTINGS.color))
-    .action(async (flags: TrafficFlags & { port: number; host: string; har?: string }) => {
-      code = await proxyCommand(flags, io);
-    });
+    .option('--har <file>', 'record every exchange to this HAR file, secrets redacted');
+  for (const option of trafficOptionList()) proxy.addOption(option);
+  proxy.action(async (flags: TrafficFlags & { port: number; host: string; har?: string }) => {
+    code = await proxyCommand(flags, io);
+  });
 
   program
     .command('serve')
@@ -241,6 +225,15 @@ async function usableReportDir(asked: string | undefined, io: CliIo): Promise<st
   throw new Error('unreachable');
 }
 
+/** The options `judge` and `proxy` share, as commander options: the interface, the key when known, secrets and the report (flags from the table of settings). */
+function trafficOptionList(): Option[] {
+  return [
+    optionFor(SETTINGS.baseUrl).makeOptionMandatory(),
+    new Option('--api-key-env <name>', 'environment variable holding the valid key, when you know it: a valid key answered 401 is then judged too'),
+    ...[SETTINGS.headerEnv, SETTINGS.reportDir, SETTINGS.formats, SETTINGS.strict, SETTINGS.knownFailures, SETTINGS.quiet, SETTINGS.color].map(optionFor),
+  ];
+}
+
 /** The flags `judge` and `proxy` share: the interface, the key when known, secrets, and the report. */
 interface TrafficFlags {
   baseUrl: string;
@@ -264,9 +257,9 @@ async function trafficOptions(flags: TrafficFlags, io: CliIo) {
     if (!apiKey) throw new UsageError(`--api-key-env ${flags.apiKeyEnv}: the variable is not set`);
   }
   const secretHeaders = (flags.headerEnv ?? []).map((pair) => pair.split('=', 1)[0]!.toLowerCase());
-  const [{ loadKnownFailures }, { listChecks }, { TRAFFIC_CHECKS }] = await Promise.all([import('../config/known-failures.js'), import('../runner/list.js'), import('../traffic/rules.js')]);
+  const [{ loadKnownFailures }, { checkIds, listChecks }] = await Promise.all([import('../config/known-failures.js'), import('../runner/list.js')]);
   const checks = (await listChecks()).checks;
-  const knownFailures = flags.knownFailures ? await loadKnownFailures(resolve(io.cwd, flags.knownFailures), [...checks, ...TRAFFIC_CHECKS].map((check) => check.id)) : undefined;
+  const knownFailures = flags.knownFailures ? await loadKnownFailures(resolve(io.cwd, flags.knownFailures), await checkIds()) : undefined;
   return {
     checks,
     baseUrl,

@@ -259,9 +259,14 @@ export function withDefaults(values: SettingValues): ResolvedSettings {
   return resolved as ResolvedSettings;
 }
 
+/** The values of the settings a declaration marks, when they have one. */
+function declaredValues(values: SettingValues, marked: (setting: Setting) => boolean | undefined): Partial<SettingValues> {
+  return Object.fromEntries(SETTING_LIST.filter(([name, setting]) => marked(setting) && values[name] !== undefined).map(([name]) => [name, values[name]]));
+}
+
 /** The values report.json records: the settings declared `reported`, when they have one. */
 export function reportedValues(values: SettingValues): Partial<SettingValues> {
-  return Object.fromEntries(SETTING_LIST.filter(([name, setting]) => setting.reported && values[name] !== undefined).map(([name]) => [name, values[name]]));
+  return declaredValues(values, (setting) => setting.reported);
 }
 
 /** The settings a fleet takes once for all its targets (declared `fleet`). */
@@ -269,7 +274,7 @@ export type FleetSettingName = { [K in SettingName]: (typeof SETTINGS)[K] extend
 
 /** The values of the settings declared `fleet`, when they have one. */
 export function fleetValues(values: SettingValues): Pick<SettingValues, FleetSettingName> {
-  return Object.fromEntries(SETTING_LIST.filter(([name, setting]) => setting.fleet && values[name] !== undefined).map(([name]) => [name, values[name]]));
+  return declaredValues(values, (setting) => setting.fleet);
 }
 
 /**

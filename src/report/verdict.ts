@@ -105,7 +105,7 @@ export function headline({ verdict, target, settings, coverage, traffic, require
   if (verdict !== 'conformant') return `${self}${shown}`;
   if (target.kind === 'traffic' && traffic) {
     const exercised = requirements.filter((requirement) => requirement.outcome === 'passed' || requirement.outcome === 'failed').length;
-    const never = requirements.filter((requirement) => requirement.outcome === 'untested').length;
+    const never = neverExercised({ requirements }).length;
     return `${shown} within the observed traffic: ${plural(exercised, 'requirement')} exercised by ${plural(traffic.judged, 'exchange')}; ${never} never exercised`;
   }
   if (traffic && coverage.traffic !== undefined) {

@@ -2,14 +2,26 @@ import { withDefaults, type RunSettings } from '../config/settings.js';
 import { toolVersion } from '../core/package-info.js';
 import type { CheckList } from '../report/check-list.js';
 import { CATALOGUE } from '../requirements/catalogue.js';
+import { TRAFFIC_CHECKS } from '../traffic/checks.js';
 import { collectChecks } from './suite.js';
+
+/** The collection under way or done: once per process (a run with known failures and traffic asks twice, a proxy for hours). */
+let collected: Promise<CheckList> | undefined;
 
 /**
  * Every check the suite declares and the requirements catalogue, read from the suite's
- * files as vitest collects them: no server is started and no request is sent.
- * @throws Error when the suite's files cannot be collected.
+ * files as vitest collects them, once per process: no server is started and no request is sent.
+ * @throws Error when the suite's files cannot be collected (the next call tries again).
  */
-export async function listChecks(): Promise<CheckList> {
+export function listChecks(): Promise<CheckList> {
+  collected ??= collect().catch((error: unknown) => {
+    collected = undefined;
+    throw error;
+  });
+  return collected;
+}
+
+async function collect(): Promise<CheckList> {
   // What the declarations read: a run's defaults, against no target.
   const settings: RunSettings = {
     ...withDefaults({}),
@@ -24,4 +36,9 @@ export async function listChecks(): Promise<CheckList> {
     profileSource: 'default',
   };
   return { checks: await collectChecks(settings), requirements: CATALOGUE };
+}
+
+/** Every check id a known failure may name: the suite's, and captured traffic's own (`answers-allowed-status`). */
+export async function checkIds(): Promise<string[]> {
+  return [...(await listChecks()).checks, ...TRAFFIC_CHECKS].map((check) => check.id);
 }

@@ -22,8 +22,7 @@ import { CheckCollector } from './collector.js';
 import type { RunOptions, RunOutcome } from './options.js';
 import type { JudgedTraffic } from '../traffic/judge-capture.js';
 import { joinTraffic } from '../traffic/join.js';
-import { TRAFFIC_CHECKS } from '../traffic/rules.js';
-import { listChecks } from './list.js';
+import { checkIds, listChecks } from './list.js';
 
 /**
  * One target's part of a run, from its options to its report: the settings, the redactor,
@@ -105,7 +104,7 @@ export class TargetRun {
     // Judged before any request: a capture that cannot be read is a usage error, and its secrets are known before anything is printed.
     const traffic = options.traffic?.length
       ? await (await import('../traffic/judge-capture.js')).judgeTraffic(
-          { checks: (await suiteChecks()).checks, files: options.traffic, baseUrl: settings.baseUrl, apiKey: settings.apiKey, secretHeaders: secretHeaders(network.extraHeaders).map((header) => header.name.toLowerCase()) },
+          { checks: (await listChecks()).checks, files: options.traffic, baseUrl: settings.baseUrl, apiKey: settings.apiKey, secretHeaders: secretHeaders(network.extraHeaders).map((header) => header.name.toLowerCase()) },
           redactor,
         )
       : undefined;
@@ -186,14 +185,6 @@ export class TargetRun {
   }
 }
 
-/** The suite's checks, collected once per process and only when a run needs their list (known failures, traffic). */
-let collected: ReturnType<typeof listChecks> | undefined;
-const suiteChecks = () => (collected ??= listChecks());
-
-/** Every check id a known failure may name: the suite's and the traffic's own. */
-async function checkIds(): Promise<string[]> {
-  return [...(await suiteChecks()).checks, ...TRAFFIC_CHECKS].map((check) => check.id);
-}
 
 /** The report writers (renderers for every format), loaded only when a run writes reports; loading starts early, while the worker starts. */
 export const reportWriters = () => import('../report/write.js');

@@ -22,9 +22,6 @@ export interface KnownKey {
   everyOtherInvalid?: boolean;
 }
 
-/** Credentials whose 401 the spec requires without knowing the key (5/R1: a bearer token is the only form). */
-export const INVALID_WITHOUT_KEY = ['missing', 'empty-token', 'basic-scheme', 'no-scheme', 'other-scheme'] as const;
-
 /**
  * The credential a request carried, by its Authorization field:
  * - `missing`, `empty-token` (`Bearer` alone), `basic-scheme`, `no-scheme` (no space: a

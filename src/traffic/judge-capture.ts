@@ -93,11 +93,11 @@ export async function judgeTraffic(
       notices.push(`${error.message}: the ${judge.counts.entries - before} entries before were judged`);
     }
   }
-  const { entries, judged, other, missing } = judge.counts;
+  const { entries, judged } = judge.counts;
   const seen = judge.otherOrigins();
   return {
     checks: judge.results(),
-    summary: { files: [...options.files], entries, judged, other, missing },
+    summary: { files: [...options.files], ...judge.counts },
     notices: [...notices, ...judge.notices()],
     ...(judged === 0 ? { nothingJudged: `no exchange of the interface at ${options.baseUrl} among the ${entries} entries of the capture${seen.length > 0 ? `; they went to ${seen.slice(0, 3).join(', ')}` : ''}: check --base-url` } : {}),
   };

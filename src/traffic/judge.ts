@@ -19,10 +19,11 @@ import { clientIdNotAdopted, createdExactly, createdListed, idsFresh, type SentC
 import { signalsDeprecation } from '../judgements/deprecation.js';
 import { INVARIANTS, invariantRecord, type Invariant, type InvariantId } from '../judgements/invariants.js';
 import { listAnswers200Array, listIdsUnique, listItemsAreCategories } from '../judgements/list.js';
-import type { CheckResult } from '../report/model.js';
+import type { CheckResult, TrafficSummary } from '../report/model.js';
 import type { CapturedExchange } from './capture.js';
 import { isInvalidCredential, isValidCredential } from './credentials.js';
-import { INVALID_WITHOUT_SCHEME, TRAFFIC_CHECKS, allowedStatus, bodyKind, fieldsKeyOf, refusedAbsent, waitedOut, type Refusal } from './rules.js';
+import { TRAFFIC_CHECKS } from './checks.js';
+import { INVALID_WITHOUT_SCHEME, allowedStatus, bodyKind, fieldsKeyOf, refusedAbsent, waitedOut, type Refusal } from './rules.js';
 
 /** A failed judgement of one captured exchange, as the proxy prints it the moment it happens. */
 export interface TrafficFinding {
@@ -35,17 +36,8 @@ export interface TrafficFinding {
   message: string;
 }
 
-/** What a capture held, for the headline and the report. */
-export interface TrafficCounts {
-  /** Entries read. */
-  entries: number;
-  /** Exchanges of the interface (and the service's other operations at the base URL) that were judged. */
-  judged: number;
-  /** Entries left alone: another origin or path, another method, no response. */
-  other: number;
-  /** Judged exchanges that lacked a body the capture did not keep, by what was missing. */
-  missing: Record<string, number>;
-}
+/** What a capture held so far: the report's `traffic` (model.ts) but its files. */
+export type TrafficCounts = Omit<TrafficSummary, 'files'>;
 
 /** One check's tally over the capture. */
 interface Tally {
@@ -58,7 +50,7 @@ interface Tally {
 const MAX_ORIGINS_NOTED = 10;
 
 /** Refused creates kept to judge later lists against, at most: past it, the oldest are let go (said in the report). */
-export const MAX_TRACKED_REFUSALS = 10_000;
+const MAX_TRACKED_REFUSALS = 10_000;
 
 /** The operation of an exchange, by method and path under the base URL; undefined: not the interface's. */
 type Operation = 'list' | 'create' | 'pets' | 'orders';
@@ -92,7 +84,7 @@ export class TrafficJudge {
   readonly #basePath: string;
   readonly #tallies = new Map<string, Tally>();
   /** Categories created with 201, by id: their fields and when their create ended. */
-  readonly #created = new Map<string, { fields: SentFields; endMs: number; seq: number }>();
+  readonly #created = new Map<string, { id: bigint; fields: SentFields; endMs: number; seq: number }>();
   /** Every id seen in a list, with when the first list holding it ended (ids given before a create). */
   readonly #listedIds = new Map<string, number>();
   /** Ids listed under each pair of fields: what a refused create's fields already named. */
@@ -208,8 +200,8 @@ export class TrafficJudge {
     }
     // Only what ended before this list started: overlapping requests are never ordered.
     const before: SentCategory[] = [];
-    for (const [id, category] of this.#created) {
-      if (category.endMs < list.startMs) before.push({ checkId: `the create of exchange #${category.seq}`, fields: category.fields, created: { id: BigInt(id), ...category.fields } });
+    for (const { id, fields, endMs, seq } of this.#created.values()) {
+      if (endMs < list.startMs) before.push({ checkId: `the create of exchange #${seq}`, fields, created: { id, ...fields } });
     }
     if (before.length > 0) judge('create-listed', () => void createdListed(list, before));
     const refusals = this.#refusals.filter((refusal) => refusal.endMs < list.startMs);
@@ -280,7 +272,7 @@ export class TrafficJudge {
       if (!earlier && listedEnd !== undefined && listedEnd < create.startMs) holders.push({ id: key, name: '', checkId: 'a list that ended before it started' });
       idsFresh([{ exchange: create, id: created.id }], holders);
     });
-    this.#created.set(key, { fields, endMs: create.endMs, seq: create.seq });
+    this.#created.set(key, { id: created.id, fields, endMs: create.endMs, seq: create.seq });
   }
 
   /** A refused create of a valid body: no later list may show it (4.2, 4.2/R3), once a list before it showed the state. */

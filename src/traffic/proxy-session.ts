@@ -64,7 +64,7 @@ export async function runProxySession(options: ProxySessionOptions): Promise<Jud
   await new Promise<void>((resolve) => (options.stop.aborted ? resolve() : options.stop.addEventListener('abort', () => resolve(), { once: true })));
   await proxy.close();
   const harFailure = await har?.close();
-  const { entries, judged, other, missing } = judge.counts;
+  const { entries, judged } = judge.counts;
   const notices = [
     ...judge.notices(),
     ...(judgeErrors > 0 ? [`${judgeErrors} exchanges could not be judged (a defect of the tool; they were forwarded unaltered)`] : []),
@@ -74,5 +74,5 @@ export async function runProxySession(options: ProxySessionOptions): Promise<Jud
   // A failure of the tool ends the session like a signal; its report says so, and the verdict cannot stand (exit 3).
   const failed = options.stop.reason instanceof ToolFailure ? { stopped: `the proxy stopped: ${options.stop.reason.line}` } : {};
   const empty = judged === 0 ? { nothingJudged: `no exchange of the interface went through the proxy (${entries} exchanges forwarded)` } : {};
-  return reportTraffic({ checks: judge.results(), summary: { files: [], entries, judged, other, missing }, notices, ...failed, ...empty }, options, startedAt, redactor);
+  return reportTraffic({ checks: judge.results(), summary: { files: [], ...judge.counts }, notices, ...failed, ...empty }, options, startedAt, redactor);
 }

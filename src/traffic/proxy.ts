@@ -44,8 +44,6 @@ export interface ProxyOptions {
 export interface RunningProxy {
   /** `http://127.0.0.1:PORT/v1`: where clients point. */
   baseUrl: string;
-  /** Exchanges forwarded so far. */
-  readonly forwarded: number;
   /** Stops accepting, waits for the exchanges in flight, and closes every connection. */
   close(): Promise<void>;
 }
@@ -64,7 +62,6 @@ export async function startValidatingProxy(options: ProxyOptions): Promise<Runni
   const basePath = target.pathname.replace(/\/+$/, '');
   const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
   const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  let forwarded = 0;
   let seq = 0;
   const inFlight = new Set<Promise<void>>();
   const sockets = new Set<Socket>();
@@ -134,7 +131,6 @@ export async function startValidatingProxy(options: ProxyOptions): Promise<Runni
     });
     inFlight.add(done);
     void done.finally(() => inFlight.delete(done));
-    forwarded++;
   };
 
   /** Judges and records one completed exchange; whatever happens here stays here. */
@@ -184,9 +180,6 @@ export async function startValidatingProxy(options: ProxyOptions): Promise<Runni
   const shownHost = options.host.includes(':') ? `[${options.host}]` : options.host;
   return {
     baseUrl: `http://${shownHost}:${port}/v1`,
-    get forwarded() {
-      return forwarded;
-    },
     async close() {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();

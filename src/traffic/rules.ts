@@ -4,7 +4,6 @@
  * whether a refused create shows up in a later list.
  */
 import { ListedItems, expectThat, type SentFields } from '../check/expect.js';
-import type { CheckDefinition } from '../check/types.js';
 import { exactInteger, parseJson } from '../json/lossless.js';
 import type { CapturedExchange } from './capture.js';
 
@@ -15,21 +14,6 @@ export interface Refusal {
   seq: number;
   listedBefore: Set<string>;
 }
-
-/**
- * Checks only captured traffic can have: the active checks hold each request to the one
- * answer its input calls for; a capture's requests are whatever clients sent, so the rule
- * judged on each is the table of answers itself.
- */
-export const TRAFFIC_CHECKS: readonly CheckDefinition[] = [
-  {
-    id: 'answers-allowed-status',
-    title: 'every captured request of the interface has an answer the spec lists: a list 200 or 401, a create 201, 400 or 401 (413 for a size limit, section 8)',
-    clause: '4',
-    level: 'must',
-    requirements: ['R-4-ANSWERS'],
-  },
-];
 
 /** Statuses each operation may answer (4.1, 4.2; 413: section 8's limits); server errors are no-server-error's. */
 const ALLOWED: Readonly<Record<'list' | 'create', readonly number[]>> = { list: [200, 401], create: [201, 400, 401, 413] };

@@ -79,7 +79,7 @@ describe('forwarding', () => {
       expect(upstreamSaw!.body.equals(sent)).toBe(true);
       const names = upstreamSaw!.rawHeaders.filter((_, i) => i % 2 === 0);
       expect(names).toEqual(expect.arrayContaining(['content-type', 'authorization', 'x-trace']));
-      expect(upstreamSaw!.rawHeaders[names.indexOf('host') * 2 + 1] ?? upstreamSaw!.rawHeaders[upstreamSaw!.rawHeaders.findIndex((n) => n.toLowerCase() === 'host') + 1]).toBe(new URL(upstream.baseUrl).host);
+      expect(upstreamSaw!.rawHeaders[names.findIndex((name) => name.toLowerCase() === 'host') * 2 + 1]).toBe(new URL(upstream.baseUrl).host);
       // Judged on the inflated body: a 200 to a create is not an answer the spec lists.
       expect(judge.results().find((check) => check.id === 'answers-allowed-status')!.status).toBe('failed');
       expect(judge.counts.judged).toBe(1);
