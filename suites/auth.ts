@@ -11,7 +11,8 @@ import { newCategory } from '../src/arbitraries/new-category.js';
 import { sizedNewCategory } from '../src/arbitraries/sized-new-category.js';
 import { check } from '../src/check/define.js';
 import { expectEachCase, expectErrorStatus, expectStatus } from '../src/check/expect.js';
-import { challengesInvalidToken, noneCreatedWithoutKey } from '../src/judgements/auth.js';
+import { challengesInvalidToken, keyElsewhereRefused, noneCreatedWithoutKey } from '../src/judgements/auth.js';
+import { jarCookies, keyPlacements, placementWords } from '../src/http/key-placement.js';
 import { assertProperty, PROPERTY_TIME_LIMIT_MS } from '../src/check/property.js';
 import { runState } from '../src/check/run-state.js';
 import type { RequestBody } from '../src/http/request.js';
@@ -92,7 +93,7 @@ export default function register(): void {
             fc.constant(create()),
             newCategory().map((fields) => create({ json: { ...fields, description: tag } })),
             // 401 wins "regardless of the body" (4.2/R3): its size included, up to about 1 MiB.
-            { weight: 2, arbitrary: sizedNewCategory().map((fields) => create({ json: { ...fields, description: tag } })) },
+            { weight: 2, arbitrary: sizedNewCategory({ description: tag }).map((fields) => create({ json: fields })) },
             invalidBody(schemas.NewCategory, newCategory()).map(({ body }) => create(body)),
           );
       const requests = fc.tuple(invalidCredential(t.run.settings.apiKey), operation);
@@ -111,6 +112,30 @@ export default function register(): void {
       noneCreatedWithoutKey(await t.list(), tag);
     },
     { sequential: true, timeLimitMs: PROPERTY_TIME_LIMIT_MS },
+  );
+
+  check(
+    {
+      id: 'auth-key-outside-authorization',
+      title: 'the valid key anywhere but the Authorization header (query parameters, key headers, a cookie, a form field), and the cookies the server set sent back without it, are answered 401',
+      clause: '5/R1',
+      level: 'must',
+      requirements: ['R-5-R1', 'R-5-R2', 'R-4.1-401', 'R-4.2-R3'],
+    },
+    async (t) => {
+      // A form field is a POST: a read-only run sends the rest, all GETs.
+      const placed = keyPlacements(t.run.settings.apiKey).filter((credential) => !t.readOnly || credential.placement.in !== 'form');
+      // A keyed answer first, so a server that hands out a session cookie has handed one to this client (RFC 6265).
+      // It is not judged here: a list that fails is the list checks' finding, and the jar is what it holds.
+      await t.list().catch(() => undefined);
+      const jar = t.run.client.cookiesFor('/categories');
+      const cases = [...placed, ...(jar ? [jarCookies(jar.cookies, jar.setBy)] : [])];
+      await expectEachCase(cases, (credential) => credential.description, async (credential) => {
+        const exchange = credential.placement.in === 'form' ? await t.create(undefined, credential) : await t.list(credential);
+        keyElsewhereRefused(exchange, placementWords(credential.placement));
+      });
+    },
+    { serialRequests: 12 },
   );
 
   check(

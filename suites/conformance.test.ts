@@ -26,6 +26,7 @@ const CONCURRENT: Array<[string, ClassModule]> = [
   ['list', () => import('./list.js')],
   ['model', () => import('./model.js')],
   ['scope', () => import('./scope.js')],
+  ['transport', () => import('./transport.js')],
   ['validation', () => import('./validation.js')],
 ];
 

@@ -33,7 +33,7 @@ const sized = (head: string, unit: string, length: number) => head + unit.repeat
  * looked for in the list by its fields, check/applied.ts).
  * - the everyday names (each must be created);
  * - in each field: whitespace at the ends, line breaks and a tab, NUL, other C0 controls,
- *   quotes, a backslash and markup, characters outside the BMP, the empty string;
+ *   DEL (each class alone, so a policy is told apart in every run), quotes, a backslash and markup, characters outside the BMP, the empty string;
  * - strings that look like another JSON type, each in each field;
  * - lengths just over the usual column limits ({@link COLUMN_LIMITS}), counted in characters
  *   (ASCII) and in UTF-8 bytes (three-byte characters, fewer of them than the limit);
@@ -48,7 +48,9 @@ export function newCategoryCoverage(tag: (what: string) => string): Array<Covera
     ['a line break inside', 'line one\nline two'],
     ['CRLF and a tab inside', 'carriage\r\nreturn\tand tab'],
     ['NUL inside', 'nul \u0000 inside'],
-    ['other C0 controls and DEL inside', 'bell \u0007 escape \u001b[31m delete \u007f end'],
+    ['other C0 controls inside', 'bell \u0007 escape \u001b[31m end'],
+    // Apart from C0: a validator of /[\x00-\x1f]/ accepts DEL, so a refusal is told apart in every run.
+    ['DEL inside', 'delete \u007f end'],
     ['quotes, a backslash and markup', 'say "hi" \\ <b>bold</b> & 100% {x}'],
     ['characters outside the BMP', 'Cats 🐈 music 𝄞 ideograph 𠀀'],
     ['the empty string', ''],

@@ -1,5 +1,6 @@
-import { isIdempotent, type RequestBody } from '../http/request.js';
-import type { ClientForm } from '../http/client-form.js';
+import { bodyText, isIdempotent, type RequestBody } from '../http/request.js';
+import { BASELINE_FORM, type ClientForm } from '../http/client-form.js';
+import { premiseOf } from './premises.js';
 import type { InvalidCredential } from '../arbitraries/invalid-credential.js';
 import type { Credential } from '../http/credential.js';
 import { withBodyCapped, type Exchange } from '../core/exchange.js';
@@ -30,8 +31,12 @@ export class CheckContext {
   /**
    * Sends one request through the run's client. The key material a credential holds is
    * registered with the run's redactor first, so no record of the exchange can show it.
+   * @throws Error, a defect of the suite, when a request with a body is outside the
+   *   check's premise (check/premises.ts): the traffic judge would not hold a captured
+   *   request like it to the check's rule, so the check may not either.
    */
   async send(method: string, path: string, credential: Credential & { secrets?: InvalidCredential['secrets'] }, body?: RequestBody, form?: ClientForm): Promise<Exchange> {
+    this.#assertPremise(method, body, form ?? BASELINE_FORM);
     for (const { value, shown } of credential.secrets ?? []) {
       this.run.redactor.addDerived([{ value, shown }]);
       this.secrets.set(value, shown);
@@ -41,6 +46,18 @@ export class CheckContext {
     if (!isIdempotent({ method })) await this.run.firstLook();
     // The record keeps capped bodies: a check judges a full body once, as it arrives; 40 lists of 16 MiB kept whole would hold 640 MiB.
     return this.run.client.send({ method, path, credential, body, form }, this.checkId, (exchange) => this.exchanges.push(withBodyCapped(exchange)));
+  }
+
+  /**
+   * A request with a body must meet the check's premise; one without (the lists and probes
+   * a rule needs besides its subject) meets every premise but a transport feature's.
+   */
+  #assertPremise(method: string, body: RequestBody | undefined, form: ClientForm): void {
+    const text = bodyText(body, form.json);
+    if (text === undefined) return;
+    const headers: Record<string, string> = { 'content-type': form.contentType, ...(form.framing === 'chunked' ? { 'transfer-encoding': 'chunked' } : {}) };
+    const premise = premiseOf(this.checkId);
+    if (!premise.holds({ method, headers, body: text })) throw new Error(`a defect of the suite: ${this.checkId} sends a request outside its premise (${premise.words})`);
   }
 
   /** listCategories (spec 4.1), with the valid key unless told otherwise, written as `form` says (default: the suite's own way). */

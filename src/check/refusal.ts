@@ -33,14 +33,20 @@ export function isRefusal(exchange: Exchange): boolean {
  * it is a policy, reported; refusing an everyday value, or a value of a class accepted
  * elsewhere, is not.
  */
-export type ValueClass = 'nul' | 'control' | 'tab-or-line-break' | 'outside-bmp' | 'edge-whitespace' | 'empty';
+export type ValueClass = 'nul' | 'control' | 'tab-or-line-break' | 'del' | 'outside-bmp' | 'edge-whitespace' | 'empty';
 
-/** Each class: whether a text belongs to it, and what its members hold, in words. */
+/**
+ * Each class: whether a text belongs to it, and what its members hold, in words. The
+ * classes are as fine as the policies real validators draw: `/[\x00-\x1f]/` refuses C0
+ * controls and accepts DEL, so DEL is a class of its own; a value holding several classes
+ * is explained by any one of them that no accepted value holds.
+ */
 export const VALUE_CLASSES: Readonly<Record<ValueClass, { holds: (text: string) => boolean; words: string }>> = {
   // PostgreSQL's text cannot hold NUL: a server may refuse NUL alone.
   nul: { holds: (text) => text.includes('\u0000'), words: 'holding NUL' },
-  control: { holds: (text) => /[\u0001-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(text), words: 'holding a control character other than NUL, tab and line breaks' },
+  control: { holds: (text) => /[\u0001-\u0008\u000b\u000c\u000e-\u001f]/.test(text), words: 'holding a C0 control character other than NUL, tab and line breaks' },
   'tab-or-line-break': { holds: (text) => /[\t\n\r]/.test(text), words: 'holding a tab or line break' },
+  del: { holds: (text) => text.includes('\u007f'), words: 'holding DEL (U+007F)' },
   'outside-bmp': { holds: (text) => /[\u{10000}-\u{10ffff}]/u.test(text), words: 'holding a character outside the BMP' },
   'edge-whitespace': { holds: (text) => /^\s|\s$/u.test(text), words: 'with whitespace at either end' },
   empty: { holds: (text) => text === '', words: 'that are empty' },
@@ -141,15 +147,18 @@ async function confirmPolicy(t: CheckContext, { field, valueClass }: FieldClass,
 
 /**
  * The observation of the policies of one field: `names holding a control character, tab
- * or line break included, are refused (400)`.
+ * or line break included, are refused (400)` (every ASCII control: C0 and DEL), or `a C0
+ * control character` when DEL was accepted.
  */
 export function policyWords(field: Field, classes: ReadonlyArray<{ valueClass: ValueClass; statuses: readonly number[] }>): string {
   const has = new Set(classes.map((c) => c.valueClass));
   const controls: ValueClass[] = ['nul', 'control', 'tab-or-line-break'];
   const parts: string[] = [];
-  if (controls.every((c) => has.has(c))) parts.push('holding a control character, tab or line break included');
-  else if (has.has('nul') && has.has('control')) parts.push('holding a control character (tab and line breaks accepted)');
-  else for (const c of controls.filter((c) => has.has(c))) parts.push(VALUE_CLASSES[c].words);
+  // A control character is C0 (U+0000 to U+001F) or DEL; a validator of C0 alone accepts DEL.
+  const kind = has.has('del') ? 'a control character' : 'a C0 control character';
+  if (controls.every((c) => has.has(c))) parts.push(`holding ${kind}, tab or line break included`);
+  else if (has.has('nul') && has.has('control')) parts.push(`holding ${kind} (tab and line breaks accepted)`);
+  else for (const c of [...controls, 'del' as const].filter((c) => has.has(c))) parts.push(VALUE_CLASSES[c].words);
   for (const c of (['outside-bmp', 'edge-whitespace', 'empty'] as const).filter((c) => has.has(c))) parts.push(VALUE_CLASSES[c].words);
   const statuses = [...new Set(classes.flatMap((c) => c.statuses))].sort().join(', ');
   const phrase = parts.join(', or ');

@@ -29,6 +29,8 @@ export class RunState {
   readonly levels = new Map<string, CheckLevel>();
   /** Categories the target reported as created so far, in completion order. */
   readonly created: CreatedCategory[] = [];
+  /** The HTTP version of the target's latest answer (`HTTP/1.0`, `HTTP/1.1`); undefined before any answer. */
+  peerVersion: string | undefined;
 
   readonly #observers: Array<(exchange: Exchange) => void> = [];
   readonly #stopListening: () => void;
@@ -60,6 +62,7 @@ export class RunState {
       guard: this.guard,
       wasApplied: (spec, send) => wasCreateApplied(spec, send, this.valid, new Set(this.created.map((category) => category.id))),
       onExchange: (exchange) => {
+        if (exchange.response) this.peerVersion = exchange.response.httpVersion ?? 'HTTP/1.1';
         for (const observer of this.#observers) observer(exchange);
         const category = createdCategory(exchange);
         if (category) this.created.push(category);

@@ -76,10 +76,17 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
 
   program
     .command('list')
-    .description('print the checks (id, clause, level, title, requirements) and the requirements catalogue; nothing is sent')
-    .addOption(new Option('--format <format>', 'table, or json: an array of checks').choices(['table', 'json']).default('table'))
-    .action(async (flags: { format: 'table' | 'json' }) => {
-      const [{ listChecks }, render] = await Promise.all([import('../runner/list.js'), import('../report/check-list.js')]);
+    .description('print the checks (id, clause, level, premise, title, requirements), the requirements catalogue and the request variations; nothing is sent')
+    .addOption(new Option('--format <format>', 'table, or json: an array of checks, each with its premise').choices(['table', 'json']).default('table'))
+    .option('--variations', 'with --format json: the request variations instead (kind, level, honest refusal of each)')
+    .action(async (flags: { format: 'table' | 'json'; variations?: boolean }) => {
+      const render = await import('../report/check-list.js');
+      if (flags.variations && flags.format === 'json') {
+        io.stdout.write(render.renderVariationsJson());
+        code = 0;
+        return;
+      }
+      const { listChecks } = await import('../runner/list.js');
       const list = await listChecks();
       io.stdout.write(flags.format === 'json' ? render.renderCheckListJson(list) : render.renderCheckListTable(list));
       code = 0;

@@ -47,6 +47,8 @@ export interface RecordedRequest {
 
 export interface RecordedResponse {
   status: number;
+  /** The HTTP version the server answered in (`HTTP/1.0`, `HTTP/1.1`), when it is known: absent, HTTP/1.1 is assumed. */
+  httpVersion?: string;
   /** Lower-case names; repeated fields joined with ", " (RFC 9110 §5.3). */
   headers: Record<string, string>;
   /** The body decoded as UTF-8 (invalid sequences become U+FFFD; see `utf8Valid`). */
@@ -97,18 +99,34 @@ export function outcomeLine(exchange: Exchange): string {
 /** Body text kept in records and reports, at most (UTF-16 units; `bodyBytes` keeps the full size). */
 export const RECORDED_BODY_CAP = 64 * 1024;
 
+/** What ends a recorded body cut at {@link RECORDED_BODY_CAP}. */
+export const TRUNCATION_MARK = '…[truncated]';
+
 /** The request as recorded: a body past {@link RECORDED_BODY_CAP} is cut and its size kept. */
 export function recordedRequest(request: RecordedRequest): RecordedRequest {
   const body = request.body;
   if (body === undefined || body.length <= RECORDED_BODY_CAP) return request;
-  return { ...request, body: `${body.slice(0, RECORDED_BODY_CAP)}…[truncated]`, bodyBytes: Buffer.byteLength(body) };
+  return { ...request, body: `${body.slice(0, RECORDED_BODY_CAP)}${TRUNCATION_MARK}`, bodyBytes: Buffer.byteLength(body) };
 }
 
-/** The exchange with its response body cut to {@link RECORDED_BODY_CAP}, marked `…[truncated]`. */
+/** The exchange with its response body cut to {@link RECORDED_BODY_CAP}, marked {@link TRUNCATION_MARK}. */
 export function withBodyCapped(exchange: Exchange): Exchange {
   const response = exchange.response;
   if (!response || response.body.length <= RECORDED_BODY_CAP) return exchange;
-  return { ...exchange, response: { ...response, body: `${detached(response.body.slice(0, RECORDED_BODY_CAP))}…[truncated]` } };
+  return { ...exchange, response: { ...response, body: `${detached(response.body.slice(0, RECORDED_BODY_CAP))}${TRUNCATION_MARK}` } };
+}
+
+/**
+ * A recorded body as a file of exchanges keeps it (HAR): the text kept, without the mark
+ * of a cut, and whether it was cut: its bytes on the wire are more than the text kept. A
+ * body just past the cap is shorter than the cut text with its mark, so the mark is never
+ * written: a reader finds the text shorter than its size, as for any writer that cut one.
+ * @param bytes the body's bytes on the wire, when known.
+ */
+export function keptText(body: string, bytes: number | undefined): { text: string; cut: boolean } {
+  if (bytes === undefined || !body.endsWith(TRUNCATION_MARK)) return { text: body, cut: false };
+  const text = body.slice(0, -TRUNCATION_MARK.length);
+  return Buffer.byteLength(text) < bytes ? { text, cut: true } : { text: body, cut: false };
 }
 
 /**

@@ -1,8 +1,10 @@
 /**
  * How a client writes a request. The interface defines its payloads as `application/json`
  * (spec section 4) and no header but Authorization (4.1, 4.2): two requests that mean the
- * same thing must get the same answer, however a real client escapes, orders, frames and
+ * same thing must get the same answer, however a real client escapes, orders and
  * negotiates them. A form is one way of writing; the suite sends its requests in many.
+ * Framing is a form's dimension too, but a transport feature the interface does not rely
+ * on (http/request-variations.ts): the must checks never draw it, the transport checks do.
  */
 
 /** How the JSON text of a body is written (RFC 8259): every dialect denotes the same value. */
@@ -83,18 +85,21 @@ export function describeForm(form: ClientForm): string {
 }
 
 /**
- * The forms that differ from {@link BASELINE_FORM} in one way each: every JSON dialect,
- * every Accept value, every Content-Type, every framing. A failure in one names exactly
- * what the server treats differently.
+ * The forms of the same request (`same-request` in http/request-variations.ts) that differ
+ * from {@link BASELINE_FORM} in one way each: every JSON dialect, every Accept value, every
+ * Content-Type. A failure in one names exactly what the server treats differently. No
+ * framing: chunked bodies are a transport feature, judged by their own checks.
  */
 export function singleVariations(): ClientForm[] {
   return [
     ...(Object.keys(JSON_DIALECTS) as JsonDialect[]).filter((json) => json !== BASELINE_FORM.json).map((json) => ({ ...BASELINE_FORM, json })),
     ...ACCEPT_VALUES.filter(({ value }) => value !== BASELINE_FORM.accept).map(({ value }) => ({ ...BASELINE_FORM, accept: value })),
     ...CONTENT_TYPES.filter(({ value }) => value !== BASELINE_FORM.contentType).map(({ value }) => ({ ...BASELINE_FORM, contentType: value })),
-    ...(Object.keys(FRAMINGS) as Framing[]).filter((framing) => framing !== BASELINE_FORM.framing).map((framing) => ({ ...BASELINE_FORM, framing })),
   ];
 }
+
+/** The suite's own form framed with `Transfer-Encoding: chunked`: what the transport checks send. */
+export const CHUNKED_FORM: ClientForm = { ...BASELINE_FORM, framing: 'chunked' };
 
 /**
  * `value` as JSON text in `dialect`. Every dialect parses back to the same value as

@@ -14,6 +14,7 @@ import { RequestGuard, TargetHealth } from './safety.js';
 import { RouteHung, RunStopped, TargetRefused, hasCode } from '../core/errors.js';
 import { toTransportError } from './transport-error.js';
 import { request, type Dispatcher } from 'undici';
+import { CookieJar } from 'tough-cookie';
 import { slotDispatcher, type DispatcherOptions } from './dispatcher.js';
 
 /**
@@ -73,6 +74,10 @@ export class HttpClient {
   readonly #hung = new HungRoutes();
   readonly #bodies = new BodyReader();
   readonly #patienceMs: number;
+  /** The cookies the target set, kept as a client's jar keeps them (RFC 6265): only the key-placement check sends them back. */
+  readonly #jar = new CookieJar();
+  /** Which answer set each cookie, by name, in words. */
+  readonly #cookieSetters = new Map<string, string>();
   #seq = 0;
 
   constructor(options: ClientOptions) {
@@ -101,6 +106,26 @@ export class HttpClient {
   /** Requests sent so far (every attempt). */
   get sent(): number {
     return this.#seq;
+  }
+
+  /**
+   * The cookies the target set that a client would send with a request to `path` (RFC 6265
+   * §5.4: domain, path, expiry), and which answer set the first of them; undefined when it set none.
+   */
+  cookiesFor(path: string): { cookies: Array<{ name: string; value: string }>; setBy: string } | undefined {
+    const cookies = this.#jar.getCookiesSync(this.#options.baseUrl + path).map((cookie) => ({ name: cookie.key, value: cookie.value }));
+    if (cookies.length === 0) return undefined;
+    return { cookies, setBy: this.#cookieSetters.get(cookies[0]!.name) ?? 'the target' };
+  }
+
+  /** Keeps the cookies an answer sets (RFC 6265 §5.3); a cookie the jar refuses (another domain, malformed) is dropped, as browsers drop it. */
+  #keepCookies(setCookie: string | string[] | undefined, url: string, spec: RequestSpec, status: number): void {
+    if (setCookie === undefined) return;
+    const who = `the ${status} to a ${spec.credential.name === 'valid' ? 'keyed' : 'keyless'} ${spec.method === 'POST' && spec.path === '/categories' ? 'create' : spec.method === 'GET' && spec.path === '/categories' ? 'list' : `${spec.method} ${spec.path}`}`;
+    for (const line of Array.isArray(setCookie) ? setCookie : [setCookie]) {
+      const cookie = this.#jar.setCookieSync(line, url, { ignoreError: true });
+      if (cookie) this.#cookieSetters.set(cookie.key, who);
+    }
   }
 
   /**
@@ -179,7 +204,10 @@ export class HttpClient {
   /** One attempt on `slot`: never throws for the target's failures. */
   async #attempt(spec: RequestSpec, checkId: string, slot: ConnectionSlot, fresh: boolean): Promise<Attempt> {
     const seq = ++this.#seq;
-    const url = this.#options.baseUrl + spec.path;
+    const placed = spec.credential.placed;
+    const query = (text: string | undefined) => (text === undefined ? '' : `${spec.path.includes('?') ? '&' : '?'}${text}`);
+    const url = this.#options.baseUrl + spec.path + query(placed?.query?.sent);
+    const shownUrl = this.#options.baseUrl + spec.path + query(placed?.query?.shown);
     const form = spec.form ?? BASELINE_FORM;
     const headers: Record<string, string> = { ...(form.accept !== null ? { accept: form.accept } : {}), 'user-agent': this.#options.userAgent };
     const shownHeaders: Record<string, string> = { ...headers };
@@ -191,12 +219,19 @@ export class HttpClient {
       headers.authorization = spec.credential.header;
       shownHeaders.authorization = spec.credential.shown ?? '<redacted>';
     }
-    const body = bodyText(spec.body, form.json);
-    if (body !== undefined) headers['content-type'] = shownHeaders['content-type'] = form.contentType;
-    // undici frames a body of unknown length as chunked (RFC 9112 §7.1); the record says so, for the replay.
+    for (const [name, { sent, shown }] of Object.entries(placed?.headers ?? {})) {
+      headers[name] = sent;
+      shownHeaders[name] = shown;
+    }
+    // A form placement is the body: the key as a form field (RFC 6750 §2.2).
+    const body = placed?.body?.sent ?? bodyText(spec.body, form.json);
+    const contentType = placed?.body?.contentType ?? form.contentType;
+    if (body !== undefined) headers['content-type'] = shownHeaders['content-type'] = contentType;
+    // undici frames a body of unknown length as chunked (RFC 9112 §7.1), a chunk per piece; the record says so, for the replay.
     const chunked = body !== undefined && form.framing === 'chunked';
     if (chunked) shownHeaders['transfer-encoding'] = 'chunked';
-    const recorded = recordedRequest({ method: spec.method, url, headers: shownHeaders, ...(body !== undefined ? { body } : {}) });
+    const shownBody = placed?.body?.shown ?? body;
+    const recorded = recordedRequest({ method: spec.method, url: shownUrl, headers: shownHeaders, ...(shownBody !== undefined ? { body: shownBody } : {}) });
 
     const connection = !fresh && slot.open ? 'reused' : 'fresh';
     const dispatcher = slot.dispatcher(fresh);
@@ -234,14 +269,15 @@ export class HttpClient {
       // A stopped run (a signal, the deadline) abandons what is under way too.
       const signal = AbortSignal.any([deadline.signal, abandon.signal, ...(this.#options.guard ? [this.#options.guard.signal] : [])]);
       const res = await untilAborted(
-        request(target, { dispatcher, method: spec.method as Dispatcher.HttpMethod, headers, body: chunked ? inOneChunk(body) : body, signal }),
+        request(target, { dispatcher, method: spec.method as Dispatcher.HttpMethod, headers, body: chunked ? inChunks(body) : body, signal }),
         signal,
       );
       phase = 'body';
+      this.#keepCookies(res.headers['set-cookie'], url, spec, res.statusCode);
       const cap = responseCap(spec.method, body === undefined ? 0 : Buffer.byteLength(body), this.#options.maxResponseBytes);
       const length = Number(res.headers['content-length'] ?? cap);
       const owner = { owner: checkId, expected: Number.isFinite(length) ? length : cap, idempotent: isIdempotent(spec), cap };
-      const response = this.#record(res.statusCode, res.headers, await this.#bodies.read(res.body, deadline, owner));
+      const response = this.#record(res.statusCode, res.headers, await this.#bodies.read(res.body, deadline, owner), slot.peerVersion);
       this.#hung.answered(spec);
       return { exchange: finish({ response }), sentAt };
     } catch (error) {
@@ -299,14 +335,15 @@ export class HttpClient {
    * judgement reads, is redacted here, on its bytes: a secret cut by its edge or held in
    * another encoding is found only there.
    */
-  #record(status: number, raw: Record<string, string | string[] | undefined>, read: ReadBody): RecordedResponse {
+  #record(status: number, raw: Record<string, string | string[] | undefined>, read: ReadBody, httpVersion: string | undefined): RecordedResponse {
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(raw)) {
       if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
     }
-    if ('text' in read) return { status, headers, body: read.text, bodyBytes: read.bytes, utf8Valid: true };
+    const version = httpVersion && httpVersion !== 'HTTP/1.1' ? { httpVersion } : {};
+    if ('text' in read) return { status, ...version, headers, body: read.text, bodyBytes: read.bytes, utf8Valid: true };
     const preview = this.#options.redactor.preview(read.preview);
-    return { status, headers, body: binaryPreview({ bytes: read.bytes, preview }, headers), bodyBytes: read.bytes, utf8Valid: false };
+    return { status, ...version, headers, body: binaryPreview({ bytes: read.bytes, preview }, headers), bodyBytes: read.bytes, utf8Valid: false };
   }
 }
 
@@ -366,7 +403,15 @@ function isStaleConnection(exchange: Exchange): boolean {
   return exchange.connection === 'reused' && exchange.error?.code === 'CONNECTION_RESET' && exchange.error.phase === 'headers';
 }
 
-/** A body as a stream of unknown length, which undici sends with chunked transfer coding. */
-function inOneChunk(text: string): Readable {
-  return Readable.from([Buffer.from(text)]);
+/**
+ * A body as a stream of unknown length, which undici sends with chunked transfer coding,
+ * one chunk per piece. The pieces fall where a streaming client's writes may: the first
+ * boundary inside the first multi-byte character (a reader that decodes chunk by chunk
+ * damages it), the next halfway through the rest.
+ */
+export function inChunks(text: string): Readable {
+  const bytes = Buffer.from(text);
+  const wide = bytes.findIndex((byte) => byte >= 0x80);
+  const cuts = [...new Set([wide >= 0 ? wide + 1 : 0, Math.ceil(bytes.length / 2)])].filter((cut) => cut > 0 && cut < bytes.length).sort((a, b) => a - b);
+  return Readable.from([0, ...cuts].map((from, i) => bytes.subarray(from, [...cuts, bytes.length][i])));
 }

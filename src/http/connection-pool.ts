@@ -4,6 +4,8 @@ import type { Dispatcher } from 'undici';
 /** A dispatcher a slot can watch: undici's Agent emits `connect` and `disconnect` for its sockets. */
 export type WatchedDispatcher = Dispatcher & {
   on(event: 'connect' | 'disconnect', listener: () => void): unknown;
+  /** The HTTP version of the first status line of the connection (dispatcher.ts). */
+  on(event: 'peerVersion', listener: (version: string | undefined) => void): unknown;
   destroy(): Promise<void>;
 };
 
@@ -16,6 +18,7 @@ export class ConnectionSlot {
   #dispatcher: WatchedDispatcher | undefined;
   #open = false;
   #connects = 0;
+  #peerVersion: string | undefined;
   readonly #onConnect = new Set<() => void>();
 
   constructor(
@@ -32,6 +35,11 @@ export class ConnectionSlot {
   /** Whether a connection is open now (kept alive, or established by the request under way). */
   get open(): boolean {
     return this.#open;
+  }
+
+  /** The HTTP version the open connection's peer answers in (`HTTP/1.0`, `HTTP/1.1`), once it has answered. */
+  get peerVersion(): string | undefined {
+    return this.#peerVersion;
   }
 
   /** Connections established so far: a request that saw it grow reached the server. */
@@ -58,7 +66,11 @@ export class ConnectionSlot {
         if (this.#dispatcher !== dispatcher) return;
         this.#open = true;
         this.#connects++;
+        this.#peerVersion = undefined;
         for (const listener of this.#onConnect) listener();
+      });
+      dispatcher.on('peerVersion', (version) => {
+        if (this.#dispatcher === dispatcher) this.#peerVersion = version;
       });
       dispatcher.on('disconnect', () => {
         if (this.#dispatcher === dispatcher) this.#open = false;

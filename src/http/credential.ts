@@ -1,4 +1,5 @@
 import { KEY_PLACEHOLDER } from '../secrets/redactor.js';
+import type { PlacedParts } from './key-placement.js';
 
 /**
  * What a request carries in its `Authorization` header (spec section 5), together with
@@ -13,6 +14,8 @@ export interface Credential {
   header?: string;
   /** The header value as recorded and printed: secrets replaced by placeholders. */
   shown?: string;
+  /** The key (or a server's cookies) carried elsewhere than Authorization: query, header fields, a form body (http/key-placement.ts). */
+  placed?: PlacedParts;
 }
 
 /**

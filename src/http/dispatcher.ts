@@ -1,5 +1,6 @@
+import type { Socket } from 'node:net';
 import { rootCertificates } from 'node:tls';
-import { Client, EnvHttpProxyAgent, Pool } from 'undici';
+import { buildConnector, Client, EnvHttpProxyAgent, Pool } from 'undici';
 import { DIRECT } from '../config/proxy.js';
 import type { RunSettings } from '../config/settings.js';
 import type { WatchedDispatcher } from './connection-pool.js';
@@ -37,8 +38,16 @@ export function slotDispatcher(options: DispatcherOptions): WatchedDispatcher {
     proxyTls: { timeout: options.timeoutMs },
     // The CONNECT request to the proxy has the same deadline as any other.
     clientFactory: (origin: URL, opts: object) => new Pool(origin, { ...opts, headersTimeout: options.timeoutMs }),
-    factory: (origin: string | URL, opts: object) => {
-      const client = new Client(origin, opts as Client.Options);
+    factory: (origin: string | URL, opts: { connect?: Client.Options['connect'] }) => {
+      const connect = typeof opts.connect === 'function' ? opts.connect : buildConnector({ ...(opts.connect as buildConnector.BuildOptions) });
+      const client = new Client(origin, {
+        ...(opts as Client.Options),
+        connect: (connectOptions, callback) =>
+          connect(connectOptions, (error, socket) => {
+            if (socket) sniffPeerVersion(socket as Socket, (version) => (agent as unknown as NodeJS.EventEmitter).emit('peerVersion', version));
+            callback(error, socket as never);
+          }),
+      });
       client.on('connect', (...event) => agent.emit('connect', ...event));
       client.on('disconnect', (...event) => agent.emit('disconnect', ...event));
       return client;
@@ -51,3 +60,28 @@ export function slotDispatcher(options: DispatcherOptions): WatchedDispatcher {
   } as EnvHttpProxyAgent.Options);
   return agent as unknown as WatchedDispatcher;
 }
+
+/**
+ * Calls `onVersion` with the HTTP version of the first status line a connection receives
+ * (`HTTP/1.0`, `HTTP/1.1`; undefined for anything else), read off the bytes as undici's
+ * parser takes them (its `socket.read()`), without consuming or changing any.
+ */
+export function sniffPeerVersion(socket: Pick<Socket, 'read'>, onVersion: (version: string | undefined) => void): void {
+  const read = socket.read;
+  let head = '';
+  const patched = function (this: Socket, size?: number) {
+    const chunk = read.call(this, size) as Buffer | string | null;
+    if (chunk !== null && head.length < VERSION_BYTES) {
+      head += Buffer.isBuffer(chunk) ? chunk.toString('latin1', 0, VERSION_BYTES - head.length) : chunk.slice(0, VERSION_BYTES - head.length);
+      if (head.length === VERSION_BYTES) {
+        socket.read = read;
+        onVersion(/^HTTP\/\d\.\d$/.test(head) ? head : undefined);
+      }
+    }
+    return chunk;
+  };
+  socket.read = patched as Socket['read'];
+}
+
+/** `HTTP/1.1`: the bytes of a status line that name its version. */
+const VERSION_BYTES = 8;

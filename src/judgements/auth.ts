@@ -1,7 +1,8 @@
 /**
  * Judgements of authentication (spec 5, 4.2/R3): pure functions of recorded exchanges.
  */
-import { expectListArray, expectStatus, expectThat } from '../check/expect.js';
+import { expectListArray, expectResponse, expectStatus, expectThat } from '../check/expect.js';
+import { variationOf } from '../check/premises.js';
 import type { Exchange } from '../core/exchange.js';
 
 /**
@@ -28,4 +29,26 @@ export function challengesInvalidToken(exchange: Exchange): void {
     expected: 'error="invalid_token"',
     found: challenge ?? 'no WWW-Authenticate',
   });
+}
+
+/**
+ * auth-key-outside-authorization: a request that carries the key (or a server's cookies)
+ * anywhere but the Authorization header has a missing key (5/R1: "A request carries the
+ * header Authorization with the bearer scheme followed by the API key") and is answered
+ * 401 (5/R2). A request outside the interface (a form post: its media type) may be refused
+ * before the key is looked at, as the active run allows (check/premises.ts): only a 2xx
+ * fails it. A 5xx is no-server-error's.
+ * @param where where the request carried it, in words (key-placement.ts `placementWords`).
+ */
+export function keyElsewhereRefused(exchange: Exchange, where: string): void {
+  const status = expectResponse(exchange).status;
+  if (status >= 500) return;
+  const accepted = status >= 200 && status < 300;
+  const found = `status ${status}${accepted ? `: authenticated by ${where}` : ''}`;
+  const outside = variationOf(exchange.request);
+  if (outside) {
+    expectThat(!accepted, `Expected a request carrying the key only in ${where} to be refused, received ${status}: the server authenticated it by ${where}`, exchange, { expected: 'no 2xx without Authorization', found });
+    return;
+  }
+  expectThat(status === 401, `Expected 401 to a request carrying ${where} and no Authorization header (5/R1: the key goes in Authorization), received ${status}${accepted ? `: the server authenticated it by ${where}` : ''}`, exchange, { expected: 'status 401', found });
 }

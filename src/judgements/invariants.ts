@@ -5,6 +5,7 @@
  */
 import { CheckFailure } from '../core/errors.js';
 import { requestLine, withBodyCapped, type Exchange, type RecordedResponse } from '../core/exchange.js';
+import { premiseOf } from '../check/premises.js';
 import { isJsonMediaType } from '../http/media-type.js';
 import { BYTE_ORDER_MARK, exactInteger, lexemeOf, parseJson, type JsonParseResult } from '../json/lossless.js';
 import type { CheckLevel } from '../requirements/catalogue.js';
@@ -114,7 +115,10 @@ export interface InvariantRecord {
   problems: ReadonlyMap<InvariantId, string | null | undefined>;
 }
 
-/** Judges an exchange by every invariant that applies to it, as it arrives. Attempts sent again (superseded) are not answers: no invariant applies. */
+/**
+ * Judges an exchange by every invariant that applies to it and whose premise it meets, as
+ * it arrives. Attempts sent again (superseded) are not answers: no invariant applies.
+ */
 export function invariantRecord(exchange: Exchange): InvariantRecord {
   const problems = new Map<InvariantId, string | null | undefined>();
   const response = exchange.response;
@@ -123,7 +127,8 @@ export function invariantRecord(exchange: Exchange): InvariantRecord {
     let parsed: JsonParseResult | undefined;
     const parsedBody = () => (parsed ??= parseJson(response.body));
     for (const [id, invariant] of Object.entries(INVARIANTS) as Array<[InvariantId, Invariant]>) {
-      if (invariant.applies(response, exchange)) problems.set(id, invariant.problem(response, parsedBody));
+      // Its premise first (check/premises.ts): a 411 to a chunked body, a 415 to a form post, is no Error the interface defines.
+      if (invariant.applies(response, exchange) && premiseOf(id).holds(exchange.request, response.status)) problems.set(id, invariant.problem(response, parsedBody));
     }
   }
   return { exchange: withBodyCapped(exchange), problems };

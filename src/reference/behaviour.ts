@@ -9,6 +9,8 @@ export interface ApiRequest {
   method: string;
   /** URL path without query, e.g. `/v1/categories`. */
   path: string;
+  /** The query's parameters (none defined by the interface: a server ignores them). */
+  query: URLSearchParams;
   headers: IncomingHttpHeaders;
   body: Buffer;
   /** True when the body exceeded the server's cap and was cut. */

@@ -111,6 +111,7 @@ async function readRequest(req: IncomingMessage): Promise<ApiRequest> {
   return {
     method: req.method ?? 'GET',
     path: (req.url ?? '/').split('?', 1)[0]!,
+    query: new URLSearchParams((req.url ?? '').split('?', 2)[1] ?? ''),
     headers: req.headers,
     body: Buffer.concat(chunks),
     bodyTooLarge: size > MAX_BODY_BYTES,

@@ -9,14 +9,15 @@ import { KEY_VARIABLE } from '../secrets/redactor.js';
  * literally, in POSIX single quotes.
  */
 export function curlCommand(request: RecordedRequest): string {
-  const parts = ['curl -sS -i', `-X ${quoted(request.method)}`, quoted(request.url)];
+  const parts = ['curl -sS -i', `-X ${quoted(request.method)}`, keyQuoted(request.url)];
   for (const [name, value] of Object.entries(request.headers)) {
     const header = `${name}: ${value}`;
-    parts.push(`-H ${value.includes(KEY_VARIABLE) || SECRET_HEADER.test(value) ? doubleQuoted(header) : quoted(header)}`);
+    parts.push(`-H ${SECRET_HEADER.test(value) ? doubleQuoted(header) : keyQuoted(header)}`);
   }
   // curl sends `Accept: */*` of its own: a request sent without Accept is replayed without it.
   if (request.headers.accept === undefined) parts.push(`-H ${quoted('accept:')}`);
-  if (request.body !== undefined) parts.push(`--data-binary ${quoted(request.body)}`);
+  // The key may stand in a query or a form body too (http/key-placement.ts).
+  if (request.body !== undefined) parts.push(`--data-binary ${keyQuoted(request.body)}`);
   // A cut body cannot be sent again as recorded: the replay command (the seed) sends it whole.
   if (request.bodyBytes !== undefined) parts.push(`# the body sent was ${request.bodyBytes} bytes, recorded truncated`);
   return parts.join(' ');
@@ -24,6 +25,11 @@ export function curlCommand(request: RecordedRequest): string {
 
 /** How a header read from the environment (`--header-env`) is recorded: `${VARIABLE}`. */
 const SECRET_HEADER = /^\$\{[A-Za-z_][A-Za-z0-9_]*\}$/;
+
+/** Double quotes when the text holds an expansion of the key variable (it is then replayed live), single quotes otherwise. */
+function keyQuoted(text: string): string {
+  return text.includes(KEY_VARIABLE) ? doubleQuoted(text) : quoted(text);
+}
 
 /** POSIX single quotes: every character literal, a quote written as '\''. */
 function quoted(text: string): string {

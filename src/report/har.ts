@@ -1,5 +1,5 @@
 import { STATUS_CODES } from 'node:http';
-import type { Exchange } from '../core/exchange.js';
+import { keptText, RECORDED_BODY_CAP, type Exchange } from '../core/exchange.js';
 import type { Report } from './model.js';
 
 /**
@@ -13,10 +13,19 @@ export function renderHar(report: Report, exchanges: readonly Exchange[]): strin
   return `${JSON.stringify({ log }, null, 2)}\n`;
 }
 
-/** One exchange as a HAR 1.2 entry (secrets must already be placeholders). */
+/** What a cut body's `comment` says. */
+const CUT = `cut to its first ${RECORDED_BODY_CAP} characters by petstore-conformance`;
+
+/**
+ * One exchange as a HAR 1.2 entry (secrets must already be placeholders). A body the run
+ * kept cut is written without its mark, beside its full size (keptText): any HAR reader
+ * then sees a text shorter than its body, and this tool's own judge counts it as cut.
+ */
 export function harEntry(exchange: Exchange): Record<string, unknown> {
   const headers = (record: Record<string, string>) => Object.entries(record).map(([name, value]) => ({ name, value }));
   const { request, response, error } = exchange;
+  const sent = request.body === undefined ? undefined : keptText(request.body, request.bodyBytes);
+  const received = response ? keptText(response.body, response.bodyBytes) : undefined;
   let queryString: Array<{ name: string; value: string }> = [];
   try {
     queryString = [...new URL(request.url).searchParams].map(([name, value]) => ({ name, value }));
@@ -33,20 +42,20 @@ export function harEntry(exchange: Exchange): Record<string, unknown> {
       cookies: [],
       headers: headers(request.headers),
       queryString,
-      ...(request.body !== undefined ? { postData: { mimeType: request.headers['content-type'] ?? 'application/octet-stream', text: request.body } } : {}),
+      ...(sent ? { postData: { mimeType: request.headers['content-type'] ?? 'application/octet-stream', text: sent.text, ...(sent.cut ? { comment: CUT } : {}) } } : {}),
       headersSize: -1,
       bodySize: request.bodyBytes ?? (request.body === undefined ? 0 : Buffer.byteLength(request.body)),
     },
     response: {
       status: response?.status ?? 0,
       statusText: response ? (STATUS_CODES[response.status] ?? '') : '',
-      httpVersion: response ? 'HTTP/1.1' : '',
+      httpVersion: response ? (response.httpVersion ?? 'HTTP/1.1') : '',
       cookies: [],
       headers: headers(response?.headers ?? {}),
       content: {
         size: response?.bodyBytes ?? 0,
         mimeType: response?.headers['content-type'] ?? '',
-        ...(response ? { text: response.body } : {}),
+        ...(received ? { text: received.text, ...(received.cut ? { comment: CUT } : {}) } : {}),
       },
       redirectURL: response?.headers.location ?? '',
       headersSize: -1,

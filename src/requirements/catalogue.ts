@@ -100,8 +100,22 @@ export const REQUIREMENTS = [
   },
   { id: 'H-401-CHALLENGE', clause: '5', level: 'should', quote: 'RFC 9110 §11.6.1: A server generating a 401 (Unauthorized) response MUST send a WWW-Authenticate header field containing at least one challenge.' },
   { id: 'H-JSON-NO-BOM', clause: '4', level: 'should', quote: 'RFC 8259 §8.1: Implementations MUST NOT add a byte order mark (U+FEFF) to the beginning of a networked-transmitted JSON text.' },
+  {
+    id: 'H-CHUNKED-REQUEST',
+    clause: '4.2',
+    level: 'should',
+    quote: 'RFC 9112 §7.1: A recipient MUST be able to parse the chunked transfer coding because it plays a crucial role in framing messages when the content size is not known in advance.',
+    interpretation: 'A server that will not read a chunked body refuses it with 411 Length Required (RFC 9110 §15.5.12): a transport policy. Reading it as missing (400) or leaving it unanswered fails this requirement; a server that answers in HTTP/1.0 is not asked.',
+  },
   { id: 'H-AUTH-SCHEME-CASE', clause: '5', level: 'should', quote: 'RFC 9110 §11.1: It uses a case-insensitive token to identify the authentication scheme.' },
   { id: 'H-401-INVALID-TOKEN', clause: '5', level: 'info', quote: 'RFC 6750 §3.1: invalid_token: The access token provided is expired, revoked, malformed, or invalid for other reasons. The resource SHOULD respond with the HTTP 401 (Unauthorized) status code.' },
+  {
+    id: 'O-CORS-PREFLIGHT',
+    clause: '5',
+    level: 'info',
+    quote: 'Fetch standard §4.8: a CORS-preflight request is sent without credentials; a page on another origin calls the API only once its preflight is answered with an ok status.',
+    interpretation: 'Section 5 requires the key on every operation; a preflight is no operation of the interface. A preflight answered 401 is observed: the API cannot be called from a browser page on another origin.',
+  },
   {
     id: 'O-EDGE-INPUTS',
     clause: '8',

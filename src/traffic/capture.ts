@@ -32,7 +32,14 @@ export function capturedExchange(entry: HarEntry, seq: number, credentialOf: (au
   const missing: string[] = [];
   const requestHeaders = headerFields(entry.request.headers);
   const requestBody = body(entry.request.postData, entry.request.bodySize, requestHeaders['content-encoding'], 'request body', missing);
-  const request: RecordedRequest = { method: entry.request.method.toUpperCase(), url: entry.request.url, headers: requestHeaders, ...(requestBody !== undefined ? { body: requestBody.text } : {}) };
+  // A body the capture did not keep still has its size, when the writer knew it: what sets an oversized body apart (check/premises.ts).
+  const size = entry.request.bodySize;
+  const request: RecordedRequest = {
+    method: entry.request.method.toUpperCase(),
+    url: entry.request.url,
+    headers: requestHeaders,
+    ...(requestBody !== undefined ? { body: requestBody.text } : typeof size === 'number' && size > 0 ? { bodyBytes: size } : {}),
+  };
   const duration = Number.isFinite(entry.time) && entry.time >= 0 ? entry.time : 0;
   const exchange: CapturedExchange = {
     seq,
@@ -53,8 +60,10 @@ export function capturedExchange(entry: HarEntry, seq: number, credentialOf: (au
   }
   const headers = headerFields(entry.response.headers);
   const decoded = body(entry.response.content, entry.response.content?.size, headers['content-encoding'], 'response body', missing);
+  const version = normalVersion(entry.response.httpVersion);
   const response: RecordedResponse = {
     status,
+    ...(version ? { httpVersion: version } : {}),
     headers,
     body: decoded?.text ?? '',
     bodyBytes: decoded?.bytes ?? Math.max(0, entry.response.content?.size ?? 0),
@@ -65,6 +74,11 @@ export function capturedExchange(entry: HarEntry, seq: number, credentialOf: (au
   const superseded = /(?:^|; )superseded: ([^;]*)/.exec(entry.comment ?? '');
   if (superseded) exchange.superseded = superseded[1]!;
   return exchange;
+}
+
+/** `HTTP/1.0` for an answer in HTTP/1.0, however a writer spells it; undefined for HTTP/1.1 and later, the default (RFC 9112 §2.3). */
+export function normalVersion(version: string | undefined): string | undefined {
+  return /^http\/1\.0$/i.test(version?.trim() ?? '') ? 'HTTP/1.0' : undefined;
 }
 
 /** Header fields by lower-case name, repeated fields joined with ", " (RFC 9110 §5.3), as the client records them; HTTP/2 pseudo-headers are none. */

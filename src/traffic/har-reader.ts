@@ -36,6 +36,8 @@ export interface HarEntry {
   response: {
     /** 0 when no response arrived (browsers, this tool). */
     status: number;
+    /** `HTTP/1.1`, `HTTP/1.0`, `h2`, `http/2.0` … as each writer spells it. */
+    httpVersion?: string;
     headers: HarPair[];
     cookies?: HarPair[];
     /** `size`: the decoded body's length in bytes; `text` absent when not kept; `encoding: "base64"` for binary or compressed text. */

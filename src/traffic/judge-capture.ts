@@ -17,7 +17,7 @@ import { KEY_PLACEHOLDER, Redactor } from '../secrets/redactor.js';
 import { capturedExchange } from './capture.js';
 import { credentialName, knownKey, registerCaptureSecrets } from './credentials.js';
 import { readHarEntries, type HarCreator } from './har-reader.js';
-import { TrafficJudge, type TrafficFinding } from './judge.js';
+import { TrafficJudge, type Judgement, type TrafficFinding } from './judge.js';
 
 /** What `judge` reads and writes. */
 export interface JudgeOptions {
@@ -65,6 +65,7 @@ export interface JudgedTraffic {
  * Reads every file of a capture, registers the secrets it holds with `redactor`, and
  * judges each exchange of the interface.
  * @param onFinding called for each failed judgement as it happens (printed by the CLI).
+ * @param onJudgement called with every judgement, passed or failed, as it is made.
  * @throws UsageError when a file cannot be read, or is not HAR from its first entry on; a
  *   file cut short after some entries is judged as far as it goes, said in `notices`.
  */
@@ -72,8 +73,9 @@ export async function judgeTraffic(
   options: Pick<JudgeOptions, 'checks' | 'files' | 'baseUrl' | 'apiKey' | 'secretHeaders'>,
   redactor: Redactor,
   onFinding: (finding: TrafficFinding) => void = () => {},
+  onJudgement?: (judgement: Judgement) => void,
 ): Promise<JudgedTraffic> {
-  const judge = new TrafficJudge(options.baseUrl, options.checks);
+  const judge = new TrafficJudge(options.baseUrl, options.checks, onJudgement);
   const secrets = new Map<string, string>();
   const notices: string[] = [];
   let seq = 0;

@@ -7,14 +7,18 @@
  * never to one that overlapped it. State is kept per category, never per exchange, so
  * hours of traffic are judged in bounded memory.
  */
-import { ListedItems, expectCreated, expectStatus, expectThat, type SentFields } from '../check/expect.js';
+import { ListedItems, expectCreated, expectErrorStatus, expectStatus, expectThat, type SentFields } from '../check/expect.js';
 import { failureRecord } from '../check/failure-record.js';
-import { mayBeRefused } from '../check/refusal.js';
+import { premiseOf, variationOf } from '../check/premises.js';
+import { isRefusal, mayBeRefused } from '../check/refusal.js';
 import { NOT_IN_TRAFFIC } from '../check/reasons.js';
 import type { CheckDefinition, CreatedCategory } from '../check/types.js';
 import { CheckFailure, hasCode } from '../core/errors.js';
 import { requestLine } from '../core/exchange.js';
-import { challengesInvalidToken } from '../judgements/auth.js';
+import { carriedKey } from '../http/key-placement.js';
+import type { RequestVariation } from '../http/request-variations.js';
+import { challengesInvalidToken, keyElsewhereRefused } from '../judgements/auth.js';
+import { chunkedBodyAnswered, chunkedCreatedExactly, chunkedNotAsked } from '../judgements/transport.js';
 import { clientIdNotAdopted, createdExactly, createdListed, idsFresh, type SentCategory } from '../judgements/create.js';
 import { signalsDeprecation } from '../judgements/deprecation.js';
 import { INVARIANTS, invariantRecord, type Invariant, type InvariantId } from '../judgements/invariants.js';
@@ -23,7 +27,7 @@ import type { CheckResult, TrafficSummary } from '../report/model.js';
 import type { CapturedExchange } from './capture.js';
 import { isInvalidCredential, isValidCredential } from './credentials.js';
 import { TRAFFIC_CHECKS } from './checks.js';
-import { INVALID_WITHOUT_SCHEME, allowedStatus, bodyKind, fieldsKeyOf, refusedAbsent, waitedOut, type Refusal } from './rules.js';
+import { INVALID_WITHOUT_SCHEME, allowedStatus, bodyKind, fieldsKeyOf, outsidePolicy, preflightAnswered, refusedAbsent, waitedOut, type Refusal } from './rules.js';
 
 /** A failed judgement of one captured exchange, as the proxy prints it the moment it happens. */
 export interface TrafficFinding {
@@ -39,11 +43,21 @@ export interface TrafficFinding {
 /** What a capture held so far: the report's `traffic` (model.ts) but its files. */
 export type TrafficCounts = Omit<TrafficSummary, 'files'>;
 
+/** One judgement of one check on one captured exchange, as it is made (for tools that compare a capture with a run). */
+export interface Judgement {
+  checkId: string;
+  /** The exchange's number in the capture. */
+  seq: number;
+  failed: boolean;
+}
+
 /** One check's tally over the capture. */
 interface Tally {
   judged: number;
   failures: number;
   first?: CheckFailure;
+  /** Policies and limits seen (a refusal the premise allows), as the active run observes them. */
+  observations?: Set<string>;
 }
 
 /** Distinct origins of left-alone entries remembered, at most. */
@@ -56,8 +70,8 @@ const MAX_TRACKED_REFUSALS = 10_000;
 type Operation = 'list' | 'create' | 'pets' | 'orders';
 
 /** A judgement of one check on one exchange: throws CheckFailure, or returns false when the exchange is not one it judges. */
-type Judgement = () => boolean | void;
-type Judge = (checkId: string, judgement: Judgement) => void;
+type Judging = () => boolean | void;
+type Judge = (checkId: string, judgement: Judging) => void;
 
 /** The invariants that read no body, judged on an exchange whose body the capture did not keep. */
 const HEADER_INVARIANTS = ['no-server-error', 'error-content-type-json', 'success-content-type-json', 'unauthorized-has-challenge'] as const satisfies readonly InvariantId[];
@@ -68,7 +82,7 @@ function headerProblems(exchange: CapturedExchange): Map<InvariantId, string | n
   const problems = new Map<InvariantId, string | null | undefined>();
   for (const id of HEADER_INVARIANTS) {
     const invariant: Invariant = INVARIANTS[id];
-    if (invariant.applies(response, exchange)) problems.set(id, invariant.problem(response, () => ({ ok: false, reason: 'not kept in the capture' })));
+    if (invariant.applies(response, exchange) && premiseOf(id).holds(exchange.request, response.status)) problems.set(id, invariant.problem(response, () => ({ ok: false, reason: 'not kept in the capture' })));
   }
   return problems;
 }
@@ -83,8 +97,8 @@ export class TrafficJudge {
   readonly #origin: string;
   readonly #basePath: string;
   readonly #tallies = new Map<string, Tally>();
-  /** Categories created with 201, by id: their fields and when their create ended. */
-  readonly #created = new Map<string, { id: bigint; fields: SentFields; endMs: number; seq: number }>();
+  /** Categories created with 201, by id: their fields, when their create ended, and whether the 201 carried them exactly (only those are looked for in lists). */
+  readonly #created = new Map<string, { id: bigint; fields: SentFields; endMs: number; seq: number; exact: boolean }>();
   /** Every id seen in a list, with when the first list holding it ended (ids given before a create). */
   readonly #listedIds = new Map<string, number>();
   /** Ids listed under each pair of fields: what a refused create's fields already named. */
@@ -99,8 +113,13 @@ export class TrafficJudge {
   /**
    * @param baseUrl the interface's base URL, ending with `/v1` (9/R2).
    * @param definitions every check of the suite (runner/list.ts): the judged ones report under their own definition; the traffic's own (TRAFFIC_CHECKS) join them.
+   * @param onJudgement called with every judgement as it is made.
    */
-  constructor(baseUrl: string, definitions: readonly CheckDefinition[]) {
+  constructor(
+    baseUrl: string,
+    definitions: readonly CheckDefinition[],
+    private readonly onJudgement: (judgement: Judgement) => void = () => {},
+  ) {
     const url = new URL(baseUrl);
     this.#origin = url.origin;
     this.#basePath = url.pathname.replace(/\/+$/, '');
@@ -131,39 +150,71 @@ export class TrafficJudge {
    */
   judge(exchange: CapturedExchange): TrafficFinding[] {
     this.counts.entries++;
+    const findings: TrafficFinding[] = [];
+    const judge: Judge = (checkId, judgement) => {
+      const finding = this.#apply(checkId, exchange, judgement);
+      if (finding) findings.push(finding);
+    };
+    const variation = variationOf(exchange.request);
+    // A CORS preflight is no operation of the interface: observed, and left alone.
+    if (variation?.id === 'cors-preflight' && exchange.response && this.#underBase(exchange)) judge('cors-preflight-answered', () => void preflightAnswered(exchange));
     const operation = this.operationOf(exchange);
     if (!operation || !exchange.response || exchange.superseded || waitedOut(exchange.response)) {
       this.counts.other++;
-      if (!operation) this.#noteOrigin(exchange.request.url);
-      return [];
+      if (!operation && variation?.id !== 'cors-preflight') this.#noteOrigin(exchange.request.url);
+      return findings;
     }
     this.counts.judged++;
     for (const what of exchange.missing) {
       const kind = what.replace(/ \(.*$/, '');
       this.counts.missing[kind] = (this.counts.missing[kind] ?? 0) + 1;
     }
-    const findings: TrafficFinding[] = [];
-    const judge: Judge = (checkId, judgement) => {
-      const finding = this.#apply(checkId, exchange, judgement);
-      if (finding) findings.push(finding);
-    };
     this.#judgeInvariants(exchange, judge);
     const credential = exchange.credential;
     const invalid = isInvalidCredential(credential);
     const status = exchange.response.status;
-    if (invalid) {
+    // A key carried elsewhere, or a request outside the interface: never let through without the key, as the active run holds it.
+    const elsewhere = credential === 'missing' ? carriedKey(exchange.request) : undefined;
+    if (invalid && (elsewhere !== undefined || variation?.kind === 'outside')) {
+      judge('auth-key-outside-authorization', () => void keyElsewhereRefused(exchange, elsewhere ?? `no valid key in its Authorization header (${credential})`));
+    } else if (invalid) {
       // 5/R2, 4.2/R3: 401 to a missing or invalid key, whatever the operation and body.
       const scoped = operation === 'pets' ? 'pets-requires-auth' : operation === 'orders' ? 'orders-requires-auth' : `${operation}-401-${credential}`;
       judge(scoped, () => void expectStatus(exchange, 401));
-      if (operation === 'list' || operation === 'create') judge('auth-rejects-generated-credentials', () => void expectStatus(exchange, 401));
-      if (credential !== 'missing') judge('unauthorized-invalid-token', () => status === 401 && !INVALID_WITHOUT_SCHEME.has(credential) && void challengesInvalidToken(exchange));
+      // The property's own rule: 401 with an Error body whose status is 401.
+      if (operation === 'list' || operation === 'create') judge('auth-rejects-generated-credentials', () => void expectErrorStatus(exchange, 401));
+      if (credential !== 'missing') judge('unauthorized-invalid-token', () => !INVALID_WITHOUT_SCHEME.has(credential) && void challengesInvalidToken(exchange));
     }
     if (credential.startsWith('valid-')) judge('auth-scheme-case-insensitive', () => expectThat(status !== 401, `Expected the key to be accepted under the scheme spelled ${credential.slice(6)}, received 401`, exchange, { expected: 'the key accepted', found: 'status 401' }));
     if (operation === 'pets' && isValidCredential(credential)) judge('pets-deprecation-signalled', () => void signalsDeprecation(exchange));
-    if (operation === 'list' || operation === 'create') judge('answers-allowed-status', () => status < 500 && void allowedStatus(exchange, operation));
+    if (operation === 'list' || operation === 'create') judge('answers-allowed-status', () => status < 500 && void allowedStatus(exchange, operation, variation));
+    this.#observePolicy(variation, exchange);
     if (operation === 'list') this.#judgeList(exchange, judge);
     if (operation === 'create') this.#judgeCreate(exchange, judge);
     return findings;
+  }
+
+  /** Whether an exchange went to the interface's origin, under its base path. */
+  #underBase(exchange: CapturedExchange): boolean {
+    try {
+      const url = new URL(exchange.request.url);
+      return url.origin === this.#origin && url.pathname.startsWith(`${this.#basePath}/`);
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * A refusal the request's variation explains (415 to a form post, 413 to a body past the
+   * largest, 417 to an expectation), observed as the active run observes policies and
+   * limits: on the check that judged the request, no-server-error for a request outside the
+   * interface (the only rule it meets), answers-allowed-status for a transport feature.
+   */
+  #observePolicy(variation: RequestVariation | undefined, exchange: CapturedExchange): void {
+    const policy = variation && outsidePolicy(variation, exchange);
+    if (!policy) return;
+    const tally = this.#tally(variation.kind === 'outside' ? 'no-server-error' : 'answers-allowed-status');
+    (tally.observations ??= new Set()).add(policy);
   }
 
   /**
@@ -200,8 +251,8 @@ export class TrafficJudge {
     }
     // Only what ended before this list started: overlapping requests are never ordered.
     const before: SentCategory[] = [];
-    for (const { id, fields, endMs, seq } of this.#created.values()) {
-      if (endMs < list.startMs) before.push({ checkId: `the create of exchange #${seq}`, fields, created: { id, ...fields } });
+    for (const { id, fields, endMs, seq, exact } of this.#created.values()) {
+      if (exact && endMs < list.startMs) before.push({ checkId: `the create of exchange #${seq}`, fields, created: { id, ...fields } });
     }
     if (before.length > 0) judge('create-listed', () => void createdListed(list, before));
     const refusals = this.#refusals.filter((refusal) => refusal.endMs < list.startMs);
@@ -229,16 +280,28 @@ export class TrafficJudge {
     // An invalid key is judged by the 401 rules alone ("regardless of the body"); a body the capture did not keep, not at all.
     if (isInvalidCredential(credential) || create.missing.some((what) => what.startsWith('request body'))) return;
     const status = create.response!.status;
-    if (status >= 500) return; // no-server-error's
+    // A chunked body to a server that answers in HTTP/1.0 was sent against RFC 9112 §7.1: no rule of it is judged.
+    const chunkedAsked = chunkedNotAsked(create.response!.httpVersion) === undefined;
+    if (chunkedAsked) {
+      judge('chunked-body-answered', () => {
+        const { policy } = chunkedBodyAnswered(create);
+        if (policy) (this.#tally('chunked-body-answered').observations ??= new Set()).add(policy);
+      });
+    }
+    // A 5xx fails these rules as it fails the active checks (and no-server-error besides).
     // The key under another spelling of the scheme is the should check's (auth-scheme-case-insensitive): no must rule rests on it.
     const verified = credential === 'valid';
     const body = bodyKind(create.request.body);
     if (body.kind !== 'valid') {
       const expected = verified ? 'status 400' : 'status 400 (or 401 to a key the capture cannot verify)';
       const refused = status === 400 || (!verified && status === 401);
-      for (const id of [body.kind, 'create-rejects-invalid-bodies']) {
-        judge(id, () => expectThat(refused, `Expected ${expected} to a body ${body.words}, received ${status}`, create, { expected, found: `status ${status}` }));
-      }
+      const refusedAs = () => expectThat(refused, `Expected ${expected} to a body ${body.words}, received ${status}`, create, { expected, found: `status ${status}` });
+      judge(body.kind, refusedAs);
+      // The property's own rule: the refusal carries an Error body whose status is the HTTP status.
+      judge('create-rejects-invalid-bodies', () => {
+        refusedAs();
+        expectErrorStatus(create, status);
+      });
       return;
     }
     const { fields, clientId, extra } = body;
@@ -246,11 +309,13 @@ export class TrafficJudge {
       const shape = fields.description === undefined ? 'create-name-only' : 'create-with-description';
       const unicode = /[^\x00-\x7f]/.test(fields.name + (fields.description ?? '')) ? ['create-unicode'] : [];
       for (const id of ['create-valid-bodies', shape, ...unicode]) judge(id, () => void createdExactly(create, fields));
+      if (chunkedAsked) judge('chunked-body-created-exactly', () => void chunkedCreatedExactly(create, fields, `exchange #${create.seq}`));
     };
     if (status !== 201) {
       // Refused: a key the capture cannot verify, or a policy the spec leaves open (section 8), is no finding; an everyday body is.
       // Unknown properties (a client's id among them) may be refused (section 2 neither allows nor forbids them: edge-unknown-properties).
-      const explained = (status === 401 && !verified) || status === 413 || extra || mayBeRefused(fields);
+      // Refused as the active checks allow (400, or 413 for size: check/refusal.ts); any other status is no refusal.
+      const explained = (status === 401 && !verified) || (isRefusal(create) && (status === 413 || extra || mayBeRefused(fields)));
       if (!explained) judgeCreated();
       this.#refused(create, fields);
       return;
@@ -272,7 +337,14 @@ export class TrafficJudge {
       if (!earlier && listedEnd !== undefined && listedEnd < create.startMs) holders.push({ id: key, name: '', checkId: 'a list that ended before it started' });
       idsFresh([{ exchange: create, id: created.id }], holders);
     });
-    this.#created.set(key, { id: created.id, fields, endMs: create.endMs, seq: create.seq });
+    // Only a category created exactly is looked for in later lists, as the active checks look only for those: an altered one is create-valid-bodies' finding.
+    let exact = true;
+    try {
+      createdExactly(create, fields);
+    } catch {
+      exact = false;
+    }
+    this.#created.set(key, { id: created.id, fields, endMs: create.endMs, seq: create.seq, exact });
   }
 
   /** A refused create of a valid body: no later list may show it (4.2, 4.2/R3), once a list before it showed the state. */
@@ -286,15 +358,19 @@ export class TrafficJudge {
     }
   }
 
-  /** Records one judgement of a check on an exchange; returns its finding when it failed. */
-  #apply(checkId: string, exchange: CapturedExchange, judgement: Judgement): TrafficFinding | undefined {
+  /**
+   * Records one judgement of a check on an exchange, when the exchange meets the check's
+   * premise (check/premises.ts), as the active run meets it; returns its finding when it failed.
+   */
+  #apply(checkId: string, exchange: CapturedExchange, judgement: Judging): TrafficFinding | undefined {
     const definition = this.#definitions.get(checkId);
     if (!definition) return undefined;
-    const tally = this.#tallies.get(checkId) ?? { judged: 0, failures: 0 };
-    this.#tallies.set(checkId, tally);
+    if (!premiseOf(checkId).holds(exchange.request, exchange.response?.status)) return undefined;
+    const tally = this.#tally(checkId);
     try {
       if (judgement() === false) return undefined;
       tally.judged++;
+      this.onJudgement({ checkId, seq: exchange.seq, failed: false });
       return undefined;
     } catch (error) {
       // A judgement that errs on what it cannot read (an answer too large) does not judge the exchange.
@@ -302,8 +378,16 @@ export class TrafficJudge {
       tally.judged++;
       tally.failures++;
       tally.first ??= error;
+      this.onJudgement({ checkId, seq: exchange.seq, failed: true });
       return { checkId, level: definition.level, seq: exchange.seq, exchange: `${requestLine(exchange)} → ${exchange.response?.status ?? 'no response'}`, message: error.message };
     }
+  }
+
+  /** The tally of a check, started on first use. */
+  #tally(checkId: string): Tally {
+    const tally = this.#tallies.get(checkId) ?? { judged: 0, failures: 0 };
+    this.#tallies.set(checkId, tally);
+    return tally;
   }
 
   /** Counts an entry that holds no exchange to judge (no method, URL or start time): left alone. */
@@ -352,10 +436,11 @@ export class TrafficJudge {
       };
       if (!tally || tally.judged === 0) return { ...base, reason: NOT_IN_TRAFFIC };
       const traffic = { exchanges: tally.judged, failures: tally.failures, alone: true };
-      if (!tally.first) return { ...base, status: 'passed', traffic };
+      const observations = tally.observations ? { observations: [...tally.observations] } : {};
+      if (!tally.first) return { ...base, status: 'passed', ...observations, traffic };
       const failure = failureRecord(tally.first, definition.id);
       failure.message = `${tally.failures} of ${tally.judged} captured exchanges broke the rule; first, exchange #${tally.first.exchange.seq}: ${failure.message}`;
-      return { ...base, status: 'failed', traffic, failure };
+      return { ...base, status: 'failed', ...observations, traffic, failure };
     });
   }
 }

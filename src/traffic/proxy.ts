@@ -9,7 +9,7 @@ import { request as httpsRequest } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import type { RecordedResponse } from '../core/exchange.js';
 import type { Redactor } from '../secrets/redactor.js';
-import { bodyText, headerFields, type CapturedExchange } from './capture.js';
+import { bodyText, headerFields, normalVersion, type CapturedExchange } from './capture.js';
 import { credentialName, registerCaptureSecrets, type KnownKey } from './credentials.js';
 import type { HarPair } from './har-reader.js';
 import type { HarStreamWriter } from './har-writer.js';
@@ -95,7 +95,7 @@ export async function startValidatingProxy(options: ProxyOptions): Promise<Runni
           answer.on('data', (chunk: Buffer) => responseBody.add(chunk));
           answer.pipe(outgoing);
           answer.on('end', () => {
-            record(incoming, `${target.origin}${upstreamPath}`, startMs, requestBody, { status: answer.statusCode ?? 0, rawHeaders: answer.rawHeaders, body: responseBody });
+            record(incoming, `${target.origin}${upstreamPath}`, startMs, requestBody, { status: answer.statusCode ?? 0, httpVersion: answer.httpVersion, rawHeaders: answer.rawHeaders, body: responseBody });
             resolve();
           });
           answer.on('error', () => {
@@ -134,7 +134,7 @@ export async function startValidatingProxy(options: ProxyOptions): Promise<Runni
   };
 
   /** Judges and records one completed exchange; whatever happens here stays here. */
-  const record = (incoming: IncomingMessage, url: string, startMs: number, requestBody: CappedBuffer, answer: { status: number; rawHeaders: string[]; body: CappedBuffer }) => {
+  const record = (incoming: IncomingMessage, url: string, startMs: number, requestBody: CappedBuffer, answer: { status: number; httpVersion: string; rawHeaders: string[]; body: CappedBuffer }) => {
     try {
       const requestPairs = pairs(incoming.rawHeaders);
       const responsePairs = pairs(answer.rawHeaders);
@@ -145,7 +145,8 @@ export async function startValidatingProxy(options: ProxyOptions): Promise<Runni
       const sent = requestBody.text('request body', requestHeaders['content-encoding'], missing);
       const received = answer.body.text('response body', responseHeaders['content-encoding'], missing);
       const endMs = Date.now();
-      const response: RecordedResponse = { status: answer.status, headers: responseHeaders, body: received?.text ?? '', bodyBytes: answer.body.bytes, utf8Valid: received?.utf8Valid ?? true };
+      const version = normalVersion(`HTTP/${answer.httpVersion}`);
+      const response: RecordedResponse = { status: answer.status, ...(version ? { httpVersion: version } : {}), headers: responseHeaders, body: received?.text ?? '', bodyBytes: answer.body.bytes, utf8Valid: received?.utf8Valid ?? true };
       const exchange: CapturedExchange = {
         seq: ++seq,
         checkId: 'traffic',

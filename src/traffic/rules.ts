@@ -4,6 +4,7 @@
  * whether a refused create shows up in a later list.
  */
 import { ListedItems, expectThat, type SentFields } from '../check/expect.js';
+import type { RequestVariation } from '../http/request-variations.js';
 import { exactInteger, parseJson } from '../json/lossless.js';
 import type { CapturedExchange } from './capture.js';
 
@@ -18,12 +19,49 @@ export interface Refusal {
 /** Statuses each operation may answer (4.1, 4.2; 413: section 8's limits); server errors are no-server-error's. */
 const ALLOWED: Readonly<Record<'list' | 'create', readonly number[]>> = { list: [200, 401], create: [201, 400, 401, 413] };
 
-/** answers-allowed-status: the status is one the spec lists for the operation. @throws CheckFailure otherwise. */
-export function allowedStatus(exchange: CapturedExchange, operation: 'list' | 'create'): void {
+/**
+ * answers-allowed-status: the status is one the spec lists for the operation, or the
+ * honest refusal of the transport feature the request used (411 to a chunked body, 417 to
+ * an expectation: http/request-variations.ts).
+ * @throws CheckFailure otherwise.
+ */
+export function allowedStatus(exchange: CapturedExchange, operation: 'list' | 'create', variation?: RequestVariation): void {
   const status = exchange.response!.status;
-  const allowed = ALLOWED[operation];
+  const honest = variation?.kind === 'transport' && variation.honestRefusal ? [variation.honestRefusal.status] : [];
+  const allowed = [...ALLOWED[operation], ...honest];
   expectThat(allowed.includes(status), `Expected one of the statuses the spec lists for ${operation === 'list' ? 'listCategories' : 'createCategory'} (${allowed.join(', ')}), received ${status}`, exchange, {
     expected: `status ${allowed.join(', ')}`,
+    found: `status ${status}`,
+  });
+}
+
+/**
+ * The policy a refusal shows when the request's variation has an honest refusal and got it
+ * (415 to a form post, 413 to a body past the largest, 417 to an expectation), in the words
+ * the report observes it; undefined otherwise. The chunked body's 411 is its own check's.
+ */
+export function outsidePolicy(variation: RequestVariation, exchange: CapturedExchange): string | undefined {
+  const refusal = variation.honestRefusal;
+  if (!refusal || variation.id === 'chunked-framing' || exchange.response?.status !== refusal.status) return undefined;
+  const { headers } = exchange.request;
+  const what: Record<string, string> = {
+    'other-media-type': `bodies sent as ${(headers['content-type'] ?? 'no media type').split(';', 1)[0]!.trim()}`,
+    'oversized-body': 'bodies larger than the largest the suite sends',
+    'expect-continue': 'requests with Expect: 100-continue',
+  };
+  const why = variation.kind === 'transport' ? `a transport policy (${refusal.reference})` : `a request outside the interface, refused honestly (${refusal.reference})`;
+  return `${what[variation.id] ?? variation.what} are refused (${refusal.status}): ${why}`;
+}
+
+/**
+ * cors-preflight-answered (info): a CORS preflight is answered with an ok status (2xx),
+ * else a page on another origin cannot call the API (Fetch standard §4.8).
+ * @throws CheckFailure naming the status.
+ */
+export function preflightAnswered(exchange: CapturedExchange): void {
+  const status = exchange.response!.status;
+  expectThat(status >= 200 && status < 300, `An OPTIONS preflight was answered ${status}: a page on another origin cannot call the API (browsers send preflights without the key, Fetch standard §4.8)`, exchange, {
+    expected: 'a 2xx to a preflight',
     found: `status ${status}`,
   });
 }

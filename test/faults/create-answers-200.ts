@@ -11,7 +11,7 @@ export default {
   }),
   expected: {
     broken: ['create'],
-    failed: [],
+    failed: ['chunked-body-answered'],
     error: ['create-listed'],
   },
 } satisfies Fault;

@@ -11,6 +11,7 @@ export default {
   }),
   expected: {
     failed: [
+      'auth-key-outside-authorization',
       'auth-rejects-generated-credentials',
       'list-401-basic-scheme',
       'list-401-empty-token',

@@ -6,6 +6,7 @@ export default {
   variation: (base) => ({ authorize: (header) => header === undefined || base.authorize(header) }),
   expected: {
     failed: [
+      'auth-key-outside-authorization',
       'auth-rejects-generated-credentials',
       'create-401-missing',
       'list-401-missing',

@@ -6,7 +6,8 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
-import { challengesInvalidToken } from '../../src/judgements/auth.js';
+import { challengesInvalidToken, keyElsewhereRefused } from '../../src/judgements/auth.js';
+import { jarCookies, keyPlacements, placementWords } from '../../src/http/key-placement.js';
 import { signalsDeprecation } from '../../src/judgements/deprecation.js';
 import { answered, judged } from '../support/exchanges.js';
 
@@ -49,6 +50,52 @@ describe('pets-deprecation-signalled: Deprecation as a date, Sunset as an HTTP-d
   ] as const)('%s', (_what, headers, outcome) => {
     const result = judged(() => signalsDeprecation(pets(headers)));
     expect(result === 'passed' ? 'passed' : 'failed').toBe(outcome);
+  });
+});
+
+describe('auth-key-outside-authorization: the key anywhere but Authorization is a missing key', () => {
+  const error = (status: number) => ({ code: 'x', message: 'y', status });
+  const list = (status: number) => answered(status, status === 200 ? [] : error(status));
+  const formPost = (status: number) => answered(status, status === 201 ? { id: 1, name: 'a' } : error(status), { method: 'POST', headers: {} });
+  const form = (exchange: ReturnType<typeof answered>) => ({ ...exchange, request: { ...exchange.request, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'access_token=k' } });
+  test.each([
+    ['a GET answered 401', list(401), 'passed'],
+    ['near miss: a GET answered 200, authenticated elsewhere', list(200), { expected: 'status 401', found: 'status 200: authenticated by the query parameter access_token' }],
+    ['near miss: a GET answered 403 (not the 401 of 5/R2)', list(403), { expected: 'status 401', found: 'status 403' }],
+    ['a GET answered 500: no-server-error’s', list(500), 'passed'],
+    ['a form post answered 401', form(formPost(401)), 'passed'],
+    ['a form post answered 415: refused before the key, outside the interface', form(formPost(415)), 'passed'],
+    ['a form post answered 400', form(formPost(400)), 'passed'],
+    ['near miss: a form post answered 201', form(formPost(201)), { expected: 'no 2xx without Authorization', found: 'status 201: authenticated by the query parameter access_token' }],
+    ['near miss: a form post answered 299', form(formPost(299)), { expected: 'no 2xx without Authorization', found: 'status 299: authenticated by the query parameter access_token' }],
+    ['a form post answered 300 is no acceptance', form(formPost(300)), 'passed'],
+  ] as const)('%s', (_d, exchange, outcome) => expect(judged(() => keyElsewhereRefused(exchange, 'the query parameter access_token'))).toEqual(outcome));
+
+  test('every placement is named, each placed where it says, the key shown as the key variable', () => {
+    const placed = keyPlacements('k+y/=0123456789abcdef');
+    expect(placed.map((credential) => placementWords(credential.placement))).toEqual([
+      'the query parameter access_token',
+      'the query parameter api_key',
+      'the query parameter apikey',
+      'the query parameter key',
+      'the query parameter token',
+      'the header X-API-Key',
+      'the header Api-Key',
+      'the cookie api_key',
+      'the form field access_token',
+    ]);
+    for (const { placed: parts, header } of placed) {
+      expect(header).toBeUndefined();
+      for (const part of [parts.query, ...Object.values(parts.headers), parts.body]) expect(part?.shown ?? '').not.toContain('k+y');
+    }
+    expect(placed[0]!.placed.query!.sent).toBe('access_token=k%2By%2F%3D0123456789abcdef');
+  });
+
+  test('the cookies of a jar: named in the failure with the answer that set them, their values secrets', () => {
+    const credential = jarCookies([{ name: 'session', value: 's3cr3t' }, { name: 'lb', value: '' }], 'the 201 to a keyed create');
+    expect(placementWords(credential.placement)).toBe('the cookie `session`, `lb` alone (set by the 201 to a keyed create)');
+    expect(credential.placed.headers.cookie).toEqual({ sent: 'session=s3cr3t; lb=', shown: 'session=[cookie session]; lb=[cookie lb]' });
+    expect(credential.secrets).toEqual([{ value: 's3cr3t', shown: '[cookie session]' }]);
   });
 });
 

@@ -51,10 +51,16 @@ export interface CorrectVariant {
   /** Changes below the HTTP exchange (connections), when the variant lives there. */
   server?: (server: Server) => void;
   firstId?: bigint;
-  /** Non-must checks this variant legitimately fails (e.g. a should-level HTTP nicety). */
-  expectedNonMust?: string[];
+  /**
+   * Checks this variant legitimately does not pass: should or info checks it fails (an HTTP
+   * nicety), and checks that do not apply to it (skipped, a must check among them: a
+   * transport feature it is not asked for). A must check never fails here.
+   */
+  expectedNotPassed?: string[];
   /** Observations the run must report about this variant (e.g. the length limit it has), each matched by one pattern. */
   observes?: RegExp[];
+  /** The check that observes them, when it is not create-valid-bodies (the property that finds policies and limits). */
+  observedBy?: string;
 }
 
 /**

@@ -23,6 +23,12 @@ export interface EntrySpec {
   startMs?: number;
   timeMs?: number;
   requestHeaders?: Record<string, string>;
+  /** The request body's media type (default application/json); null: no Content-Type. */
+  contentType?: string | null;
+  /** The request's `bodySize` when it is not the body's length (a body the writer left out). */
+  requestBodySize?: number;
+  /** The response's HTTP version (default HTTP/1.1). */
+  httpVersion?: string;
 }
 
 const T0 = Date.parse('2026-11-24T10:00:00.000Z');
@@ -34,7 +40,7 @@ export function entry(spec: EntrySpec): Record<string, unknown> {
   const requestHeaders = [
     { name: 'Accept', value: 'application/json' },
     ...(authorization === null ? [] : [{ name: 'Authorization', value: authorization }]),
-    ...(spec.requestBody !== undefined ? [{ name: 'Content-Type', value: 'application/json' }] : []),
+    ...(spec.requestBody !== undefined && spec.contentType !== null ? [{ name: 'Content-Type', value: spec.contentType ?? 'application/json' }] : []),
     ...Object.entries(spec.requestHeaders ?? {}).map(([name, value]) => ({ name, value })),
   ];
   const responseHeaders = Object.entries({ 'Content-Type': 'application/json', ...(spec.status === 401 ? { 'WWW-Authenticate': 'Bearer error="invalid_token"' } : {}), ...spec.responseHeaders }).map(([name, value]) => ({ name, value }));
@@ -49,14 +55,14 @@ export function entry(spec: EntrySpec): Record<string, unknown> {
       cookies: [],
       headers: requestHeaders,
       queryString: [],
-      ...(spec.requestBody !== undefined ? { postData: { mimeType: 'application/json', text: spec.requestBody } } : {}),
+      ...(spec.requestBody !== undefined ? { postData: { mimeType: spec.contentType ?? 'application/json', text: spec.requestBody } } : {}),
       headersSize: -1,
-      bodySize: spec.requestBody === undefined ? 0 : Buffer.byteLength(spec.requestBody),
+      bodySize: spec.requestBodySize ?? (spec.requestBody === undefined ? 0 : Buffer.byteLength(spec.requestBody)),
     },
     response: {
       status: spec.status,
       statusText: '',
-      httpVersion: 'HTTP/1.1',
+      httpVersion: spec.httpVersion ?? 'HTTP/1.1',
       cookies: [],
       headers: responseHeaders,
       content: spec.content ?? { size: Buffer.byteLength(body), mimeType: 'application/json', text: body },

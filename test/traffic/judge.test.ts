@@ -12,6 +12,9 @@ import type { CheckResult } from '../../src/report/model.js';
 import { Redactor } from '../../src/secrets/redactor.js';
 import { violations } from '../../src/schema/validators.js';
 import { PRINTED_FINDINGS_PER_CHECK, judgeCapture, judgeTraffic } from '../../src/traffic/judge-capture.js';
+import { RECORDED_BODY_CAP, withBodyCapped } from '../../src/core/exchange.js';
+import { harEntry } from '../../src/report/har.js';
+import { capturedExchange } from '../../src/traffic/capture.js';
 import { BASE, KEY, entry, error, writeHar, type EntrySpec } from '../support/har.js';
 import { CHECKS } from '../support/checks.js';
 
@@ -228,5 +231,102 @@ describe('judge: the command\'s report, exit codes and secrets', () => {
     const judged = await judgeTraffic({ checks: CHECKS, files: [cut], baseUrl: BASE }, new Redactor());
     expect(judged.summary.judged).toBeGreaterThanOrEqual(1);
     expect(judged.notices.join()).toMatch(/is not a HAR file .* entries before were judged/);
+  });
+});
+
+describe("this tool's own capture of a body it kept cut", () => {
+  /** A list of `length` characters (ASCII) recorded as a run records it, written to HAR and read back. */
+  const roundTrip = (length: number) => {
+    const body = `["${'x'.repeat(length - 4)}"]`;
+    const exchange = { seq: 1, checkId: 'c', credential: 'valid', request: { method: 'GET', url: `${BASE}/categories`, headers: {} }, response: { status: 200, headers: {}, body, bodyBytes: length, utf8Valid: true }, startedAt: new Date(0).toISOString(), durationMs: 1, connection: 'fresh' as const };
+    return capturedExchange(JSON.parse(JSON.stringify(harEntry(withBodyCapped(exchange)))), 1, () => 'valid')!;
+  };
+  test.each([
+    ['a body of exactly the cap: kept whole, judged', RECORDED_BODY_CAP, []],
+    ['near miss: one character past the cap (shorter than the cut text with its mark): cut, never judged', RECORDED_BODY_CAP + 1, [`response body (cut short: ${RECORDED_BODY_CAP} of ${RECORDED_BODY_CAP + 1} bytes kept)`]],
+    ['far past the cap: cut', RECORDED_BODY_CAP * 2, [`response body (cut short: ${RECORDED_BODY_CAP} of ${RECORDED_BODY_CAP * 2} bytes kept)`]],
+  ])('%s', (_d, length, missing) => {
+    const captured = roundTrip(length);
+    expect(captured.missing).toEqual(missing);
+    if (missing.length === 0) expect(captured.response!.body).toHaveLength(length);
+  });
+});
+
+describe('a captured request is held only to the rules whose premise it meets (src/check/premises.ts)', () => {
+  const musts = (checks: Map<string, CheckResult>) => [...checks.values()].filter((check) => check.level === 'must' && check.status === 'failed').map((check) => check.id);
+  const form = (status: number, authorization: string | null = `Bearer ${KEY}`, responseBody = error(status)): EntrySpec => ({ ...create('name=Cats', status, responseBody), contentType: 'application/x-www-form-urlencoded', authorization });
+  const upload = (bytes: number, status: number): EntrySpec => ({ ...create({ name: 'x'.repeat(bytes - 11) }, status, error(status)), authorization: null });
+
+  test('a form post refused with 415 (http --form, requests.post(data=…)): no finding, a policy observed', async () => {
+    const checks = await judge([form(415)]);
+    expect(musts(checks)).toEqual([]);
+    expect(checks.get('create-rejects-malformed-json')!.status).toBe('skipped');
+    expect(checks.get('no-server-error')!.observations).toEqual(['bodies sent as application/x-www-form-urlencoded are refused (415): a request outside the interface, refused honestly (RFC 9110 §15.5.16)']);
+  });
+
+  test('a keyless form post: refused before the key (415) or with 401, no finding; let through (201), auth-key-outside-authorization fails', async () => {
+    expect(musts(await judge([form(415, null)]))).toEqual([]);
+    expect(musts(await judge([form(401, null)]))).toEqual([]);
+    const through = await judge([form(201, null, created(1, 'Cats'))]);
+    expect(musts(through)).toEqual(['auth-key-outside-authorization']);
+  });
+
+  test('a keyless upload past the largest body refused with 413 before the key: no finding; one of the largest body (the near miss) must be 401', async () => {
+    const { LARGEST_BODY_BYTES } = await import('../../src/http/request-variations.js');
+    expect(musts(await judge([upload(LARGEST_BODY_BYTES + 1, 413)]))).toEqual([]);
+    expect(musts(await judge([upload(LARGEST_BODY_BYTES, 413)]))).toEqual(expect.arrayContaining(['create-401-missing']));
+  });
+
+  test('a body the writer left out is sized by bodySize: past the largest, outside', async () => {
+    const { LARGEST_BODY_BYTES } = await import('../../src/http/request-variations.js');
+    const leftOut = { ...upload(100, 413), requestBodySize: LARGEST_BODY_BYTES + 1 };
+    const checks = await judge([{ ...entry(leftOut), request: { ...(entry(leftOut).request as object), postData: { mimeType: 'application/json' } } }]);
+    expect(musts(checks)).toEqual([]);
+  });
+
+  test('a chunked create: 411 is a transport policy, 400 a should failure, a damaged 201 a must failure; HTTP/1.0 is not asked', async () => {
+    const chunked = (status: number, body: string, httpVersion?: string): EntrySpec => ({ ...create({ name: 'Café' }, status, body), requestHeaders: { 'Transfer-Encoding': 'chunked' }, ...(httpVersion ? { httpVersion } : {}) });
+    const refused = await judge([chunked(411, error(411))]);
+    expect(musts(refused)).toEqual([]);
+    expect(refused.get('chunked-body-answered')!.observations).toEqual([expect.stringMatching(/^request bodies sent chunked are refused \(411 Length Required\)/)]);
+    const read400 = await judge([chunked(400, error(400))]);
+    expect(musts(read400)).toEqual([]);
+    expect(read400.get('chunked-body-answered')!.status).toBe('failed');
+    expect(read400.get('create-name-only')!.status).toBe('skipped');
+    expect(musts(await judge([chunked(201, created(1, 'Caf\ufffd\ufffd'))]))).toEqual(['chunked-body-created-exactly']);
+    expect(musts(await judge([chunked(201, created(1, 'Café'))]))).toEqual([]);
+    const old = await judge([chunked(400, error(400), 'HTTP/1.0')]);
+    expect(old.get('chunked-body-answered')!.status).toBe('skipped');
+  });
+
+  test('Expect: 100-continue: refused with 417, a transport policy; gone on past, the create is judged as any', async () => {
+    const expecting = (status: number, body: string): EntrySpec => ({ ...create({ name: 'Cats' }, status, body), requestHeaders: { Expect: '100-continue' } });
+    const refused = await judge([expecting(417, error(417))]);
+    expect(musts(refused)).toEqual([]);
+    expect(refused.get('answers-allowed-status')!.observations).toEqual(['requests with Expect: 100-continue are refused (417): a transport policy (RFC 9110 §15.5.18)']);
+    expect((await judge([expecting(201, created(1, 'cats'))])).get('create-valid-bodies')!.status).toBe('failed');
+  });
+
+  test('CORS preflights: counted, and when refused, said once at info', async () => {
+    const preflight = (status: number): EntrySpec => ({ method: 'OPTIONS', status, responseBody: '', authorization: null, requestHeaders: { 'Access-Control-Request-Method': 'POST', Origin: 'https://app.example' } });
+    const refused = await judge(Array.from({ length: 10 }, () => preflight(401)));
+    expect(musts(refused)).toEqual([]);
+    expect(refused.get('cors-preflight-answered')!.failure!.message).toMatch(/^10 of 10 captured exchanges broke the rule; first, exchange #1: An OPTIONS preflight was answered 401: a page on another origin cannot call the API/);
+    expect((await judge([preflight(204)])).get('cors-preflight-answered')!.status).toBe('passed');
+  });
+
+  test('the key in a query parameter, a key header or a cookie, let through: auth-key-outside-authorization, not the 401 checks', async () => {
+    const keyless = (requestHeaders: Record<string, string>, path = '/categories'): EntrySpec => ({ ...list([]), path, authorization: null, requestHeaders });
+    for (const [spec, where] of [
+      [keyless({}, `/categories?access_token=${KEY}`), 'the query parameter access_token'],
+      [keyless({ 'X-API-Key': KEY }), 'the header X-API-Key'],
+      [keyless({ Cookie: 'session=abc' }), 'the cookie session'],
+    ] as const) {
+      const checks = await judge([spec]);
+      expect(musts(checks), where).toEqual(['auth-key-outside-authorization']);
+      expect(checks.get('auth-key-outside-authorization')!.failure!.message).toContain(`authenticated it by ${where}`);
+      expect(checks.get('list-401-missing')!.status).toBe('skipped');
+    }
+    expect(musts(await judge([{ ...list([]), status: 401, responseBody: error(401), authorization: null, requestHeaders: { 'X-API-Key': KEY } }]))).toEqual([]);
   });
 });

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { clientForm, everyClientForm } from '../../src/arbitraries/client-form.js';
 import { newCategory } from '../../src/arbitraries/new-category.js';
-import { ACCEPT_VALUES, BASELINE_FORM, CONTENT_TYPES, describeForm, FRAMINGS, isBaselineForm, JSON_DIALECTS, writeJson, type ClientForm, type JsonDialect } from '../../src/http/client-form.js';
+import { ACCEPT_VALUES, BASELINE_FORM, CHUNKED_FORM, CONTENT_TYPES, describeForm, isBaselineForm, JSON_DIALECTS, writeJson, type ClientForm, type JsonDialect } from '../../src/http/client-form.js';
 
 const DIALECTS = Object.keys(JSON_DIALECTS) as JsonDialect[];
 
@@ -49,21 +49,35 @@ describe('forms', () => {
     expect(describeForm({ ...BASELINE_FORM, accept: '*/*', framing: 'chunked' })).toMatch(/^Accept: \*\/\* \(as curl and Python requests send it\), framed with Transfer-Encoding: chunked/);
   });
 
-  test('everyClientForm: the suite own form, then each form that differs in exactly one dimension, each named apart', () => {
+  test('everyClientForm: the suite own form, then each form of the same request that differs in exactly one dimension, each named apart', () => {
     const [first, ...others] = everyClientForm();
     expect(isBaselineForm(first!)).toBe(true);
     const dimensions = (form: typeof BASELINE_FORM) => (Object.keys(BASELINE_FORM) as Array<keyof typeof BASELINE_FORM>).filter((key) => form[key] !== BASELINE_FORM[key]);
     for (const form of others) expect(dimensions(form), describeForm(form)).toHaveLength(1);
-    expect(others).toHaveLength(DIALECTS.length - 1 + ACCEPT_VALUES.length - 1 + CONTENT_TYPES.length - 1 + Object.keys(FRAMINGS).length - 1);
+    expect(others).toHaveLength(DIALECTS.length - 1 + ACCEPT_VALUES.length - 1 + CONTENT_TYPES.length - 1);
     expect(new Set(others.map(describeForm)).size).toBe(others.length);
   });
 
-  test('the arbitrary reaches every value of every dimension, and shrinks to the suite own form', () => {
+  test('no must form draws a transport feature: every form of the coverage and of the arbitrary is framed by Content-Length', () => {
+    const drawn = fc.sample(clientForm(), { seed: 3, numRuns: 300 });
+    expect(new Set([...everyClientForm(), ...drawn].map((form) => form.framing))).toEqual(new Set(['content-length']));
+    expect(CHUNKED_FORM).toEqual({ ...BASELINE_FORM, framing: 'chunked' });
+  });
+
+  test.each<[string, ClientForm, boolean]>([
+    ['the suite own form', BASELINE_FORM, true],
+    ['another dialect', { ...BASELINE_FORM, json: 'spaced' }, false],
+    ['another Accept', { ...BASELINE_FORM, accept: '*/*' }, false],
+    ['no Accept', { ...BASELINE_FORM, accept: null }, false],
+    ['another Content-Type', { ...BASELINE_FORM, contentType: 'application/json; charset=utf-8' }, false],
+    ['chunked framing alone', CHUNKED_FORM, false],
+  ])('isBaselineForm: %s', (_d, form, baseline) => expect(isBaselineForm(form)).toBe(baseline));
+
+  test('the arbitrary reaches every value of every dimension of the same request, and shrinks to the suite own form', () => {
     const forms = fc.sample(clientForm(), { seed: 3, numRuns: 300 });
     expect(new Set(forms.map((form) => form.json))).toEqual(new Set(DIALECTS));
     expect(new Set(forms.map((form) => form.accept))).toEqual(new Set(ACCEPT_VALUES.map(({ value }) => value)));
     expect(new Set(forms.map((form) => form.contentType))).toEqual(new Set(CONTENT_TYPES.map(({ value }) => value)));
-    expect(new Set(forms.map((form) => form.framing))).toEqual(new Set(Object.keys(FRAMINGS)));
     // A property that fails for every form shrinks to the first value of each dimension.
     const details = fc.check(fc.property(clientForm(), () => false), { seed: 3 });
     expect(isBaselineForm(details.counterexample![0] as ClientForm)).toBe(true);

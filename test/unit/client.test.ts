@@ -116,3 +116,52 @@ describe('HttpClient', () => {
     }
   });
 });
+
+describe('transport: chunked framing and the peer version', () => {
+  test('a chunked body is sent in pieces, the first boundary inside the first multi-byte character; the pieces make the body', async () => {
+    const { inChunks } = await import('../../src/http/client.js');
+    const text = '{"name":"Café 🐈"}';
+    const pieces: Buffer[] = [];
+    for await (const piece of inChunks(text)) pieces.push(piece as Buffer);
+    expect(Buffer.concat(pieces).toString()).toBe(text);
+    expect(pieces.length).toBe(3);
+    // 'é' is C3 A9: a piece ends after C3.
+    expect(pieces.map((piece) => piece.at(-1))).toContain(0xc3);
+    // ASCII alone: halved, no boundary of its own.
+    const ascii: Buffer[] = [];
+    for await (const piece of inChunks('{"name":"ab"}')) ascii.push(piece as Buffer);
+    expect(ascii.map((p) => p.toString())).toEqual(['{"name"', ':"ab"}']);
+  });
+
+  test.each([
+    ['HTTP/1.0', 'HTTP/1.0 200 OK\r\n', 'HTTP/1.0'],
+    ['HTTP/1.1 in two reads', ['HTTP/', '1.1 200 OK\r\n'], 'HTTP/1.1'],
+    ['near miss: garbage', 'HTTX/1.1 200', undefined],
+  ] as const)('sniffPeerVersion: %s', async (_d, reads, version) => {
+    const { sniffPeerVersion } = await import('../../src/http/dispatcher.js');
+    const queue = [...(typeof reads === 'string' ? [reads] : reads)].map((text) => Buffer.from(text));
+    const socket = { read: () => queue.shift() ?? null };
+    const seen: Array<string | undefined> = [];
+    sniffPeerVersion(socket as never, (found) => seen.push(found));
+    const got: string[] = [];
+    for (let chunk = socket.read(); chunk !== null; chunk = socket.read()) got.push(chunk.toString());
+    expect(got.join('')).toBe(typeof reads === 'string' ? reads : reads.join(''));
+    expect(seen).toEqual([version]);
+  });
+
+  test('an answer in HTTP/1.0 is recorded as such; one in HTTP/1.1 carries no version', async () => {
+    const { createServer } = await import('node:net');
+    const raw = createServer((socket) => socket.once('data', () => socket.end('HTTP/1.0 200 OK\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n[]')));
+    await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve));
+    try {
+      const exchange = await list(clientFor(`http://127.0.0.1:${(raw.address() as { port: number }).port}/v1`));
+      expect(exchange.response?.httpVersion).toBe('HTTP/1.0');
+    } finally {
+      await client?.close();
+      client = undefined;
+      await new Promise((resolve) => raw.close(resolve));
+    }
+    server = await startRawServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('[]'));
+    expect((await list(clientFor(server.baseUrl))).response?.httpVersion).toBeUndefined();
+  });
+});

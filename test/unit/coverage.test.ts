@@ -27,7 +27,8 @@ describe('newCategoryCoverage', () => {
     ['a line break inside', (text: string) => text.includes('\n')],
     ['CRLF and a tab inside', (text: string) => text.includes('\r\n') && text.includes('\t')],
     ['NUL inside', (text: string) => text.includes('\u0000')],
-    ['other C0 controls and DEL inside', (text: string) => /[\u0001-\u0008\u000b\u000c\u000e-\u001f]/.test(text) && text.includes('\u007f')],
+    ['other C0 controls inside', (text: string) => /[\u0001-\u0008\u000b\u000c\u000e-\u001f]/.test(text) && !text.includes('\u007f')],
+    ['DEL inside', (text: string) => text.includes('\u007f') && !/[\u0000-\u001f]/.test(text)],
     ['characters outside the BMP', (text: string) => [...text].some((c) => c.codePointAt(0)! > 0xffff)],
     ...['123', '-0', '1e3', '0x1F', 'true', 'null'].map((lookalike) => [`${JSON.stringify(lookalike)}, a string that looks like another JSON type`, (text: string) => text === lookalike] as [string, (text: string) => boolean]),
   ])('%s: in the name and in the description, the other field everyday', (trigger, holds) => {

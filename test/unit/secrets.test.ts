@@ -286,3 +286,20 @@ describe('shown credentials replay exactly what was sent', () => {
     }
   });
 });
+
+describe('the key placed outside Authorization replays exactly what was sent', () => {
+  test('every placement’s shown query, header and body, expanded by bash with the key in the environment, is what was sent (property over keys)', async () => {
+    const { keyPlacements } = await import('../../src/http/key-placement.js');
+    const { execFileSync } = await import('node:child_process');
+    // Keys with characters a URL encodes (+ / =) and without.
+    const keys = fc.sample(fc.stringMatching(/^[A-Za-z0-9\-._~+/=]{8,40}$/), { seed: 20261125, numRuns: 6 });
+    const cases = keys.flatMap((apiKey) =>
+      keyPlacements(apiKey).flatMap(({ placed }) => [...(placed.query ? [placed.query] : []), ...Object.values(placed.headers), ...(placed.body ? [placed.body] : [])].map((part) => ({ apiKey, ...part }))),
+    );
+    expect(cases.length).toBeGreaterThanOrEqual(keys.length * 9);
+    const script = cases.map(({ shown }, i) => `export PETSTORE_API_KEY="$K_${i}"; printf '%s\\0' "${shown}"`).join('\n');
+    const env = Object.fromEntries(cases.map(({ apiKey }, i) => [`K_${i}`, apiKey]));
+    const printed = execFileSync('bash', ['-c', script], { env: { PATH: process.env.PATH, ...env }, encoding: 'utf8' }).split('\0').slice(0, -1);
+    for (const [i, { apiKey, sent, shown }] of cases.entries()) expect(printed[i], `key ${apiKey}: shown ${shown}`).toBe(sent);
+  });
+});

@@ -7,5 +7,5 @@ import type { CorrectVariant } from '../support/fault.js';
 export default {
   allowedBy: '5/R1',
   variation: (_base, { apiKey }) => ({ authorize: (header) => header === `Bearer ${apiKey}` }),
-  expectedNonMust: ['auth-scheme-case-insensitive'],
+  expectedNotPassed: ['auth-scheme-case-insensitive'],
 } satisfies CorrectVariant;

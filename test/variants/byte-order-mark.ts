@@ -15,5 +15,5 @@ export default {
       base.write(res, { status: reply.status, headers: { ...reply.headers, 'content-type': 'application/json' }, raw: `\ufeff${text}` });
     },
   }),
-  expectedNonMust: ['json-without-byte-order-mark'],
+  expectedNotPassed: ['json-without-byte-order-mark'],
 } satisfies CorrectVariant;

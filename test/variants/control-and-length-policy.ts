@@ -1,4 +1,5 @@
 import type { CorrectVariant } from '../support/fault.js';
+import { longerThan, namesMatching, refusing } from '../support/refusals.js';
 
 /**
  * Refuses, with 400 and an Error body, every name holding a control character (tab and
@@ -8,14 +9,6 @@ import type { CorrectVariant } from '../support/fault.js';
  */
 export default {
   allowedBy: '4.2, 8',
-  variation: (base) => ({
-    validateNewCategory(value) {
-      const result = base.validateNewCategory(value);
-      if (!result.ok) return result;
-      if (/[\u0000-\u001f\u007f]/.test(result.value.name)) return { ok: false, message: 'name must not hold control characters' };
-      if ([...result.value.name].length > 100) return { ok: false, message: 'name is longer than 100 characters' };
-      return result;
-    },
-  }),
+  variation: refusing(namesMatching(/[\u0000-\u001f\u007f]/, 'name must not hold control characters'), longerThan('name', 100)),
   observes: [/^names holding a control character, tab or line break included, are refused \(400\)/, /^names longer than 100 characters are refused \(400\)/],
 } satisfies CorrectVariant;

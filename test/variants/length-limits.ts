@@ -1,4 +1,5 @@
 import type { CorrectVariant } from '../support/fault.js';
+import { longerThan, refusing } from '../support/refusals.js';
 
 /**
  * Refuses names over 255 characters and descriptions over 1,024 with 400 and an Error
@@ -7,15 +8,6 @@ import type { CorrectVariant } from '../support/fault.js';
  */
 export default {
   allowedBy: '8',
-  variation: (base) => ({
-    validateNewCategory(value) {
-      const result = base.validateNewCategory(value);
-      if (!result.ok) return result;
-      const { name, description } = result.value;
-      if ([...name].length > 255) return { ok: false, message: 'name is longer than 255 characters' };
-      if (description !== undefined && [...description].length > 1024) return { ok: false, message: 'description is longer than 1024 characters' };
-      return result;
-    },
-  }),
+  variation: refusing(longerThan('name', 255), longerThan('description', 1024)),
   observes: [/^names longer than 255 characters are refused \(400\)/],
 } satisfies CorrectVariant;

@@ -4,5 +4,5 @@ import type { CorrectVariant } from '../support/fault.js';
 export default {
   allowedBy: '5 (the spec does not require the header)',
   variation: (base) => ({ unauthorized: (req) => ({ ...base.unauthorized(req), headers: {} }) }),
-  expectedNonMust: ['unauthorized-invalid-token', 'unauthorized-has-challenge'],
+  expectedNotPassed: ['unauthorized-invalid-token', 'unauthorized-has-challenge'],
 } satisfies CorrectVariant;

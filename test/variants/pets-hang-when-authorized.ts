@@ -15,5 +15,5 @@ export default {
       return base.respond(req);
     },
   }),
-  expectedNonMust: ['pets-deprecation-signalled'],
+  expectedNotPassed: ['pets-deprecation-signalled'],
 } satisfies CorrectVariant;

@@ -1,0 +1,98 @@
+/**
+ * The premise of every judgement, stated once: which requests (and answers) its rule holds
+ * for. The active checks send only requests their premise admits (context.ts asks
+ * before each is sent), and the traffic judge applies a rule to a captured exchange only
+ * when its premise holds (traffic/judge.ts), so a capture's request that no active check
+ * would send is never held to a rule written for the suite's own. After Hypothesis's
+ * `assume` and HTTPolice's stance on erratic captures: outside a premise, not judged.
+ */
+import type { RecordedRequest } from '../core/exchange.js';
+import { isJsonMediaType } from '../http/media-type.js';
+import { LARGEST_BODY_BYTES, requestVariation, type RequestVariation } from '../http/request-variations.js';
+
+/** The statuses the interface defines for errors (4.1, 4.2, section 7): their Error shape holds for any request. */
+export const INTERFACE_ERROR_STATUSES: readonly number[] = [400, 401];
+
+/**
+ * The variation that sets a request apart from the interface's own requests
+ * (http/request-variations.ts), the one that weighs most first (outside, then transport);
+ * undefined for a request as the suite writes it.
+ */
+export function variationOf(request: Pick<RecordedRequest, 'method' | 'headers' | 'body' | 'bodyBytes'>): RequestVariation | undefined {
+  const method = request.method.toUpperCase();
+  const { headers } = request;
+  if (method === 'OPTIONS' && headers['access-control-request-method'] !== undefined) return requestVariation('cors-preflight');
+  if (method !== 'GET' && method !== 'POST') return requestVariation('other-method');
+  const chunked = /(^|,)\s*chunked\s*$/i.test(headers['transfer-encoding'] ?? '');
+  const bytes = request.bodyBytes ?? (request.body === undefined ? 0 : Buffer.byteLength(request.body));
+  const hasBody = bytes > 0 || chunked || Number(headers['content-length'] ?? 0) > 0;
+  if (hasBody && !isJsonMediaType(headers['content-type'])) return requestVariation('other-media-type');
+  if (bytes > LARGEST_BODY_BYTES) return requestVariation('oversized-body');
+  if (chunked) return requestVariation('chunked-framing');
+  if (/^\s*100-continue\s*$/i.test(headers.expect ?? '')) return requestVariation('expect-continue');
+  return undefined;
+}
+
+/** What a request and its answer must be for a rule to hold. */
+export interface Premise {
+  /** The premise in words, as `list --format json` shows it. */
+  words: string;
+  /** Whether the rule holds for this request (answered with `status`, when it was). */
+  holds(request: Pick<RecordedRequest, 'method' | 'headers' | 'body' | 'bodyBytes'>, status?: number): boolean;
+}
+
+const kindOf = (request: Parameters<Premise['holds']>[0]) => variationOf(request)?.kind;
+
+/**
+ * Whether a request is the interface's own: no variation, or an expectation (Expect:
+ * 100-continue) the server went on past, which changes when the body is sent, not what it is.
+ */
+function isInterfaceRequest(request: Parameters<Premise['holds']>[0], status: number | undefined): boolean {
+  const variation = variationOf(request);
+  return variation === undefined || (variation.id === 'expect-continue' && status !== variation.honestRefusal?.status);
+}
+
+/** The premises, by name. */
+export const PREMISES = {
+  interface: {
+    words: `a request of the interface as the suite writes it: no body, or an application/json body (any parameters) of at most ${LARGEST_BODY_BYTES} bytes framed by Content-Length (an Expect: 100-continue the server went on past included)`,
+    holds: isInterfaceRequest,
+  },
+  'same-request': {
+    words: 'a request of the interface, whatever HTTP transport features frame it (chunked, Expect: 100-continue)',
+    holds: (request) => kindOf(request) !== 'outside',
+  },
+  'interface-error': {
+    words: `a request of the interface as the suite writes it, or any request answered ${INTERFACE_ERROR_STATUSES.join(' or ')} (the errors the interface defines)`,
+    holds: (request, status) => isInterfaceRequest(request, status) || (status !== undefined && INTERFACE_ERROR_STATUSES.includes(status)),
+  },
+  'chunked-create': {
+    words: 'a valid create whose body is framed with Transfer-Encoding: chunked, to a server that answers in HTTP/1.1',
+    holds: (request) => variationOf(request)?.id === 'chunked-framing',
+  },
+  any: { words: 'any request to the interface’s paths', holds: () => true },
+} as const satisfies Record<string, Premise>;
+
+export type PremiseId = keyof typeof PREMISES;
+
+/** The premise of each check that is not {@link PREMISES.interface}, the premise of every other. */
+const CHECK_PREMISES: Readonly<Record<string, PremiseId>> = {
+  'no-server-error': 'any',
+  'unauthorized-has-challenge': 'any',
+  'error-body-is-error': 'interface-error',
+  'error-status-matches-http': 'interface-error',
+  'error-content-type-json': 'interface-error',
+  'success-content-type-json': 'same-request',
+  'json-without-byte-order-mark': 'same-request',
+  'answers-allowed-status': 'same-request',
+  'chunked-body-answered': 'chunked-create',
+  'chunked-body-created-exactly': 'chunked-create',
+  'auth-key-outside-authorization': 'any',
+  'cors-preflight-answered': 'any',
+};
+
+/** The premise of a check (by id), and its name. */
+export function premiseOf(checkId: string): Premise & { id: PremiseId } {
+  const id = CHECK_PREMISES[checkId] ?? 'interface';
+  return { id, ...PREMISES[id] };
+}
