@@ -33,6 +33,14 @@ export default function register(): void {
   }
 
   invariant({
+    id: 'answers-allowed-status',
+    title: 'every answer to a list is 200 or 401, to a create 201, 400 or 401 (413 for a size limit, section 8; the honest refusal of a transport feature it used)',
+    clause: '4',
+    level: 'must',
+    requirements: ['R-4-ANSWERS'],
+  });
+
+  invariant({
     id: 'no-server-error',
     title: 'no request of the run is answered with a server error (5xx), info probes included',
     clause: '4',

@@ -116,8 +116,9 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
     .option('--port <n>', 'port to listen on (0: any free port)', port, 8080)
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--har <file>', 'record every exchange to this HAR file, secrets redacted');
-  for (const option of trafficOptionList()) proxy.addOption(option);
-  proxy.action(async (flags: TrafficFlags & { port: number; host: string; har?: string }) => {
+  // The target is reached as a run reaches it: HTTP(S)_PROXY and NO_PROXY, extra CAs, a client certificate.
+  for (const option of [...trafficOptionList(), ...[SETTINGS.caFile, SETTINGS.clientCert, SETTINGS.clientKey].map(optionFor)]) proxy.addOption(option);
+  proxy.action(async (flags: ProxyFlags) => {
     code = await proxyCommand(flags, io);
   });
 
@@ -235,9 +236,9 @@ async function usableReportDir(asked: string | undefined, io: CliIo): Promise<st
 /** The options `judge` and `proxy` share, as commander options: the interface, the key when known, secrets and the report (flags from the table of settings). */
 function trafficOptionList(): Option[] {
   return [
-    optionFor(SETTINGS.baseUrl).makeOptionMandatory(),
+    optionFor({ ...SETTINGS.baseUrl, help: 'required: the base URL of the interface the traffic went to, ending with /v1; entries elsewhere are counted and left alone' }).makeOptionMandatory(),
     new Option('--api-key-env <name>', 'environment variable holding the valid key, when you know it: a valid key answered 401 is then judged too'),
-    ...[SETTINGS.headerEnv, SETTINGS.reportDir, SETTINGS.formats, SETTINGS.strict, SETTINGS.knownFailures, SETTINGS.quiet, SETTINGS.color].map(optionFor),
+    ...[SETTINGS.headerEnv, SETTINGS.minMustChecks, SETTINGS.reportDir, SETTINGS.formats, SETTINGS.strict, SETTINGS.knownFailures, SETTINGS.quiet, SETTINGS.color].map(optionFor),
   ];
 }
 
@@ -251,6 +252,7 @@ interface TrafficFlags {
   format?: Format[];
   strict?: boolean;
   knownFailures?: string;
+  minMustChecks?: number;
   quiet?: boolean;
   color?: boolean;
 }
@@ -274,6 +276,7 @@ async function trafficOptions(flags: TrafficFlags, io: CliIo) {
     secretHeaders,
     formats: flags.format ?? [...SETTINGS.formats.default],
     strict: flags.strict ?? false,
+    ...(flags.minMustChecks !== undefined ? { minMustChecks: flags.minMustChecks } : {}),
     ...(knownFailures ? { knownFailures } : {}),
     quiet: flags.quiet ?? false,
     color: flags.color !== false && !io.env.NO_COLOR && Boolean(io.stdout.isTTY || io.env.FORCE_COLOR),
@@ -289,13 +292,32 @@ async function judgeCommand(files: string[], flags: TrafficFlags, io: CliIo): Pr
   return outcome.exitCode;
 }
 
+/** The flags of `proxy`: the traffic's, where to listen and record, and how to reach the target. */
+interface ProxyFlags extends TrafficFlags {
+  port: number;
+  host: string;
+  har?: string;
+  caFile?: string;
+  clientCert?: string;
+  clientKey?: string;
+}
+
 /** `proxy`: the validating proxy until Ctrl-C or SIGTERM, then its report (traffic/proxy-session.ts). */
-async function proxyCommand(flags: TrafficFlags & { port: number; host: string; har?: string }, io: CliIo): Promise<number> {
+async function proxyCommand(flags: ProxyFlags, io: CliIo): Promise<number> {
   const options = await trafficOptions(flags, io);
+  const [{ readInput }, { proxyEnvironment }] = await Promise.all([import('../config/read-input.js'), import('../config/proxy.js')]);
+  const read = async (file: string | undefined, what: string) => (file ? await readInput(resolve(io.cwd, file), what) : undefined);
+  const upstream = {
+    proxy: proxyEnvironment(io.env),
+    caPem: await read(flags.caFile, 'the CA file'),
+    clientCertPem: await read(flags.clientCert, 'the client certificate'),
+    clientKeyPem: await read(flags.clientKey, 'the client key'),
+  };
+  if (upstream.clientCertPem !== undefined || upstream.clientKeyPem !== undefined) (await import('../config/client-certificate.js')).assertClientCertificate(upstream.clientCertPem, upstream.clientKeyPem);
   const reportDir = flags.reportDir === '-' ? null : await usableReportDir(flags.reportDir, io);
   const { runProxySession } = await import('../traffic/proxy-session.js');
   return announcingInterrupt(io, async (stop) => {
-    const outcome = await runProxySession({ ...options, host: flags.host, port: flags.port, ...(flags.har ? { har: resolve(io.cwd, flags.har) } : {}), reportDir, out: io.stdout, err: io.stderr, stop });
+    const outcome = await runProxySession({ ...options, upstream, host: flags.host, port: flags.port, ...(flags.har ? { har: resolve(io.cwd, flags.har) } : {}), reportDir, out: io.stdout, err: io.stderr, stop });
     return outcome.exitCode;
   });
 }

@@ -1,6 +1,6 @@
 import type { Socket } from 'node:net';
 import { rootCertificates } from 'node:tls';
-import { buildConnector, Client, EnvHttpProxyAgent, Pool } from 'undici';
+import { buildConnector, Client, EnvHttpProxyAgent, Pool, type Dispatcher } from 'undici';
 import { DIRECT } from '../config/proxy.js';
 import type { RunSettings } from '../config/settings.js';
 import type { WatchedDispatcher } from './connection-pool.js';
@@ -8,57 +8,99 @@ import type { WatchedDispatcher } from './connection-pool.js';
 /** What a slot's dispatcher is built from: the run's transport settings. */
 export type DispatcherOptions = Pick<RunSettings, 'timeoutMs' | 'maxResponseBytes' | 'proxy' | 'caPem' | 'clientCertPem' | 'clientKeyPem'>;
 
+/** How the target is reached, whatever the deadlines: the environment's proxy, extra CAs, a client certificate. */
+type RouteOptions = Pick<DispatcherOptions, 'proxy' | 'caPem' | 'clientCertPem' | 'clientKeyPem'>;
+
 /**
- * One slot's single-connection dispatcher: undici's EnvHttpProxyAgent, which reaches the
- * target directly or through the proxy the run's environment names for its scheme (a
- * CONNECT tunnel, RFC 9110 §9.3.6), unless NO_PROXY names the host.
- *
- * The slot counts connections by the dispatcher's `connect` and `disconnect` events. The
- * proxy agent does not forward its inner clients' events, so the client to the target is
- * built here and its events are re-emitted on the dispatcher the slot watches, tunnelled
- * or not. TLS settings (extra CAs, a client certificate) go to the target's handshake in
- * both paths: `connect` directly, `requestTls` inside a tunnel.
+ * A single-connection dispatcher to the target: undici's EnvHttpProxyAgent, which reaches
+ * it directly or through the proxy the environment names for its scheme (a CONNECT
+ * tunnel, RFC 9110 §9.3.6), unless NO_PROXY names the host. The proxy agent does not
+ * forward its inner clients' events, so the client to the target is built here and its
+ * `connect` and `disconnect` events are re-emitted, tunnelled or not; so is the HTTP version
+ * of the connection's first status line (`peerVersion`, {@link sniffPeerVersion}): a client
+ * sends chunked framing only to a server known to speak HTTP/1.1 (RFC 9112 §7.1). TLS
+ * settings go to the target's handshake in both paths: `connect` directly, `requestTls`
+ * inside a tunnel.
+ * @param deadlines the request deadline (ms) and the largest answer (bytes); none: the
+ *   caller's client decides how long to wait (the validating proxy's).
  */
-export function slotDispatcher(options: DispatcherOptions): WatchedDispatcher {
-  const tls = {
-    timeout: options.timeoutMs,
-    ...(options.caPem ? { ca: [...rootCertificates, options.caPem] } : {}),
-    ...(options.clientCertPem && options.clientKeyPem ? { cert: options.clientCertPem, key: options.clientKeyPem } : {}),
-  };
-  const { httpProxy, httpsProxy, noProxy } = options.proxy ?? DIRECT;
-  const agent = new EnvHttpProxyAgent({
+function targetConnection(route: RouteOptions, deadlines?: Pick<DispatcherOptions, 'timeoutMs' | 'maxResponseBytes'>): UpstreamDispatcher & WatchedDispatcher {
+  const tls = { ...tlsOptions(route), ...(deadlines ? { timeout: deadlines.timeoutMs } : {}) };
+  const { httpProxy, httpsProxy, noProxy } = route.proxy ?? DIRECT;
+  let peerVersion: string | undefined;
+  const emit = (event: string, ...args: unknown[]) => (agent as unknown as NodeJS.EventEmitter).emit(event, ...args);
+  const agent: EnvHttpProxyAgent = new EnvHttpProxyAgent({
     httpProxy,
     httpsProxy,
     noProxy,
     connections: 1,
-    // undici does not abort a request while its connection is being set up: the connect
-    // timeout is the request deadline, so an unreachable target costs one deadline.
     connect: tls,
     requestTls: tls,
-    proxyTls: { timeout: options.timeoutMs },
-    // The CONNECT request to the proxy has the same deadline as any other.
-    clientFactory: (origin: URL, opts: object) => new Pool(origin, { ...opts, headersTimeout: options.timeoutMs }),
     factory: (origin: string | URL, opts: { connect?: Client.Options['connect'] }) => {
-      const connect = typeof opts.connect === 'function' ? opts.connect : buildConnector({ ...(opts.connect as buildConnector.BuildOptions) });
-      const client = new Client(origin, {
-        ...(opts as Client.Options),
-        connect: (connectOptions, callback) =>
-          connect(connectOptions, (error, socket) => {
-            if (socket) sniffPeerVersion(socket as Socket, (version) => (agent as unknown as NodeJS.EventEmitter).emit('peerVersion', version));
-            callback(error, socket as never);
-          }),
-      });
-      client.on('connect', (...event) => agent.emit('connect', ...event));
-      client.on('disconnect', (...event) => agent.emit('disconnect', ...event));
+      const client = new Client(origin, { ...(opts as Client.Options), connect: sniffing(opts.connect, (version) => emit('peerVersion', (peerVersion = version))) });
+      client.on('connect', (...event) => emit('connect', ...event));
+      client.on('disconnect', (...event) => emit('disconnect', ...event));
       return client;
     },
-    maxResponseSize: options.maxResponseBytes,
-    // Backstops only: the abort signal enforces the precise deadline.
-    headersTimeout: options.timeoutMs + 1000,
-    bodyTimeout: options.timeoutMs + 1000,
-    keepAliveTimeout: 4000,
+    ...(deadlines
+      ? {
+          // undici does not abort a request while its connection is being set up: the connect
+          // timeout is the request deadline, so an unreachable target costs one deadline.
+          proxyTls: { timeout: deadlines.timeoutMs },
+          // The CONNECT request to the proxy has the same deadline as any other.
+          clientFactory: (origin: URL, opts: object) => new Pool(origin, { ...opts, headersTimeout: deadlines.timeoutMs }),
+          maxResponseSize: deadlines.maxResponseBytes,
+          // Backstops only: the abort signal enforces the precise deadline.
+          headersTimeout: deadlines.timeoutMs + 1000,
+          bodyTimeout: deadlines.timeoutMs + 1000,
+          keepAliveTimeout: 4000,
+        }
+      : { headersTimeout: 0, bodyTimeout: 0 }),
   } as EnvHttpProxyAgent.Options);
-  return agent as unknown as WatchedDispatcher;
+  return Object.defineProperty(agent, 'peerVersion', { get: () => peerVersion }) as unknown as UpstreamDispatcher & WatchedDispatcher;
+}
+
+/**
+ * One slot's single-connection dispatcher ({@link targetConnection}) with the run's
+ * deadlines: the slot counts connections by its `connect` and `disconnect` events, and
+ * reads each connection's `peerVersion`.
+ */
+export function slotDispatcher(options: DispatcherOptions): WatchedDispatcher {
+  return targetConnection(options, options);
+}
+
+/** The TLS settings of a connection to the target: extra CAs, a client certificate. */
+function tlsOptions(options: RouteOptions) {
+  return {
+    ...(options.caPem ? { ca: [...rootCertificates, options.caPem] } : {}),
+    ...(options.clientCertPem && options.clientKeyPem ? { cert: options.clientCertPem, key: options.clientKeyPem } : {}),
+  };
+}
+
+/** A single-connection dispatcher that knows the HTTP version its target answers in, and says when its connection closes. */
+export type UpstreamDispatcher = Dispatcher & {
+  /** The version of its connection's first status line (`HTTP/1.0`, `HTTP/1.1`); undefined before any answer. */
+  readonly peerVersion: string | undefined;
+  on(event: 'disconnect', listener: () => void): unknown;
+};
+
+/**
+ * One connection of the validating proxy to its target (traffic/proxy.ts), for one
+ * client connection ({@link targetConnection}): reached as a run reaches the target, with
+ * no deadline of its own (the client it stands for decides how long to wait).
+ */
+export function upstreamDispatcher(options: RouteOptions): UpstreamDispatcher {
+  return targetConnection(options);
+}
+
+/** A connector that reports each connection's peer version ({@link sniffPeerVersion}); `connect` as undici's Client takes it. */
+function sniffing(connect: Client.Options['connect'], onVersion: (version: string | undefined) => void): buildConnector.connector {
+  const connector = typeof connect === 'function' ? connect : buildConnector({ ...(connect as buildConnector.BuildOptions) });
+  return (connectOptions, callback) =>
+    connector(connectOptions, (error, socket) => {
+      if (socket) sniffPeerVersion(socket as Socket, onVersion);
+      callback(error, socket as never);
+    });
 }
 
 /**

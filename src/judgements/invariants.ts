@@ -5,7 +5,7 @@
  */
 import { CheckFailure } from '../core/errors.js';
 import { requestLine, withBodyCapped, type Exchange, type RecordedResponse } from '../core/exchange.js';
-import { premiseOf } from '../check/premises.js';
+import { premiseOf, variationOf } from '../check/premises.js';
 import { isJsonMediaType } from '../http/media-type.js';
 import { BYTE_ORDER_MARK, exactInteger, lexemeOf, parseJson, type JsonParseResult } from '../json/lossless.js';
 import type { CheckLevel } from '../requirements/catalogue.js';
@@ -26,7 +26,27 @@ export interface Invariant {
    * Undefined when the response is fine, null when this invariant cannot judge it (another
    * does), else what is wrong. `parsedBody` parses the body on first call.
    */
-  problem(response: RecordedResponse, parsedBody: ParsedBody): string | null | undefined;
+  problem(response: RecordedResponse, parsedBody: ParsedBody, exchange: Exchange): string | null | undefined;
+}
+
+/** The operation a request is of: listCategories or createCategory, by method and path; undefined for any other. */
+function operationOf(exchange: Exchange): 'list' | 'create' | undefined {
+  if (!new URL(exchange.request.url).pathname.endsWith('/v1/categories')) return undefined;
+  return exchange.request.method === 'GET' ? 'list' : exchange.request.method === 'POST' ? 'create' : undefined;
+}
+
+/** The statuses each operation may answer (4.1, 4.2; 413: section 8's size limits). */
+export const ALLOWED_STATUSES: Readonly<Record<'list' | 'create', readonly number[]>> = { list: [200, 401], create: [201, 400, 401, 413] };
+
+/**
+ * The statuses a request of an operation may be answered with: those of the spec, and the
+ * honest refusal of a transport feature it used (411 to a chunked body, 417 to an
+ * expectation: http/request-variations.ts).
+ */
+export function allowedStatuses(exchange: Exchange, operation: 'list' | 'create'): readonly number[] {
+  const variation = variationOf(exchange.request);
+  const honest = variation?.kind === 'transport' && variation.honestRefusal ? [variation.honestRefusal.status] : [];
+  return [...ALLOWED_STATUSES[operation], ...honest];
 }
 
 const isError = (response: RecordedResponse) => response.status >= 400;
@@ -46,6 +66,14 @@ const contentType = (response: RecordedResponse) =>
 
 /** The invariants, by the id of the check that judges each. */
 export const INVARIANTS = {
+  'answers-allowed-status': {
+    kind: 'answer to listCategories or createCategory',
+    kinds: 'answers to listCategories or createCategory',
+    rule: 'a status the spec lists (a list 200 or 401; a create 201, 400, 401 or 413)',
+    // A 5xx is no-server-error's; the others are the table of 4.1 and 4.2. The problem is the status alone: one root cause with every check a wrong status fails.
+    applies: (response, exchange) => response.status < 500 && operationOf(exchange) !== undefined,
+    problem: (response, _parsed, exchange) => (allowedStatuses(exchange, operationOf(exchange)!).includes(response.status) ? undefined : `status ${response.status}`),
+  },
   'no-server-error': {
     kind: 'response of listCategories or createCategory',
     kinds: 'responses of listCategories or createCategory',
@@ -128,7 +156,7 @@ export function invariantRecord(exchange: Exchange): InvariantRecord {
     const parsedBody = () => (parsed ??= parseJson(response.body));
     for (const [id, invariant] of Object.entries(INVARIANTS) as Array<[InvariantId, Invariant]>) {
       // Its premise first (check/premises.ts): a 411 to a chunked body, a 415 to a form post, is no Error the interface defines.
-      if (invariant.applies(response, exchange) && premiseOf(id).holds(exchange.request, response.status)) problems.set(id, invariant.problem(response, parsedBody));
+      if (invariant.applies(response, exchange) && premiseOf(id).holds(exchange.request, response.status)) problems.set(id, invariant.problem(response, parsedBody, exchange));
     }
   }
   return { exchange: withBodyCapped(exchange), problems };

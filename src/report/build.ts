@@ -6,7 +6,7 @@ import { specVersion, toolVersion } from '../core/package-info.js';
 import { REPORT_VERSION, type CheckResult, type Report, type RunTiming, type StatusCounts, type TrafficSummary } from './model.js';
 import { curlCommand } from './curl.js';
 import { OUT_OF_SCOPE, traceRequirements } from './traceability.js';
-import { coverageOf, decideVerdict, headline } from './verdict.js';
+import { coverageOf, coverageShortfall, decideVerdict, headline } from './verdict.js';
 import { gateOf } from './gate.js';
 import { findingsOf, withBlockers } from './findings.js';
 import type { KnownFailure } from '../config/known-failures.js';
@@ -42,7 +42,10 @@ export function buildReport(record: RunRecord): Report {
   const facts = assessability(record, answered);
   const probes = record.preflight ? 1 : 0;
   const probesAnswered = record.preflight?.response ? 1 : 0;
-  const { verdict, reason } = decideVerdict(record.checks, { ...facts, runErrors: record.runErrors, strict: settings.strict ?? false });
+  const decided = decideVerdict(record.checks, { ...facts, runErrors: record.runErrors, strict: settings.strict ?? false });
+  // A gate on coverage (--min-must-checks) stops a verdict that stands on too little; a must failure stands whatever the coverage.
+  const shortfall = decided.verdict === 'nonconformant' ? undefined : coverageShortfall(record.checks, settings.minMustChecks);
+  const { verdict, reason } = shortfall ? { verdict: 'error' as const, reason: shortfall } : decided;
   const proxy = shownProxy(settings);
   const report: Report = {
     reportVersion: REPORT_VERSION,

@@ -8,7 +8,7 @@ import type { CheckResult, Report } from './model.js';
 import { trafficWords } from './traffic-words.js';
 import { visible } from './visible.js';
 import { gateLines } from './gate.js';
-import { countsForVerdict, neverExercised } from './verdict.js';
+import { bannerOf, countsForVerdict, partialBasis } from './verdict.js';
 
 type Style = Parameters<typeof styleText>[0];
 
@@ -80,10 +80,12 @@ export class ConsoleFormat {
 
   /** The verdict (and the gate): with where the reports went, all that `--quiet` prints. */
   verdict(report: Report): string {
-    const verdictStyle: Style = report.verdict === 'conformant' ? 'green' : report.verdict === 'nonconformant' ? 'red' : 'yellow';
+    const banner = bannerOf(report);
+    const verdictStyle: Style = banner === 'conformant' ? 'green' : banner === 'nonconformant' ? 'red' : 'yellow';
+    const basis = partialBasis(report);
     return [
       `Verdict: ${this.#paint(['bold', verdictStyle], report.headline)}: ${visible(report.verdictReason)}`,
-      ...(report.traffic && report.verdict === 'conformant' ? [`Never exercised by the traffic: ${neverExercised(report).join(', ') || 'none'}`] : []),
+      ...(basis ? [basis] : []),
       ...(report.gate ? gateLines(report.gate) : []),
     ].join('\n');
   }
@@ -108,9 +110,21 @@ export class ConsoleFormat {
       'Checks',
       ...rows,
       ...(report.target.kind === 'traffic' ? [] : [`Requests: ${report.summary.requests} sent, ${report.summary.requestsAnswered} answered, in ${(report.durationMs / 1000).toFixed(2)} s`]),
-      ...(report.traffic ? [`Traffic: ${trafficWords(report.traffic)}, in ${(report.durationMs / 1000).toFixed(2)} s`] : []),
+      ...(report.traffic ? [`Traffic: ${trafficWords(report.traffic)}, in ${(report.durationMs / 1000).toFixed(2)} s`, ...droppedLines(report.traffic)] : []),
       this.verdict(report),
     ].join('\n');
   }
 }
 
+
+/** Bodies of a capture listed on the console, at most: the rest are in report.json (`traffic.dropped`). */
+const DROPPED_SHOWN = 10;
+
+/** Each body the capture did not keep, with why: never judged, never guessed. */
+function droppedLines(traffic: NonNullable<Report['traffic']>): string[] {
+  const dropped = traffic.dropped ?? [];
+  const total = Object.values(traffic.missing).reduce((sum, count) => sum + count, 0);
+  const lines = dropped.slice(0, DROPPED_SHOWN).map(({ exchange, body, reason }) => `  not judged: #${exchange} ${body}: ${visible(reason)}`);
+  if (total > lines.length) lines.push(`  … ${total - lines.length} more bodies not kept (report.json: traffic.dropped lists the first ${dropped.length})`);
+  return lines;
+}

@@ -1,10 +1,15 @@
 import type { CheckResult } from './model.js';
 
-/** The failing exchange as plain text: message, request, response, reproduction. */
-export function failureText(check: CheckResult): string {
+/**
+ * The failing exchange as plain text: message, request, response, reproduction.
+ * @param headed the first line of the message is shown apart (report.html's card heads
+ *   with it): the text starts at its second.
+ */
+export function failureText(check: CheckResult, headed = false): string {
   const failure = check.failure!;
   const { request, response, error } = failure;
-  const lines = [failure.message, '', `${request.method} ${request.url}`];
+  const message = headed ? failure.message.split('\n').slice(1) : [failure.message];
+  const lines = [...message, ...(message.length > 0 ? [''] : []), `${request.method} ${request.url}`];
   for (const [name, value] of Object.entries(request.headers)) lines.push(`${name}: ${value}`);
   if (request.body !== undefined) lines.push('', request.body);
   lines.push('');

@@ -2,7 +2,7 @@ import { escapeUTF8 } from 'entities';
 import { visible } from './visible.js';
 import type { CheckLevel } from '../check/types.js';
 import { failureText } from './failure-text.js';
-import { byWeight, countsForVerdict } from './verdict.js';
+import { bannerOf, byWeight, countsForVerdict, partialBasis } from './verdict.js';
 import type { CheckResult, Report } from './model.js';
 import { trafficWords } from './traffic-words.js';
 
@@ -21,7 +21,7 @@ body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:
 main{max-width:1100px;margin:0 auto;padding:24px}
 h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 8px}
 .verdict{border-radius:8px;padding:16px 20px;color:#fff}
-.conformant{background:#1a7f37}.nonconformant{background:#cf222e}.error{background:#9a6700}
+.conformant{background:#1a7f37}.partial{background:#bf8700}.nonconformant{background:#cf222e}.error{background:#9a6700}
 .meta{opacity:.9;font-size:13px}
 table{border-collapse:collapse;width:100%;background:#fff;font-size:13px}
 th,td{border:1px solid #d0d7de;padding:4px 8px;text-align:left;vertical-align:top}
@@ -52,6 +52,7 @@ export function renderHtml(report: Report): string {
   const mustErrors = report.checks.filter((check) => check.status === 'error' && check.level === 'must');
   const statusClass = (status: string) => (status === 'error' ? 'error-s' : status);
   const levels: CheckLevel[] = ['must', 'should', 'info'];
+  const basis = partialBasis(report);
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -62,9 +63,9 @@ export function renderHtml(report: Report): string {
 </head>
 <body>
 <main>
-<section class="verdict ${e(report.verdict)}">
+<section class="verdict ${e(bannerOf(report))}">
 <h1>${e(report.headline)}</h1>
-<div>${e(report.verdictReason)}</div>
+<div>${e(report.verdictReason)}</div>${basis ? `\n<div>${e(basis)}</div>` : ''}
 <div class="meta">${report.target.kind === 'traffic' ? `traffic of ${e(report.target.baseUrl)}, nothing sent` : `${e(report.target.baseUrl)} · profile ${e(report.settings.profile)} · seed ${e(report.settings.seed)}`} · ${e(report.startedAt)} · ${report.target.kind === 'traffic' ? '' : `${e(report.summary.requests)} requests in `}${e((report.durationMs / 1000).toFixed(2))} s · ${e(report.tool.name)} ${e(report.tool.version)}, spec ${e(report.spec.version)}</div>${report.traffic ? `\n<div class="meta">Traffic: ${e(trafficWords(report.traffic))}</div>` : ''}
 </section>
 
@@ -121,7 +122,7 @@ function failureCard(check: CheckResult, counts: boolean): string {
   const property = check.property;
   const failure = check.failure!;
   const received = failure.response ? `HTTP ${failure.response.status}` : failure.error ? `no response: ${failure.error.code}` : '';
-  const text = failureText(check);
+  const text = failureText(check, true);
   const exchange = text.length > FOLDED_CHARS
     ? `<details><summary>the whole exchange (${e(text.length)} characters)</summary><pre>${e(text)}</pre></details>`
     : `<pre>${e(text)}</pre>`;

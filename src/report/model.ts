@@ -82,6 +82,8 @@ export interface TrafficSummary {
   other: number;
   /** Judged exchanges whose body the capture did not keep, by which body. */
   missing: Record<string, number>;
+  /** The first bodies not kept (at most 100), each with why: never judged, never guessed (since 1.2). */
+  dropped?: Array<{ exchange: number; body: string; reason: string }>;
 }
 
 /** The gate of a run with known failures (`--known-failures`): which failures were accepted, which not. */

@@ -4,7 +4,7 @@ import { gateLines } from './gate.js';
 import { code, heading, markdown, paragraph, table, text } from './markdown.js';
 import type { Report } from './model.js';
 import { trafficWords } from './traffic-words.js';
-import { byWeight, failsRun } from './verdict.js';
+import { bannerOf, byWeight, failsRun, partialBasis } from './verdict.js';
 import type { RootContent } from 'mdast';
 
 /**
@@ -14,11 +14,12 @@ import type { RootContent } from 'mdast';
  * an mdast tree (markdown.ts): every text is escaped for where it stands.
  */
 export function renderSummary(report: Report): string {
-  const icon = { conformant: '✅', nonconformant: '❌', error: '⚠️' }[report.verdict];
+  const icon = { conformant: '✅', partial: '🟡', nonconformant: '❌', error: '⚠️' }[bannerOf(report)];
+  const basis = partialBasis(report);
   const strict = report.settings.strict ?? false;
   const where =
     report.target.kind === 'traffic'
-      ? paragraph(text('Traffic of '), code(report.target.baseUrl), text(': nothing sent'))
+      ? paragraph(text('Captured traffic of '), code(report.target.baseUrl), text(' judged; the tool sent nothing'))
       : paragraph(
           text('Target '),
           code(report.target.baseUrl),
@@ -31,6 +32,7 @@ export function renderSummary(report: Report): string {
   const blocks: RootContent[] = [
     heading(2, text(`${icon} Pet Store conformance: ${report.headline}`)),
     paragraph(text(report.verdictReason)),
+    ...(basis ? [paragraph(text(basis))] : []),
     ...(report.gate ? gateLines(report.gate).map((line) => paragraph(text(line))) : []),
     where,
     ...(report.traffic ? [paragraph(text(`Traffic: ${trafficWords(report.traffic)}`))] : []),

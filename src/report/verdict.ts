@@ -75,6 +75,42 @@ export function decideVerdict(checks: readonly CheckResult[], facts: RunFacts): 
 }
 
 /**
+ * Why a verdict cannot stand on too little (`--min-must-checks`): fewer must checks ran,
+ * or were judged on captured traffic, than the gate asks, naming those that did;
+ * undefined when enough did, or no gate is set. A must failure is no less a failure on
+ * little evidence: the caller keeps a nonconformant verdict.
+ */
+export function coverageShortfall(checks: readonly CheckResult[], minimum: number | undefined): string | undefined {
+  if (minimum === undefined) return undefined;
+  const ran = checks.filter((check) => check.level === 'must' && check.status !== 'skipped');
+  if (ran.length >= minimum) return undefined;
+  const judged = checks.some((check) => check.traffic) ? 'ran or were judged on the captured traffic' : 'ran';
+  return `only ${plural(ran.length, 'must check')} ${judged}, fewer than --min-must-checks ${minimum}${ran.length > 0 ? `: ${ran.map((check) => check.id).join(', ')}` : ''}`;
+}
+
+/**
+ * How a verdict is shown at a glance: `partial` for a conformant verdict on part of the
+ * interface (must checks untested: the read-only profile, a filter, a capture that showed
+ * only some), never green; else the verdict. The console, summary.md and report.html ask
+ * this alone.
+ */
+export function bannerOf(report: Pick<Report, 'verdict' | 'coverage'>): Verdict | 'partial' {
+  return report.verdict === 'conformant' && report.coverage.untested > 0 ? 'partial' : report.verdict;
+}
+
+/**
+ * What a partial verdict on captured traffic stands on, in words: `Must checks judged (10
+ * of 51): …` for a capture alone, `Must checks that ran or were judged (…)` with a run;
+ * undefined for a verdict that is not partial ({@link bannerOf}), or without traffic (the
+ * headline names what kept the rest out: the profile, a filter).
+ */
+export function partialBasis(report: Pick<Report, 'verdict' | 'coverage' | 'checks' | 'target' | 'traffic'>): string | undefined {
+  if (bannerOf(report) !== 'partial' || !report.traffic) return undefined;
+  const ran = report.checks.filter((check) => check.level === 'must' && check.status !== 'skipped').map((check) => check.id);
+  return `Must checks ${report.target.kind === 'traffic' ? 'judged' : 'that ran or were judged'} (${ran.length} of ${report.coverage.must}): ${ran.join(', ')}`;
+}
+
+/**
  * The must checks: in all, those that ran (actively or on captured traffic), those that
  * did not, whatever kept them from running (the profile, a filter, nothing to judge), so
  * that `ran + untested = must`; with traffic, how many ran on it alone.
@@ -99,15 +135,11 @@ export function coverageOf(checks: readonly CheckResult[]): Coverage {
  * `--checks`): a partial pass must never read as a plain one. Captured traffic says what it
  * exercised. The numbers add up: ran + untested = must.
  */
-export function headline({ verdict, target, settings, coverage, traffic, requirements }: Pick<Report, 'verdict' | 'target' | 'coverage' | 'traffic' | 'requirements'> & { settings: Pick<Report['settings'], 'profile' | 'checkFilter'> }): string {
+export function headline({ verdict, target, settings, coverage, traffic }: Pick<Report, 'verdict' | 'target' | 'coverage' | 'traffic'> & { settings: Pick<Report['settings'], 'profile' | 'checkFilter'> }): string {
   const shown = verdict.toUpperCase();
   const self = target.kind === 'embedded' ? 'SELF-TEST (embedded reference server): ' : '';
   if (verdict !== 'conformant') return `${self}${shown}`;
-  if (target.kind === 'traffic' && traffic) {
-    const exercised = requirements.filter((requirement) => requirement.outcome === 'passed' || requirement.outcome === 'failed').length;
-    const never = neverExercised({ requirements }).length;
-    return `${shown} within the observed traffic: ${plural(exercised, 'requirement')} exercised by ${plural(traffic.judged, 'exchange')}; ${never} never exercised`;
-  }
+  if (target.kind === 'traffic' && traffic) return `${shown} on what the capture shows: ${coverage.ran} of ${plural(coverage.must, 'must check')} judged, ${coverage.untested} untested`;
   if (traffic && coverage.traffic !== undefined) {
     const active = coverage.ran - coverage.traffic;
     return `${self}${shown}: ${plural(active, 'must check')} ran actively, ${coverage.traffic} more ${coverage.traffic === 1 ? 'was' : 'were'} judged on ${plural(traffic.judged, 'captured exchange')}, ${coverage.untested} untested`;
@@ -115,11 +147,6 @@ export function headline({ verdict, target, settings, coverage, traffic, require
   if (coverage.untested === 0) return `${self}${shown}`;
   const scope = [settings.profile === 'read-only' ? 'the read-only profile' : undefined, settings.checkFilter !== undefined ? `the checks selected (--checks ${settings.checkFilter})` : undefined].filter((words) => words !== undefined);
   return `${self}${shown}${scope.length > 0 ? ` within ${scope.join(' and ')}` : ''}: ${coverage.ran} of ${plural(coverage.must, 'must check')} ran, ${coverage.untested} untested`;
-}
-
-/** The requirements no exchange of a capture exercised, for the line after a traffic headline. */
-export function neverExercised(report: Pick<Report, 'requirements'>): string[] {
-  return report.requirements.filter((requirement) => requirement.outcome === 'untested').map((requirement) => requirement.id);
 }
 
 /** Exit code for a verdict. */

@@ -38,7 +38,7 @@ async function collect(): Promise<CheckList> {
   return { checks: await collectChecks(settings), requirements: CATALOGUE };
 }
 
-/** Every check id a known failure may name: the suite's, and captured traffic's own (`answers-allowed-status`). */
+/** Every check id a known failure may name: the suite's, and captured traffic's own (`cors-preflight-answered`). */
 export async function checkIds(): Promise<string[]> {
   return [...(await listChecks()).checks, ...TRAFFIC_CHECKS].map((check) => check.id);
 }

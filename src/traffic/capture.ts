@@ -1,11 +1,15 @@
 /**
  * A HAR entry as an exchange the judgements read (core/exchange.ts), with what the
  * capture left out said, never guessed: a body stored as base64 is decoded, a compressed
- * one (base64 of gzip, deflate or br bytes under a Content-Encoding) inflated, and a body
- * left out or cut short is absent, named in `missing`.
+ * one (base64 of gzip, deflate or br bytes under a Content-Encoding) inflated, a JSON or
+ * form body a writer kept only as `params` rebuilt, and a body left out or cut short is
+ * absent, named in `missing` with why. Exporters are erratic (HTTPolice's words), so the
+ * reader trusts what it can check: text that parses as JSON is the body whatever `size`
+ * says, and `size` is compared only where no Content-Encoding applies.
  */
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import type { Exchange, RecordedRequest, RecordedResponse } from '../core/exchange.js';
+import { parseJson } from '../json/lossless.js';
 import type { HarEntry, HarPair } from './har-reader.js';
 
 /** An exchange of a capture, placed in time. */
@@ -31,7 +35,10 @@ export function capturedExchange(entry: HarEntry, seq: number, credentialOf: (au
   if (!entry?.request?.method || !entry.request.url || !Number.isFinite(startMs)) return undefined;
   const missing: string[] = [];
   const requestHeaders = headerFields(entry.request.headers);
-  const requestBody = body(entry.request.postData, entry.request.bodySize, requestHeaders['content-encoding'], 'request body', missing);
+  // Insomnia and some exporters keep the body's media type in postData alone.
+  const mimeType = entry.request.postData?.mimeType;
+  if (requestHeaders['content-type'] === undefined && typeof mimeType === 'string' && mimeType !== '') requestHeaders['content-type'] = mimeType;
+  const requestBody = body(withText(entry.request.postData, 'request body', missing), entry.request.bodySize, requestHeaders['content-encoding'], 'request body', missing);
   // A body the capture did not keep still has its size, when the writer knew it: what sets an oversized body apart (check/premises.ts).
   const size = entry.request.bodySize;
   const request: RecordedRequest = {
@@ -94,9 +101,31 @@ export function headerFields(pairs: readonly HarPair[] | undefined): Record<stri
 }
 
 /**
+ * `postData` with its text: as written, or rebuilt from `params` when the writer kept only
+ * those (chrome-har writes a JSON body as its top-level members, a form body as its
+ * fields). A JSON body is rebuilt only when its members say what it was: an object whose
+ * names are unique and not the indexes of an array or a string; else it is missing, said why.
+ */
+export function withText(postData: HarEntry['request']['postData'], what: string, missing: string[]): HarEntry['request']['postData'] {
+  if (!postData || typeof postData.text === 'string' || !Array.isArray(postData.params) || postData.params.length === 0) return postData;
+  const params = postData.params as Array<{ name?: unknown; value?: unknown }>;
+  const names = params.map(({ name }) => String(name));
+  const type = (postData.mimeType ?? '').split(';', 1)[0]!.trim().toLowerCase();
+  if (type === 'application/x-www-form-urlencoded') return { ...postData, text: new URLSearchParams(params.map(({ name, value }): [string, string] => [String(name), String(value ?? '')])).toString() };
+  const indexes = names.every((name, i) => name === String(i));
+  if (type === 'application/json' && new Set(names).size === names.length && !indexes) {
+    return { ...postData, text: JSON.stringify(Object.fromEntries(params.map(({ name, value }) => [String(name), value]))) };
+  }
+  missing.push(`${what} (given as params only, which do not say what the body was)`);
+  return { ...postData, text: undefined };
+}
+
+/**
  * A body as HAR keeps it (`postData` or `content`), decoded; undefined, with the reason in
  * `missing`, when the capture left it out or cut it short. `size` is the decoded length in
- * bytes when the writer knew it.
+ * bytes when the writer knew it, but writers differ: mitmproxy's har_dump writes the
+ * compressed length, chrome-har twice the length. So text that parses as JSON is the body
+ * whatever `size` says, and `size` is compared only where no Content-Encoding applies.
  */
 function body(
   content: { text?: string; encoding?: string; size?: number } | undefined,
@@ -105,6 +134,7 @@ function body(
   what: string,
   missing: string[],
 ): { text: string; bytes: number; utf8Valid: boolean } | undefined {
+  if (missing.some((reason) => reason.startsWith(what))) return undefined;
   if (content?.text === undefined || content.text === null) {
     // Without its text a body is known only to be empty (size 0); any other size, -1 (unknown) included, means it was not kept.
     const known = size ?? content?.size;
@@ -117,7 +147,9 @@ function body(
   const decoded = content.encoding === 'base64' ? bodyText(Buffer.from(content.text, 'base64'), contentEncoding, what, missing) : { text: content.text, bytes: Buffer.byteLength(content.text), utf8Valid: true };
   if (!decoded) return undefined;
   // A writer that cut the text keeps its full size: judging the cut text would judge what the server never sent.
-  if (typeof size === 'number' && size > 0 && decoded.bytes < size) {
+  // A size may be of the compressed bytes (a Content-Encoding applies), or wrong: text that parses whole is no cut.
+  const coded = contentEncoding !== undefined && !/^\s*identity\s*$/i.test(contentEncoding);
+  if (typeof size === 'number' && size > 0 && decoded.bytes < size && !coded && !parseJson(decoded.text).ok) {
     missing.push(`${what} (cut short: ${decoded.bytes} of ${size} bytes kept)`);
     return undefined;
   }

@@ -35,6 +35,8 @@ export interface JudgeOptions {
   reportDir: string | null;
   formats: readonly Format[];
   strict?: boolean;
+  /** Fewest must checks judged for a verdict (`--min-must-checks`): fewer is not assessable (exit 3). */
+  minMustChecks?: number;
   knownFailures?: KnownFailure[];
   /** Findings as they happen, then the summary; null prints nothing. */
   out: NodeJS.WritableStream | null;
@@ -176,9 +178,9 @@ export function findingPrinter(print: (line: string) => void): (finding: Traffic
 }
 
 /** The settings a judged capture reports: the defaults, the base URL, and nothing sent. */
-export function trafficSettings(options: Pick<JudgeOptions, 'baseUrl' | 'formats' | 'strict'>): RunSettings {
+export function trafficSettings(options: Pick<JudgeOptions, 'baseUrl' | 'formats' | 'strict' | 'minMustChecks'>): RunSettings {
   return {
-    ...withDefaults({ formats: [...options.formats], ...(options.strict ? { strict: true } : {}) }),
+    ...withDefaults({ formats: [...options.formats], ...(options.strict ? { strict: true } : {}), ...(options.minMustChecks !== undefined ? { minMustChecks: options.minMustChecks } : {}) }),
     baseUrl: options.baseUrl,
     apiKey: '',
     targetKind: 'traffic',

@@ -27,7 +27,7 @@ import type { CheckResult, TrafficSummary } from '../report/model.js';
 import type { CapturedExchange } from './capture.js';
 import { isInvalidCredential, isValidCredential } from './credentials.js';
 import { TRAFFIC_CHECKS } from './checks.js';
-import { INVALID_WITHOUT_SCHEME, allowedStatus, bodyKind, fieldsKeyOf, outsidePolicy, preflightAnswered, refusedAbsent, waitedOut, type Refusal } from './rules.js';
+import { INVALID_WITHOUT_SCHEME, bodyKind, fieldsKeyOf, outsidePolicy, preflightAnswered, refusedAbsent, waitedOut, type Refusal } from './rules.js';
 
 /** A failed judgement of one captured exchange, as the proxy prints it the moment it happens. */
 export interface TrafficFinding {
@@ -60,6 +60,9 @@ interface Tally {
   observations?: Set<string>;
 }
 
+/** Bodies not kept listed one by one in the report, at most: past it, counted. */
+const MAX_DROPPED_LISTED = 100;
+
 /** Distinct origins of left-alone entries remembered, at most. */
 const MAX_ORIGINS_NOTED = 10;
 
@@ -73,8 +76,13 @@ type Operation = 'list' | 'create' | 'pets' | 'orders';
 type Judging = () => boolean | void;
 type Judge = (checkId: string, judgement: Judging) => void;
 
+/** Whether the capture lost the response body (left out, cut short, not inflating): judgements that read it skip the exchange. */
+function lostResponseBody(exchange: CapturedExchange): boolean {
+  return exchange.missing.some((what) => what.startsWith('response body'));
+}
+
 /** The invariants that read no body, judged on an exchange whose body the capture did not keep. */
-const HEADER_INVARIANTS = ['no-server-error', 'error-content-type-json', 'success-content-type-json', 'unauthorized-has-challenge'] as const satisfies readonly InvariantId[];
+const HEADER_INVARIANTS = ['answers-allowed-status', 'no-server-error', 'error-content-type-json', 'success-content-type-json', 'unauthorized-has-challenge'] as const satisfies readonly InvariantId[];
 
 /** What each body-free invariant that applies finds in an exchange (as invariantRecord's `problems`). */
 function headerProblems(exchange: CapturedExchange): Map<InvariantId, string | null | undefined> {
@@ -82,7 +90,7 @@ function headerProblems(exchange: CapturedExchange): Map<InvariantId, string | n
   const problems = new Map<InvariantId, string | null | undefined>();
   for (const id of HEADER_INVARIANTS) {
     const invariant: Invariant = INVARIANTS[id];
-    if (invariant.applies(response, exchange) && premiseOf(id).holds(exchange.request, response.status)) problems.set(id, invariant.problem(response, () => ({ ok: false, reason: 'not kept in the capture' })));
+    if (invariant.applies(response, exchange) && premiseOf(id).holds(exchange.request, response.status)) problems.set(id, invariant.problem(response, () => ({ ok: false, reason: 'not kept in the capture' }), exchange));
   }
   return problems;
 }
@@ -166,8 +174,9 @@ export class TrafficJudge {
     }
     this.counts.judged++;
     for (const what of exchange.missing) {
-      const kind = what.replace(/ \(.*$/, '');
-      this.counts.missing[kind] = (this.counts.missing[kind] ?? 0) + 1;
+      const [, body = what, reason = 'not kept'] = /^(.*?) \((.*)\)$/.exec(what) ?? [];
+      this.counts.missing[body] = (this.counts.missing[body] ?? 0) + 1;
+      if ((this.counts.dropped ??= []).length < MAX_DROPPED_LISTED) this.counts.dropped.push({ exchange: exchange.seq, body, reason });
     }
     this.#judgeInvariants(exchange, judge);
     const credential = exchange.credential;
@@ -181,13 +190,13 @@ export class TrafficJudge {
       // 5/R2, 4.2/R3: 401 to a missing or invalid key, whatever the operation and body.
       const scoped = operation === 'pets' ? 'pets-requires-auth' : operation === 'orders' ? 'orders-requires-auth' : `${operation}-401-${credential}`;
       judge(scoped, () => void expectStatus(exchange, 401));
-      // The property's own rule: 401 with an Error body whose status is 401.
-      if (operation === 'list' || operation === 'create') judge('auth-rejects-generated-credentials', () => void expectErrorStatus(exchange, 401));
+      // The property's own rule: 401 with an Error body whose status is 401 (the status alone, when the capture lost the body).
+      const refused = lostResponseBody(exchange) ? () => void expectStatus(exchange, 401) : () => void expectErrorStatus(exchange, 401);
+      if (operation === 'list' || operation === 'create') judge('auth-rejects-generated-credentials', refused);
       if (credential !== 'missing') judge('unauthorized-invalid-token', () => !INVALID_WITHOUT_SCHEME.has(credential) && void challengesInvalidToken(exchange));
     }
     if (credential.startsWith('valid-')) judge('auth-scheme-case-insensitive', () => expectThat(status !== 401, `Expected the key to be accepted under the scheme spelled ${credential.slice(6)}, received 401`, exchange, { expected: 'the key accepted', found: 'status 401' }));
     if (operation === 'pets' && isValidCredential(credential)) judge('pets-deprecation-signalled', () => void signalsDeprecation(exchange));
-    if (operation === 'list' || operation === 'create') judge('answers-allowed-status', () => status < 500 && void allowedStatus(exchange, operation, variation));
     this.#observePolicy(variation, exchange);
     if (operation === 'list') this.#judgeList(exchange, judge);
     if (operation === 'create') this.#judgeCreate(exchange, judge);
@@ -224,8 +233,7 @@ export class TrafficJudge {
    */
   #judgeInvariants(exchange: CapturedExchange, judge: Judge): void {
     const response = exchange.response!;
-    const bodyKept = !exchange.missing.some((what) => what.startsWith('response body'));
-    const problems = bodyKept ? invariantRecord(exchange).problems : headerProblems(exchange);
+    const problems = lostResponseBody(exchange) ? headerProblems(exchange) : invariantRecord(exchange).problems;
     for (const [id, problem] of problems) {
       if (problem === null) continue;
       judge(id, () => {
@@ -280,6 +288,8 @@ export class TrafficJudge {
     // An invalid key is judged by the 401 rules alone ("regardless of the body"); a body the capture did not keep, not at all.
     if (isInvalidCredential(credential) || create.missing.some((what) => what.startsWith('request body'))) return;
     const status = create.response!.status;
+    // A response body the capture lost is never judged: only the status is (HTTPolice's stance on erratic exporters).
+    const bodyLost = lostResponseBody(create);
     // A chunked body to a server that answers in HTTP/1.0 was sent against RFC 9112 §7.1: no rule of it is judged.
     const chunkedAsked = chunkedNotAsked(create.response!.httpVersion) === undefined;
     if (chunkedAsked) {
@@ -300,7 +310,7 @@ export class TrafficJudge {
       // The property's own rule: the refusal carries an Error body whose status is the HTTP status.
       judge('create-rejects-invalid-bodies', () => {
         refusedAs();
-        expectErrorStatus(create, status);
+        if (!bodyLost) expectErrorStatus(create, status);
       });
       return;
     }
@@ -308,8 +318,9 @@ export class TrafficJudge {
     const judgeCreated = () => {
       const shape = fields.description === undefined ? 'create-name-only' : 'create-with-description';
       const unicode = /[^\x00-\x7f]/.test(fields.name + (fields.description ?? '')) ? ['create-unicode'] : [];
-      for (const id of ['create-valid-bodies', shape, ...unicode]) judge(id, () => void createdExactly(create, fields));
-      if (chunkedAsked) judge('chunked-body-created-exactly', () => void chunkedCreatedExactly(create, fields, `exchange #${create.seq}`));
+      const exactly = bodyLost ? () => void expectStatus(create, 201) : () => void createdExactly(create, fields);
+      for (const id of ['create-valid-bodies', shape, ...unicode]) judge(id, exactly);
+      if (chunkedAsked && !bodyLost) judge('chunked-body-created-exactly', () => void chunkedCreatedExactly(create, fields, `exchange #${create.seq}`));
     };
     if (status !== 201) {
       // Refused: a key the capture cannot verify, or a policy the spec leaves open (section 8), is no finding; an everyday body is.
@@ -321,6 +332,7 @@ export class TrafficJudge {
       return;
     }
     judgeCreated();
+    if (bodyLost) return; // no id to hold to anything
     let created;
     try {
       created = expectCreated(create);

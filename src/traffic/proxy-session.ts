@@ -12,11 +12,15 @@ import { TrafficJudge } from './judge.js';
 import { startValidatingProxy, type RunningProxy } from './proxy.js';
 import { UsageError } from '../core/errors.js';
 import { ToolFailure } from '../core/tool-failure.js';
+import type { RunSettings } from '../config/settings.js';
+import { upstreamDispatcher } from '../http/dispatcher.js';
 
-/** What `proxy` needs: the traffic options of `judge` (no files), where to listen, and where to record. */
+/** What `proxy` needs: the traffic options of `judge` (no files), where to listen, how to reach the target, and where to record. */
 export interface ProxySessionOptions extends Omit<JudgeOptions, 'files'> {
   host: string;
   port: number;
+  /** How the target is reached, as a run reaches it: the environment's proxy, extra CAs (PEM), a client certificate and key (PEM). */
+  upstream?: Pick<RunSettings, 'proxy' | 'caPem' | 'clientCertPem' | 'clientKeyPem'>;
   /** `--har FILE`: every exchange recorded, redacted. */
   har?: string;
   /** Ends the session (the CLI's SIGINT, SIGTERM). */
@@ -45,6 +49,7 @@ export async function runProxySession(options: ProxySessionOptions): Promise<Jud
       host: options.host,
       port: options.port,
       judge,
+      connectUpstream: () => upstreamDispatcher(options.upstream ?? {}),
       known: knownKey(options.apiKey, undefined),
       redactor,
       ...(options.secretHeaders ? { secretHeaders: options.secretHeaders } : {}),

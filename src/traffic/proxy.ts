@@ -3,10 +3,13 @@
  * target that forwards every exchange unaltered (bodies streamed, header fields kept but
  * the hop-by-hop ones, RFC 9110 §7.6.1) and judges each as it completes (judge.ts). The
  * client's request never waits on a judgement, and a judgement that errs never touches it.
+ * The target is reached through undici, as a run reaches it (http/dispatcher.ts).
  */
-import { request as httpRequest, createServer, type ClientRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { Transform } from 'node:stream';
+import type { Dispatcher } from 'undici';
+import { upstreamDispatcher, type UpstreamDispatcher } from '../http/dispatcher.js';
 import type { RecordedResponse } from '../core/exchange.js';
 import type { Redactor } from '../secrets/redactor.js';
 import { bodyText, headerFields, normalVersion, type CapturedExchange } from './capture.js';
@@ -26,6 +29,12 @@ export interface ProxyOptions {
   known: KnownKey;
   /** Registers the secrets each exchange carries, and redacts what is printed and recorded. */
   redactor: Redactor;
+  /**
+   * Opens the connection to the target that stands for one client connection
+   * (http/dispatcher.ts `upstreamDispatcher`: the environment's proxy, extra CAs, a client
+   * certificate); default direct.
+   */
+  connectUpstream?: () => UpstreamDispatcher;
   /** Lower-case names of further secret header fields (`--header-env`'s names). */
   secretHeaders?: readonly string[];
   /** Records each exchange, redacted (`--har FILE`). */
@@ -48,19 +57,30 @@ export interface RunningProxy {
   close(): Promise<void>;
 }
 
-/** Header fields that belong to one connection, never forwarded (RFC 9110 §7.6.1), and `host`, which names the proxy: the target's is sent. */
-const NOT_FORWARDED = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host']);
+/**
+ * Header fields that belong to one connection, never forwarded (RFC 9110 §7.6.1); `host`,
+ * which names the proxy (the target's is sent); and `expect`, which the proxy meets itself
+ * (Node answers 100 Continue to the client, RFC 9110 §10.1.1), sending the body on at once.
+ */
+const NOT_FORWARDED = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host', 'expect']);
 
 const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
 
 /**
- * Starts the proxy.
+ * Starts the proxy. Each client connection gets a connection of its own to the target,
+ * opened and closed with it: a connection the target closes while idle closes the
+ * client's, so a client's kept-alive connection is stale exactly when the target's is,
+ * and the client decides what to send again, as it would talking to the target. The proxy
+ * sends nothing again (RFC 9110 §9.2.2: a proxy MUST NOT retry a non-idempotent request):
+ * a failure of the target reaches the client as the broken connection it was.
  * @throws the listen error (EADDRINUSE, EACCES) when the port cannot be taken.
  */
 export async function startValidatingProxy(options: ProxyOptions): Promise<RunningProxy> {
   const target = new URL(options.target);
   const basePath = target.pathname.replace(/\/+$/, '');
-  const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
+  const connectUpstream = options.connectUpstream ?? (() => upstreamDispatcher({}));
+  /** Each client connection's own connection to the target, and whether a request is under way on it. */
+  const upstreams = new Map<Socket, { dispatcher: UpstreamDispatcher; busy: boolean; closed: boolean }>();
   const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   let seq = 0;
   const inFlight = new Set<Promise<void>>();
@@ -73,79 +93,76 @@ export async function startValidatingProxy(options: ProxyOptions): Promise<Runni
     const path = incoming.url ?? '/';
     // The proxy serves the interface at /v1: what is under it goes under the target's base path, anything else to the target's origin.
     const upstreamPath = path === '/v1' || path.startsWith('/v1/') || path.startsWith('/v1?') ? `${basePath}${path.slice(3)}` : path;
+    const method = incoming.method ?? 'GET';
+    // What goes upstream, as the target receives it: the end-to-end fields in order, the target's Host.
+    const fields = [...forwardedPairs(incoming.rawHeaders), 'host', target.host];
     const requestBody = new CappedBuffer(maxBody);
-    const received = new Promise<void>((resolve) => incoming.once('end', resolve));
-    incoming.on('data', (chunk: Buffer) => requestBody.add(chunk));
-    let upstream: ClientRequest | undefined;
+    const hasBody = incoming.headers['content-length'] !== undefined ? incoming.headers['content-length'] !== '0' : incoming.headers['transfer-encoding'] !== undefined;
+    // The body is kept as undici reads it on its way upstream, at the target's pace.
+    const body = hasBody ? incoming.pipe(new Transform({ transform: (chunk: Buffer, _encoding, done) => (requestBody.add(chunk), done(null, chunk)) })) : null;
+    if (!hasBody) incoming.resume();
+    let abortUpstream: ((error: Error) => void) | undefined;
+    const upstream = upstreams.get(incoming.socket)!;
+    upstream.busy = true;
     const done = new Promise<void>((resolve) => {
-      /** Sends the request to the target: the first attempt streams the client's body, a retry sends the bytes kept. */
-      const attempt = (first: boolean) => {
-        const sending = send({
-          protocol: target.protocol,
-          hostname: target.hostname,
-          port: target.port || undefined,
-          method: incoming.method,
-          path: upstreamPath,
-          headers: { ...forwardedFields(incoming.rawHeaders), host: target.host },
-        });
-        upstream = sending;
-        sending.on('response', (answer) => {
-          outgoing.writeHead(answer.statusCode ?? 502, answer.statusMessage, forwardedPairs(answer.rawHeaders));
-          const responseBody = new CappedBuffer(maxBody);
-          answer.on('data', (chunk: Buffer) => responseBody.add(chunk));
-          answer.pipe(outgoing);
-          answer.on('end', () => {
-            record(incoming, `${target.origin}${upstreamPath}`, startMs, requestBody, { status: answer.statusCode ?? 0, httpVersion: answer.httpVersion, rawHeaders: answer.rawHeaders, body: responseBody });
+      let answer: { status: number; rawHeaders: string[]; body: CappedBuffer } | undefined;
+      upstream.dispatcher.dispatch(
+        { origin: target.origin, path: upstreamPath, method: method as Dispatcher.HttpMethod, headers: fields, body },
+        {
+          onConnect: (abort: (error?: Error) => void) => void (abortUpstream = abort),
+          onHeaders: (status: number, raw: Buffer[], resume: () => void, statusText: string) => {
+            const rawHeaders = raw.map((field) => field.toString('latin1'));
+            answer = { status, rawHeaders, body: new CappedBuffer(maxBody) };
+            outgoing.writeHead(status, statusText, forwardedPairs(rawHeaders));
+            outgoing.on('drain', resume);
+            return true;
+          },
+          onData: (chunk: Buffer) => {
+            answer!.body.add(chunk);
+            // The client's pace is the target's: past the socket's buffer, the target is not read.
+            return outgoing.write(chunk);
+          },
+          onComplete: () => {
+            outgoing.end();
+            record(incoming, `${target.origin}${upstreamPath}`, fields, startMs, requestBody, answer!, upstream.dispatcher.peerVersion);
             resolve();
-          });
-          answer.on('error', () => {
+          },
+          onError: (error: Error) => {
+            // A failure of the target reaches the client as what it is, a broken connection,
+            // never as an HTTP status the target did not send (a 502 would read as the server's 5xx).
+            if (!answer) options.onTargetError?.(error, `${method} ${upstreamPath}`);
             outgoing.destroy();
             resolve();
-          });
-        });
-        sending.on('error', (error) => {
-          // A kept-alive connection the target closed while idle: sent again on a new one, as
-          // browsers and the suite's own client do (RFC 9112 §9.3.1). The body is whole once the client sent it.
-          if (first && sending.reusedSocket && !outgoing.headersSent && requestBody.whole && !outgoing.destroyed) {
-            void received.then(() => {
-              if (requestBody.whole) return attempt(false);
-              outgoing.destroy();
-              resolve();
-            });
-            return;
-          }
-          // Any other failure of the target reaches the client as what it is, a broken connection,
-          // never as an HTTP status the target did not send (a 502 would read as the server's 5xx).
-          options.onTargetError?.(error, `${incoming.method} ${upstreamPath}`);
-          outgoing.destroy();
-          resolve();
-        });
-        if (first) incoming.pipe(sending);
-        else sending.end(requestBody.bytesKept());
-      };
-      attempt(true);
+          },
+        } as Dispatcher.DispatchHandler,
+      );
+    });
+    void done.finally(() => {
+      upstream.busy = false;
+      // The target closed its connection after this answer: so does the proxy, once the answer is out.
+      if (upstream.closed) incoming.socket.end();
     });
     // A client that goes away takes its request to the target with it.
     outgoing.on('close', () => {
-      if (!outgoing.writableFinished) upstream?.destroy();
+      if (!outgoing.writableFinished) abortUpstream?.(new Error('the client closed its connection'));
     });
     inFlight.add(done);
     void done.finally(() => inFlight.delete(done));
   };
 
-  /** Judges and records one completed exchange; whatever happens here stays here. */
-  const record = (incoming: IncomingMessage, url: string, startMs: number, requestBody: CappedBuffer, answer: { status: number; httpVersion: string; rawHeaders: string[]; body: CappedBuffer }) => {
+  /** Judges and records one completed exchange, as the target received the request; whatever happens here stays here. */
+  const record = (incoming: IncomingMessage, url: string, fields: readonly string[], startMs: number, requestBody: CappedBuffer, answer: { status: number; rawHeaders: string[]; body: CappedBuffer }, peerVersion: string | undefined) => {
     try {
-      const requestPairs = pairs(incoming.rawHeaders);
+      const requestPairs = pairs(fields);
       const responsePairs = pairs(answer.rawHeaders);
-      registerCaptureSecrets({ request: { headers: requestPairs }, response: { headers: responsePairs } }, options.redactor, options.secretHeaders ?? [], secretsSeen);
+      registerCaptureSecrets({ request: { headers: pairs(incoming.rawHeaders) }, response: { headers: responsePairs } }, options.redactor, options.secretHeaders ?? [], secretsSeen);
       const requestHeaders = headerFields(requestPairs);
       const responseHeaders = headerFields(responsePairs);
       const missing: string[] = [];
       const sent = requestBody.text('request body', requestHeaders['content-encoding'], missing);
       const received = answer.body.text('response body', responseHeaders['content-encoding'], missing);
       const endMs = Date.now();
-      const version = normalVersion(`HTTP/${answer.httpVersion}`);
+      const version = normalVersion(peerVersion);
       const response: RecordedResponse = { status: answer.status, ...(version ? { httpVersion: version } : {}), headers: responseHeaders, body: received?.text ?? '', bodyBytes: answer.body.bytes, utf8Valid: received?.utf8Valid ?? true };
       const exchange: CapturedExchange = {
         seq: ++seq,
@@ -169,9 +186,20 @@ export async function startValidatingProxy(options: ProxyOptions): Promise<Runni
   };
 
   const server: Server = createServer(handle);
-  server.on('connection', (socket) => {
+  server.on('connection', (socket: Socket) => {
     sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
+    const upstream = { dispatcher: connectUpstream(), busy: false, closed: false };
+    upstreams.set(socket, upstream);
+    // The target closed the connection: while it was idle, so is the client's; under an answer, after it.
+    upstream.dispatcher.on('disconnect', () => {
+      upstream.closed = true;
+      if (!upstream.busy) socket.destroy();
+    });
+    socket.on('close', () => {
+      sockets.delete(socket);
+      upstreams.delete(socket);
+      void upstream.dispatcher.destroy().catch(() => {});
+    });
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -233,18 +261,7 @@ function pairs(raw: readonly string[]): HarPair[] {
   return result;
 }
 
-/** The end-to-end fields of a message as Node takes them for a request, names as sent. */
-function forwardedFields(raw: readonly string[]): Record<string, string | string[]> {
-  const result: Record<string, string | string[]> = {};
-  for (const { name, value } of pairs(raw)) {
-    if (NOT_FORWARDED.has(name.toLowerCase())) continue;
-    const previous = result[name];
-    result[name] = previous === undefined ? value : [...(Array.isArray(previous) ? previous : [previous]), value];
-  }
-  return result;
-}
-
-/** The end-to-end fields of a response as flat pairs, order and repetition kept (writeHead takes an array). */
+/** The end-to-end fields of a message as flat pairs, names as sent, order and repetition kept. */
 function forwardedPairs(raw: readonly string[]): string[] {
   const result: string[] = [];
   for (const { name, value } of pairs(raw)) if (!NOT_FORWARDED.has(name.toLowerCase())) result.push(name, value);

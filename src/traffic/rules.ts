@@ -16,25 +16,6 @@ export interface Refusal {
   listedBefore: Set<string>;
 }
 
-/** Statuses each operation may answer (4.1, 4.2; 413: section 8's limits); server errors are no-server-error's. */
-const ALLOWED: Readonly<Record<'list' | 'create', readonly number[]>> = { list: [200, 401], create: [201, 400, 401, 413] };
-
-/**
- * answers-allowed-status: the status is one the spec lists for the operation, or the
- * honest refusal of the transport feature the request used (411 to a chunked body, 417 to
- * an expectation: http/request-variations.ts).
- * @throws CheckFailure otherwise.
- */
-export function allowedStatus(exchange: CapturedExchange, operation: 'list' | 'create', variation?: RequestVariation): void {
-  const status = exchange.response!.status;
-  const honest = variation?.kind === 'transport' && variation.honestRefusal ? [variation.honestRefusal.status] : [];
-  const allowed = [...ALLOWED[operation], ...honest];
-  expectThat(allowed.includes(status), `Expected one of the statuses the spec lists for ${operation === 'list' ? 'listCategories' : 'createCategory'} (${allowed.join(', ')}), received ${status}`, exchange, {
-    expected: `status ${allowed.join(', ')}`,
-    found: `status ${status}`,
-  });
-}
-
 /**
  * The policy a refusal shows when the request's variation has an honest refusal and got it
  * (415 to a form post, 413 to a body past the largest, 417 to an expectation), in the words

@@ -56,8 +56,12 @@ describe('judge', () => {
     const broken = await writeHar(dir, 'broken.har', [entry({ status: 200, responseBody: '[]', authorization: null })]);
     const conformant = await start(['judge', fine, '--base-url', BASE, '--report-dir', join(dir, 'a')]).result;
     expect(conformant.code).toBe(0);
-    expect(conformant.stdout).toMatch(/Verdict: CONFORMANT within the observed traffic: \d+ requirements exercised by 1 exchange; \d+ never exercised/);
-    expect(conformant.stdout).toMatch(/Never exercised by the traffic: R-/);
+    expect(conformant.stdout).toMatch(/Verdict: CONFORMANT on what the capture shows: \d+ of \d+ must checks judged, \d+ untested/);
+    expect(conformant.stdout).toMatch(/^Must checks judged \(\d+ of \d+\): [a-z-]+/m);
+    // A gate on coverage: fewer must checks judged than asked is not assessable, naming those that were.
+    const gated = await start(['judge', fine, '--base-url', BASE, '--min-must-checks', '40', '--report-dir', join(dir, 'g')]).result;
+    expect(gated.code).toBe(3);
+    expect(gated.stdout).toMatch(/Verdict: ERROR: only \d+ must checks ran or were judged on the captured traffic, fewer than --min-must-checks 40: [a-z-]+/);
     const nonconformant = await start(['judge', broken, '--base-url', BASE, '--report-dir', join(dir, 'b')]).result;
     expect(nonconformant.code).toBe(1);
     expect(nonconformant.stdout).toMatch(/✗ must {3}list-401-missing #1 GET \/v1\/categories → 200: Expected status 401, received 200/);
@@ -67,15 +71,23 @@ describe('judge', () => {
     expect(elsewhere.stdout).toMatch(/Verdict: ERROR: no exchange of the interface at https:\/\/other.example\/v1/);
   });
 
+  test('judge --help and proxy --help say that --base-url is required', async () => {
+    for (const command of ['judge', 'proxy']) {
+      const { code, stdout } = await start([command, '--help']).result;
+      expect(code).toBe(0);
+      expect(stdout.replace(/\s+/g, " ")).toMatch(/--base-url <url> required: the base URL of the interface the traffic went to/);
+    }
+  });
+
   test.each([
     [['judge', 'x.har'], /required option '--base-url <url>' not specified/],
     [['judge', '/no/such/capture.har', '--base-url', BASE], /cannot read the capture \/no\/such\/capture\.har: ENOENT/],
-    [['judge', fileURLToPath(new URL('../../package.json', import.meta.url)), '--base-url', BASE], /no exchange of the interface|is not a HAR file/],
+    [['judge', fileURLToPath(new URL('../../package.json', import.meta.url)), '--base-url', BASE], /is not a HAR: no log\.entries/],
     [['judge', 'x.har', '--base-url', BASE, '--api-key-env', 'NO_SUCH_VARIABLE_SET'], /--api-key-env NO_SUCH_VARIABLE_SET: the variable is not set/],
     [['run', '--traffic', '/no/such/capture.har', '--base-url', 'http://127.0.0.1:9/v1'], /cannot read the capture \/no\/such\/capture\.har: ENOENT/, { PETSTORE_API_KEY: 'some-key-1234567890' }],
-  ] as Array<[string[], RegExp, Record<string, string>?]>)('bad input %j: one line, exit 2 (or 3 for a JSON file that holds no capture)', async (args, message, env) => {
+  ] as Array<[string[], RegExp, Record<string, string>?]>)('bad input %j: one line, exit 2', async (args, message, env) => {
     const { code, stderr, stdout } = await start(args, env).result;
-    expect([2, 3]).toContain(code);
+    expect(code).toBe(2);
     expect(`${stderr}${stdout}`).toMatch(message);
     expect(stderr).not.toMatch(/\n\s+at /);
   });

@@ -16,7 +16,7 @@ export default {
     return { listCategories: negotiated('listCategories'), createCategory: negotiated('createCategory') };
   },
   expected: {
-    failed: ['client-forms-equivalent', 'create-rejects-invalid-bodies'],
+    failed: ['answers-allowed-status', 'client-forms-equivalent', 'create-rejects-invalid-bodies'],
     mayFail: ['create-valid-bodies'],
   },
 } satisfies Fault;

@@ -14,6 +14,7 @@ export default {
   }),
   expected: {
     failed: [
+      'answers-allowed-status',
       'auth-key-outside-authorization',
       'auth-rejects-generated-credentials',
       'create-401-missing',

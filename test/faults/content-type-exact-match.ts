@@ -17,7 +17,7 @@ export default {
     },
   }),
   expected: {
-    failed: ['client-forms-equivalent', 'create-rejects-invalid-bodies'],
+    failed: ['answers-allowed-status', 'client-forms-equivalent', 'create-rejects-invalid-bodies'],
     mayFail: ['create-valid-bodies'],
   },
 } satisfies Fault;

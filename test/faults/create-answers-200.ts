@@ -11,7 +11,7 @@ export default {
   }),
   expected: {
     broken: ['create'],
-    failed: ['chunked-body-answered'],
+    failed: ['answers-allowed-status', 'chunked-body-answered'],
     error: ['create-listed'],
   },
 } satisfies Fault;

@@ -16,6 +16,7 @@ export default {
   }),
   expected: {
     failed: [
+      'answers-allowed-status',
       'create-rejects-invalid-bodies',
       'create-rejects-malformed-json',
       'create-rejects-missing-body',

@@ -5,7 +5,7 @@
 import { describe, expect, test } from 'vitest';
 import type { Exchange } from '../../src/core/exchange.js';
 import type { CheckLevel } from '../../src/requirements/catalogue.js';
-import { invariantRecord, judgeInvariant, type InvariantId } from '../../src/judgements/invariants.js';
+import { allowedStatuses, invariantRecord, judgeInvariant, type InvariantId } from '../../src/judgements/invariants.js';
 import { answered, judged } from '../support/exchanges.js';
 
 const error = (status: number) => ({ code: 'x', message: 'y', status });
@@ -15,6 +15,30 @@ function judge(id: InvariantId, level: CheckLevel, exchanges: Exchange[], levels
   const outcome = judged(() => (count = judgeInvariant(id, level, exchanges.map(invariantRecord), (checkId) => levels[checkId] ?? 'must')));
   return { outcome, judged: count };
 }
+
+describe('answers-allowed-status', () => {
+  const post = { method: 'POST' };
+  const RULE = 'a status the spec lists (a list 200 or 401; a create 201, 400, 401 or 413)';
+  test.each([
+    ['a list answered 200 or 401', [answered(200, []), answered(401, error(401))], 'passed'],
+    ['a create answered 201, 400, 401 or 413', [answered(201, { id: 1, name: 'a' }, post), answered(400, error(400), post), answered(401, error(401), post), answered(413, error(413), post)], 'passed'],
+    ['near miss: a create answered 200', [answered(200, { id: 1, name: 'a' }, post)], { expected: RULE, found: 'status 200' }],
+    ['near miss: a list answered 403', [answered(403, error(403))], { expected: RULE, found: 'status 403' }],
+    ['near miss: a create answered 412, one past 411', [answered(412, error(412), post)], { expected: RULE, found: 'status 412' }],
+    ['a 5xx is no-server-error’s', [answered(500, error(500), post)], 'passed'],
+    ['a route whose status codes are not shown is not judged', [answered(404, error(404), { path: '/pets/1' })], 'passed'],
+  ])('%s', (_d, exchanges, outcome) => expect(judge('answers-allowed-status', 'must', exchanges).outcome).toEqual(outcome));
+
+  test.each([
+    ['a create as the suite writes it', {}, [201, 400, 401, 413]],
+    ['a chunked create: 411 its honest refusal', { 'content-type': 'application/json', 'transfer-encoding': 'chunked' }, [201, 400, 401, 413, 411]],
+    ['an expectation: 417 its honest refusal', { 'content-type': 'application/json', expect: '100-continue' }, [201, 400, 401, 413, 417]],
+    ['near miss: a form post gets no refusal of its own here (it is outside the premise)', { 'content-type': 'application/x-www-form-urlencoded' }, [201, 400, 401, 413]],
+  ])('allowedStatuses: %s', (_d, headers, statuses) => {
+    const create = answered(201, {}, { method: 'POST', requestBody: '{"name":"a"}' });
+    expect(allowedStatuses({ ...create, request: { ...create.request, headers } }, 'create')).toEqual(statuses);
+  });
+});
 
 describe('no-server-error', () => {
   test.each([

@@ -215,7 +215,7 @@ describe('judge: the command\'s report, exit codes and secrets', () => {
     const path = await writeHar(dir, 'fine.har', [entry(list([]))]);
     const fine = await judgeCapture({ checks: CHECKS, files: [path], baseUrl: BASE, reportDir: null, formats: ['json'], out: null });
     expect(fine.exitCode).toBe(0);
-    expect(fine.report.headline).toMatch(/^CONFORMANT within the observed traffic: \d+ requirements exercised by 1 exchange; \d+ never exercised$/);
+    expect(fine.report.headline).toMatch(/^CONFORMANT on what the capture shows: \d+ of \d+ must checks judged, \d+ untested$/);
     const elsewhere = await judgeCapture({ checks: CHECKS, files: [path], baseUrl: 'https://other.example/v1', reportDir: null, formats: ['json'], out: null });
     expect(elsewhere.exitCode).toBe(3);
     expect(elsewhere.report.verdictReason).toMatch(/no exchange of the interface at https:\/\/other.example\/v1 among the 1 entries of the capture; they went to https:\/\/petstore.example\/v1 \(1\): check --base-url/);
@@ -328,5 +328,48 @@ describe('a captured request is held only to the rules whose premise it meets (s
       expect(checks.get('list-401-missing')!.status).toBe('skipped');
     }
     expect(musts(await judge([{ ...list([]), status: 401, responseBody: error(401), authorization: null, requestHeaders: { 'X-API-Key': KEY } }]))).toEqual([]);
+  });
+});
+
+describe('the reader trusts what it can check (src/traffic/capture.ts)', () => {
+  const json = '{"id":1,"name":"Cats"}';
+  const bytes = Buffer.byteLength(json);
+  const read = (content: Record<string, unknown>, headers: Record<string, string> = {}) =>
+    capturedExchange(JSON.parse(JSON.stringify(entry({ status: 201, requestBody: '{"name":"Cats"}', content, responseHeaders: headers }))), 1, () => 'valid')!;
+  test.each([
+    ['text whole, size right', { size: bytes, text: json }, {}, []],
+    ["text whole, size twice the body (chrome-har): the text parses, it is the body", { size: bytes * 2, text: json }, {}, []],
+    ["text whole, size of the compressed bytes, larger (mitmproxy's har_dump): a Content-Encoding applies", { size: bytes + 20, text: json }, { 'Content-Encoding': 'gzip' }, []],
+    ['near miss: text cut (it does not parse), size larger, no encoding: cut short', { size: bytes, text: json.slice(0, 10) }, {}, [`response body (cut short: 10 of ${bytes} bytes kept)`]],
+    ['text left out, size known: not kept', { size: bytes }, {}, ['response body (not kept in the capture)']],
+  ])('%s', (_d, content, headers, missing) => {
+    const captured = read(content, headers as Record<string, string>);
+    expect(captured.missing).toEqual(missing);
+    if (missing.length === 0) expect(captured.response!.body).toBe(json);
+  });
+
+  test("a page that is not JSON, its compressed size larger than its decoded text (mitmproxy): the text is the body, judged", () => {
+    const page = '<h1>Bad</h1>';
+    const captured = read({ size: Buffer.byteLength(page) + 20, text: page }, { 'Content-Encoding': 'gzip' });
+    expect(captured.missing).toEqual([]);
+    expect(captured.response!.body).toBe(page);
+  });
+
+  const posted = (postData: Record<string, unknown>) => capturedExchange({ ...(entry({ status: 201, responseBody: json }) as object), request: { ...(entry({ status: 201 }).request as object), method: 'POST', postData } } as never, 1, () => 'valid')!;
+  test.each([
+    ['a JSON body kept as params (chrome-har): rebuilt', { mimeType: 'application/json', params: [{ name: 'name', value: 'Cats' }, { name: 'description', value: 'Félins' }] }, '{"name":"Cats","description":"Félins"}', []],
+    ['a form body kept as params (Firefox): rebuilt', { mimeType: 'application/x-www-form-urlencoded', params: [{ name: 'name', value: 'Cats & dogs' }] }, 'name=Cats+%26+dogs', []],
+    ['near miss: a name given twice (an array, in chrome-har\'s writing): not rebuilt', { mimeType: 'application/json', params: [{ name: 'tags', value: 'a' }, { name: 'tags', value: 'b' }] }, undefined, ['request body (given as params only, which do not say what the body was)']],
+    ['near miss: indexes for names (an array or a string): not rebuilt', { mimeType: 'application/json', params: [{ name: '0', value: 'C' }, { name: '1', value: 'a' }] }, undefined, ['request body (given as params only, which do not say what the body was)']],
+    ['text beside params: the text', { mimeType: 'application/json', text: '{"name":"Dogs"}', params: [{ name: 'name', value: 'Cats' }] }, '{"name":"Dogs"}', []],
+  ])('%s', (_d, postData, body, missing) => {
+    const captured = posted(postData);
+    expect(captured.request.body).toBe(body);
+    expect(captured.missing).toEqual(missing);
+  });
+
+  test("a body's media type kept in postData alone (Insomnia) is its Content-Type", () => {
+    const captured = posted({ mimeType: 'application/json', text: '{"name":"Dogs"}' });
+    expect(captured.request.headers['content-type']).toBe('application/json');
   });
 });

@@ -170,3 +170,118 @@ describe('the active run through the proxy', async () => {
     expect(shared.length, `${name}: proxy ${mustFailed(proxy.report)} vs active ${[...activeFailed]}`).toBeGreaterThan(0);
   }, 60_000);
 });
+
+describe('the proxy never repeats a request, and shows each as the target received it', () => {
+  /**
+   * A target that lets its kept-alive connections go stale: the first request to arrive on
+   * a connection that already served one finds it closed (the race with an idle close,
+   * RFC 9112 §9.6). It counts every request whose bytes arrived, by method.
+   */
+  async function staleTarget() {
+    const arrived: string[] = [];
+    const server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => res.writeHead(201, { 'content-type': 'application/json' }).end('{"id":1,"name":"Cats"}'));
+    });
+    server.on('connection', (socket) => {
+      let served = 0;
+      socket.on('data', (chunk: Buffer) => {
+        arrived.push(chunk.toString('latin1').split(' ', 1)[0]!);
+        if (served++ === 1) socket.destroy();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    return { arrived, baseUrl: `http://127.0.0.1:${port}/v1`, close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))) };
+  }
+
+  test('a POST whose connection the target closes reaches the target once, and the client as a broken connection', async () => {
+    const target = await staleTarget();
+    const judge = new TrafficJudge(target.baseUrl, CHECKS);
+    const proxy = await startValidatingProxy({ target: target.baseUrl, host: '127.0.0.1', port: 0, judge, known: {}, redactor: new Redactor() });
+    const { Client } = await import('undici');
+    // One client connection, kept alive: its second request meets the stale one on the target's side.
+    const client = new Client(new URL(proxy.baseUrl).origin, { pipelining: 1 });
+    try {
+      const post = () => client.request({ method: 'POST', path: '/v1/categories', headers: { 'content-type': 'application/json' }, body: '{"name":"Cats"}' });
+      expect((await post()).statusCode).toBe(201);
+      await expect(post()).rejects.toMatchObject({ code: expect.stringMatching(/^UND_ERR_SOCKET$|^ECONNRESET$/) });
+      // The first POST, and the second once: its bytes reached the target, which closed the connection under it.
+      expect(target.arrived.filter((method) => method === 'POST')).toHaveLength(2);
+    } finally {
+      await client.close();
+      await proxy.close();
+      await target.close();
+    }
+  });
+
+  test('a client connection is stale exactly when the target’s is: a POST on a fresh client connection never meets a stale target connection (the flaky verdict under load)', async () => {
+    const target = await staleTarget();
+    const judge = new TrafficJudge(target.baseUrl, CHECKS);
+    const proxy = await startValidatingProxy({ target: target.baseUrl, host: '127.0.0.1', port: 0, judge, known: {}, redactor: new Redactor() });
+    const { Client } = await import('undici');
+    try {
+      // Each POST on a connection of its own: a pool of target connections would hand the second one a stale connection.
+      for (let i = 0; i < 3; i++) {
+        const client = new Client(new URL(proxy.baseUrl).origin);
+        const answer = await client.request({ method: 'POST', path: '/v1/categories', headers: { 'content-type': 'application/json' }, body: '{"name":"Cats"}' });
+        expect(answer.statusCode).toBe(201);
+        await answer.body.text();
+        await client.close();
+      }
+      expect(target.arrived.filter((method) => method === 'POST')).toHaveLength(3);
+    } finally {
+      await proxy.close();
+      await target.close();
+    }
+  });
+
+  test('a recorded request is the one the target received: its Host, not the proxy’s; no hop-by-hop field', async () => {
+    const upstream = await recordingUpstream((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"not":"a list"}'));
+    const judge = new TrafficJudge(upstream.baseUrl, CHECKS);
+    const proxy = await startValidatingProxy({ target: upstream.baseUrl, host: '127.0.0.1', port: 0, judge, known: {}, redactor: new Redactor() });
+    try {
+      await (await request(`${proxy.baseUrl}/categories`, { headers: { authorization: 'Bearer t', connection: 'keep-alive' } })).body.text();
+      const failure = judge.results().find((check) => check.id === 'list-answers-200-array')!.failure!;
+      expect(failure.request.headers.host).toBe(new URL(upstream.baseUrl).host);
+      expect(failure.request.url).toBe(`${upstream.baseUrl}/categories`);
+      expect(failure.request.headers.connection).toBeUndefined();
+    } finally {
+      await proxy.close();
+      await upstream.close();
+    }
+  });
+
+  test('the target is reached as a run reaches it: an HTTPS target with a private CA and a client certificate, through HTTPS_PROXY', async () => {
+    const read = (name: string) => readFile(new URL(`../fixtures/tls/${name}.pem`, import.meta.url), 'utf8');
+    const [key, cert, clientCertPem, clientKeyPem] = await Promise.all([read('key'), read('cert'), read('client-cert'), read('client-key')]);
+    const { startReferenceServer } = await import('../../src/reference/server.js');
+    const server = await startReferenceServer({ tls: { key, cert, clientCa: clientCertPem } });
+    const { createProxy } = await import('proxy');
+    const tunnel = createProxy(createServer());
+    const tunnels: string[] = [];
+    tunnel.prependListener('connect', (req: IncomingMessage) => tunnels.push(req.url ?? ''));
+    await new Promise<void>((resolve) => tunnel.listen(0, '127.0.0.1', resolve));
+    const via = `http://127.0.0.1:${(tunnel.address() as AddressInfo).port}`;
+    const session = async (upstream: Parameters<typeof runProxySession>[0]['upstream']) => {
+      const stop = new AbortController();
+      let listening!: (url: string) => void;
+      const url = new Promise<string>((resolve) => (listening = resolve));
+      const running = runProxySession({ checks: CHECKS, baseUrl: server.baseUrl, apiKey: server.apiKey, host: '127.0.0.1', port: 0, upstream, stop: stop.signal, reportDir: null, formats: ['json'], out: null, onListening: (proxy) => listening(proxy.baseUrl) });
+      const status = await request(`${await url}/categories`, { headers: { authorization: `Bearer ${server.apiKey}` } }).then(async (answer) => (await answer.body.text(), answer.statusCode), () => 'broken connection');
+      stop.abort('done');
+      await running;
+      return status;
+    };
+    try {
+      expect(await session({ caPem: cert, clientCertPem, clientKeyPem, proxy: { httpProxy: '', httpsProxy: via, noProxy: '' } })).toBe(200);
+      expect(tunnels).toEqual([new URL(server.baseUrl).host]);
+      // Without the client certificate the target refuses the handshake: the client meets a broken connection, not a status.
+      expect(await session({ caPem: cert })).toBe('broken connection');
+    } finally {
+      tunnel.closeAllConnections();
+      await new Promise((resolve) => tunnel.close(resolve));
+      await server.close();
+    }
+  });
+});

@@ -18,6 +18,7 @@ import { renderSummary } from '../../src/report/summary-md.js';
 import { answered, unanswered } from '../support/exchanges.js';
 import { NOT_IN_TRAFFIC } from '../../src/check/reasons.js';
 import { visible } from '../../src/report/visible.js';
+import { bannerOf, coverageShortfall } from '../../src/report/verdict.js';
 import { toString } from 'mdast-util-to-string';
 import { markupKinds, parseGfm, tableRows } from '../support/markdown.js';
 
@@ -33,8 +34,8 @@ function check(id: string, level: CheckResult['level'], clause: string, failure?
 const post = (status: number, body: unknown) => answered(status, body, { method: 'POST', requestBody: { name: 'Cats' }, seq: 2 });
 const HOSTILE = 'bad\u0000 \u001b[31mred\u001b[0m <h1>x</h1> a|b **bold** &amp; \ud800 \ufffe "quoted" ]]>';
 
-function fixture(kind: 'conformant' | 'findings' | 'strict' | 'not-assessable' | 'hostile' | 'traffic'): { report: Report; exchanges: Exchange[] } {
-  if (kind === 'traffic') return trafficFixture();
+function fixture(kind: 'conformant' | 'findings' | 'strict' | 'not-assessable' | 'hostile' | 'traffic' | 'partial-traffic'): { report: Report; exchanges: Exchange[] } {
+  if (kind === 'traffic' || kind === 'partial-traffic') return trafficFixture(kind === 'traffic');
   const list = answered(200, [{ id: 1, name: 'Cats' }], { seq: 1 });
   const checks = [check('list-answers-200-array', 'must', '4.1'), check('create-answers-201', 'must', '4.2')];
   const exchanges: Exchange[] = [list, post(201, { id: 2, name: 'Cats' })];
@@ -66,12 +67,18 @@ function fixture(kind: 'conformant' | 'findings' | 'strict' | 'not-assessable' |
   return { report, exchanges: unreachable ? [] : exchanges };
 }
 
-/** A judged capture (judge, proxy): nothing sent, one rule broken by one of three exchanges, one never exercised. */
-function trafficFixture(): { report: Report; exchanges: Exchange[] } {
-  const broken = check('create-valid-bodies', 'must', '4.2/R1', { message: '1 of 3 captured exchanges broke the rule; first, exchange #2: Expected status 201, received 400', exchange: post(400, { code: 'bad', message: 'no', status: 400 }) });
+/**
+ * A judged capture (judge, proxy): nothing sent, one rule broken by one of three exchanges
+ * (or, `broken` false, none: a conformant verdict on part of the interface), one never
+ * exercised, one body not kept.
+ */
+function trafficFixture(broken: boolean): { report: Report; exchanges: Exchange[] } {
+  const created = broken
+    ? check('create-valid-bodies', 'must', '4.2/R1', { message: '1 of 3 captured exchanges broke the rule; first, exchange #2: Expected status 201, received 400', exchange: post(400, { code: 'bad', message: 'no', status: 400 }) })
+    : check('create-valid-bodies', 'must', '4.2/R1');
   const checks: CheckResult[] = [
     { ...check('list-answers-200-array', 'must', '4.1'), requests: 0, durationMs: 0, traffic: { exchanges: 5, failures: 0, alone: true } },
-    { ...broken, requests: 0, durationMs: 0, traffic: { exchanges: 3, failures: 1, alone: true } },
+    { ...created, requests: 0, durationMs: 0, traffic: { exchanges: 3, failures: broken ? 1 : 0, alone: true } },
     { ...check('create-listed', 'must', '4.1/R1'), status: 'skipped', reason: NOT_IN_TRAFFIC, requests: 0, durationMs: 0 },
   ];
   const report = buildReport({
@@ -82,12 +89,12 @@ function trafficFixture(): { report: Report; exchanges: Exchange[] } {
     exchanges: [],
     created: [],
     runErrors: [],
-    traffic: { files: ['/captures/browser.har'], entries: 12, judged: 8, other: 4, missing: { 'response body': 1 } },
+    traffic: { files: ['/captures/browser.har'], entries: 12, judged: 8, other: 4, missing: { 'response body': 1 }, dropped: [{ exchange: 7, body: 'response body', reason: 'cut short: 57 of 114 bytes kept' }] },
   });
   return { report, exchanges: [] };
 }
 
-const KINDS = ['conformant', 'findings', 'strict', 'not-assessable', 'hostile', 'traffic'] as const;
+const KINDS = ['conformant', 'findings', 'strict', 'not-assessable', 'hostile', 'traffic', 'partial-traffic'] as const;
 
 describe.each(KINDS)('a %s run', (kind) => {
   const { report, exchanges } = fixture(kind);
@@ -139,10 +146,43 @@ test('a partial conformant run headlines its coverage, naming what kept the rest
 
 test('the fixtures differ where they should: counts and verdicts', () => {
   const verdicts = KINDS.map((kind) => fixture(kind).report.verdict);
-  expect(verdicts).toEqual(['conformant', 'nonconformant', 'nonconformant', 'error', 'nonconformant', 'nonconformant']);
+  expect(verdicts).toEqual(['conformant', 'nonconformant', 'nonconformant', 'error', 'nonconformant', 'nonconformant', 'conformant']);
   const junit = renderJunit(fixture('findings').report);
   // One must failure; the should and the info findings are skipped, not failures.
   expect(junit).toMatch(/<testsuites[^>]* failures="1"/);
   expect((junit.match(/<skipped /g) ?? []).length).toBe(2);
   expect(renderJunit(fixture('strict').report)).toMatch(/<testsuites[^>]* failures="1"/);
+});
+
+describe('a verdict on part of the interface is never green', () => {
+  const coverage = (must: number, ran: number) => ({ must, ran, untested: must - ran });
+  test.each([
+    ['conformant, every must check run', 'conformant', coverage(3, 3), 'conformant'],
+    ['near miss: conformant, one untested', 'conformant', coverage(3, 2), 'partial'],
+    ['nonconformant, some untested: red all the same', 'nonconformant', coverage(3, 1), 'nonconformant'],
+    ['not assessable', 'error', coverage(3, 0), 'error'],
+  ] as const)('bannerOf: %s', (_d, verdict, cover, banner) => expect(bannerOf({ verdict, coverage: cover })).toBe(banner));
+
+  test('the partial capture: amber in report.html, a yellow circle in summary.md, the checks it judged named in each', () => {
+    const { report } = fixture('partial-traffic');
+    expect(report.headline).toBe('CONFORMANT on what the capture shows: 2 of 3 must checks judged, 1 untested');
+    expect(renderHtml(report)).toMatch(/<section class="verdict partial">/);
+    expect(renderSummary(report)).toMatch(/^## 🟡 /m);
+    for (const text of [renderHtml(report), renderSummary(report), new ConsoleFormat(false, false).summary(report)]) expect(text).toContain('Must checks judged (2 of 3): list-answers-200-array, create-valid-bodies');
+  });
+
+  test.each([
+    ['no gate', undefined, undefined],
+    ['the gate met exactly (2 of 2)', 2, undefined],
+    ['near miss: one short', 3, 'only 2 must checks ran or were judged on the captured traffic, fewer than --min-must-checks 3: list-answers-200-array, create-valid-bodies'],
+  ] as const)('coverageShortfall: %s', (_d, minimum, reason) => expect(coverageShortfall(fixture('partial-traffic').report.checks, minimum)).toBe(reason));
+
+  test('a shortfall is not assessable; a must failure stays nonconformant whatever the coverage', () => {
+    const base = { startedAt: new Date(0), durationMs: 1, exchanges: [], created: [], runErrors: [] };
+    const { report } = fixture('partial-traffic');
+    const short = buildReport({ ...base, settings: { ...settings, targetKind: 'traffic', minMustChecks: 3 }, checks: report.checks, traffic: report.traffic! });
+    expect([short.verdict, short.verdictReason]).toEqual(['error', expect.stringMatching(/^only 2 must checks/)]);
+    const failing = fixture('traffic').report;
+    expect(buildReport({ ...base, settings: { ...settings, targetKind: 'traffic', minMustChecks: 3 }, checks: failing.checks, traffic: failing.traffic! }).verdict).toBe('nonconformant');
+  });
 });
