@@ -205,3 +205,79 @@ export async function benchProxy(cli: string) {
     await rm(dir, { recursive: true, force: true });
   }
 }
+
+/**
+ * The proxy in front of a real catalogue: 60,000 categories (a list of about 4.8 MB), one
+ * request at a time, proxied and direct in turn (60 of each after 5 of warm-up): the
+ * latency the proxy adds at p50 (ms), which streaming the body beside its judgement keeps
+ * near the direct time.
+ */
+export async function benchProxyCatalogue(cli: string) {
+  const server = await startReferenceServer({ apiKey: KEY });
+  for (let i = 0; i < 60_000; i++) server.store.create({ name: `Category ${i}`, description: `The ${i}th category of a real shop's catalogue.` });
+  const dir = await mkdtemp(join(tmpdir(), 'pcs-bench-catalogue-'));
+  const direct = new Pool(new URL(server.baseUrl).origin, { connections: 1 });
+  const directPath = `${new URL(server.baseUrl).pathname}/categories`;
+  try {
+    const proxy = await startProxy(cli, server.baseUrl, join(dir, 'out'));
+    const get = async (pool: Pool, path: string) => {
+      const started = performance.now();
+      const response = await pool.request({ path, method: 'GET', headers: { authorization: `Bearer ${KEY}` } });
+      const bytes = (await response.body.arrayBuffer()).byteLength;
+      return { ms: performance.now() - started, bytes };
+    };
+    const latencies = { proxied: [] as number[], direct: [] as number[] };
+    let listBytes = 0;
+    for (let i = 0; i < 65; i++) {
+      const viaProxy = await get(proxy.pool, proxy.path);
+      const straight = await get(direct, directPath);
+      listBytes = straight.bytes;
+      if (i < 5) continue;
+      latencies.proxied.push(viaProxy.ms);
+      latencies.direct.push(straight.ms);
+    }
+    const peakRss = await proxy.rssMb();
+    await proxy.stop();
+    const sorted = (values: number[]) => [...values].sort((a, b) => a - b);
+    const round = (ms: number) => +ms.toFixed(2);
+    const [p, d] = [sorted(latencies.proxied), sorted(latencies.direct)];
+    return { categories: 60_000, listMb: +(listBytes / 1e6).toFixed(1), proxiedP50: round(percentile(p, 50)), directP50: round(percentile(d, 50)), p50AddedMs: round(percentile(p, 50) - percentile(d, 50)), rssMb: peakRss };
+  } finally {
+    await direct.close();
+    await server.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * `judge` of a capture of 2 entries, one of them a list of 15 million items (about 300 MB
+ * in one string): wall time (ms) and peak RSS (MB), bounded by --max-response-bytes
+ * (16 MiB by default), not by the body.
+ */
+export async function benchHugeBody(cli: string, timed: (args: string[], env?: NodeJS.ProcessEnv) => Promise<{ wallMs: number; peakRssMb: number }>) {
+  const dir = await mkdtemp(join(tmpdir(), 'pcs-bench-huge-'));
+  try {
+    const har = join(dir, 'huge.har');
+    const file = createWriteStream(har);
+    const write = async (text: string) => {
+      if (!file.write(text)) await once(file, 'drain');
+    };
+    const entry = (i: number, text: string, size: number) =>
+      `{"startedDateTime":"${new Date(T0 + i * 1000).toISOString()}","time":5,"request":{"method":"GET","url":"${BASE}/categories","headers":[{"name":"Authorization","value":"Bearer ${KEY}"}]},"response":{"status":200,"headers":[{"name":"Content-Type","value":"application/json"}],"content":{"size":${size},"mimeType":"application/json","text":"${text}`;
+    await write(`{"log":{"version":"1.2","creator":{"name":"bench"},"entries":[${entry(0, '[]', 2)}"}}},`);
+    const item = '{\\"id\\":1,\\"name\\":\\"n\\"},';
+    const items = 15_000_000;
+    await write(entry(1, '[', items * 20));
+    const block = item.repeat(10_000);
+    for (let i = 0; i < items / 10_000; i++) await write(block);
+    await write('{\\"id\\":2,\\"name\\":\\"m\\"}]"}}}]}}');
+    file.end();
+    await once(file, 'close');
+    const harMb = +((await stat(har)).size / 1e6).toFixed(0);
+    const { wallMs, peakRssMb } = await timed([process.execPath, cli, 'judge', har, '--base-url', BASE, '--report-dir', join(dir, 'out'), '--format', 'json', '--quiet']);
+    const report = JSON.parse(await readFile(join(dir, 'out', 'report.json'), 'utf8')) as { traffic: { missing: Record<string, number> } };
+    return { harMb, wallMs: Math.round(wallMs), peakRssMb: Math.round(peakRssMb), notKept: report.traffic.missing['response body'] ?? 0 };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}

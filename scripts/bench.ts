@@ -279,9 +279,19 @@ if (wanted('judge')) {
   ratios.judge = result;
 }
 
+if (wanted('judge-huge-body')) {
+  const { benchHugeBody } = await import('./bench-traffic.js');
+  ratios.judgeHugeBody = await benchHugeBody(CLI, timed);
+}
+
 if (wanted('proxy')) {
   const { benchProxy } = await import('./bench-traffic.js');
   ratios.proxy = await benchProxy(CLI);
+}
+
+if (wanted('proxy-catalogue')) {
+  const { benchProxyCatalogue } = await import('./bench-traffic.js');
+  ratios.proxyCatalogue = await benchProxyCatalogue(CLI);
 }
 
 console.log('\nScenario                                   Wall median  Range (ms)    Requests  Req/s   Peak RSS');
@@ -326,6 +336,14 @@ if (ratios.proxy) {
     `(proxy) at ${p.ratePerSecond} requests/s: added latency p50 ${p.p50AddedMs} ms, p99 ${p.p99AddedMs} ms (direct p50 ${p.direct.p50} / p99 ${p.direct.p99} ms; proxied ${p.proxied.p50} / ${p.proxied.p99} ms); ` +
       `RSS after 10,000 exchanges ${p.rssMbAfter10k} MB, after 100,000 ${p.rssMbAfter100k} MB (at 10k/25k/50k/75k/100k: ${Object.values(p.rssMbAt).join(' / ')} MB; with the old space capped at 64 MB: ${Object.values(p.cappedRssMbAt).join(' / ')} MB)`,
   );
+}
+if (ratios.judgeHugeBody) {
+  const h = ratios.judgeHugeBody as { harMb: number; wallMs: number; peakRssMb: number; notKept: number };
+  lines.push(`(judge) 2 entries, one a list body of 15 million items (${h.harMb} MB of HAR): ${h.wallMs} ms, peak RSS ${h.peakRssMb} MB; bodies not kept: ${h.notKept}`);
+}
+if (ratios.proxyCatalogue) {
+  const c = ratios.proxyCatalogue as { categories: number; listMb: number; proxiedP50: number; directP50: number; p50AddedMs: number; rssMb: number };
+  lines.push(`(proxy) a catalogue of ${c.categories} categories (${c.listMb} MB list): added latency p50 ${c.p50AddedMs} ms (direct ${c.directP50} ms, proxied ${c.proxiedP50} ms); RSS ${c.rssMb} MB`);
 }
 console.log(`\n${lines.join('\n')}`);
 

@@ -105,8 +105,8 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
     .command('judge')
     .description("judge captured traffic (HAR 1.2: browsers, mitmproxy, Playwright, this tool's exchanges.har) by the suite's rules; nothing is sent")
     .argument('<files...>', 'HAR files, judged in order as one capture');
-  for (const option of trafficOptionList()) judge.addOption(option);
-  judge.action(async (files: string[], flags: TrafficFlags) => {
+  for (const option of [...trafficOptionList(), optionFor(SETTINGS.acceptTruncated)]) judge.addOption(option);
+  judge.action(async (files: string[], flags: JudgeFlags) => {
     code = await judgeCommand(files, flags, io);
   });
 
@@ -238,7 +238,7 @@ function trafficOptionList(): Option[] {
   return [
     optionFor({ ...SETTINGS.baseUrl, help: 'required: the base URL of the interface the traffic went to, ending with /v1; entries elsewhere are counted and left alone' }).makeOptionMandatory(),
     new Option('--api-key-env <name>', 'environment variable holding the valid key, when you know it: a valid key answered 401 is then judged too'),
-    ...[SETTINGS.headerEnv, SETTINGS.minMustChecks, SETTINGS.reportDir, SETTINGS.formats, SETTINGS.strict, SETTINGS.knownFailures, SETTINGS.quiet, SETTINGS.color].map(optionFor),
+    ...[SETTINGS.headerEnv, SETTINGS.minMustChecks, SETTINGS.maxResponseBytes, SETTINGS.reportDir, SETTINGS.formats, SETTINGS.strict, SETTINGS.knownFailures, SETTINGS.quiet, SETTINGS.color].map(optionFor),
   ];
 }
 
@@ -253,8 +253,15 @@ interface TrafficFlags {
   strict?: boolean;
   knownFailures?: string;
   minMustChecks?: number;
+  /** Body bytes kept per body (`--max-response-bytes`). */
+  maxResponseBytes?: number;
   quiet?: boolean;
   color?: boolean;
+}
+
+/** The flags of `judge`: the traffic's, and whether a capture cut short may give a verdict. */
+interface JudgeFlags extends TrafficFlags {
+  acceptTruncated?: boolean;
 }
 
 /** The traffic options common to `judge` and `proxy`, read from flags and the environment. */
@@ -277,6 +284,7 @@ async function trafficOptions(flags: TrafficFlags, io: CliIo) {
     formats: flags.format ?? [...SETTINGS.formats.default],
     strict: flags.strict ?? false,
     ...(flags.minMustChecks !== undefined ? { minMustChecks: flags.minMustChecks } : {}),
+    ...(flags.maxResponseBytes !== undefined ? { maxBodyBytes: flags.maxResponseBytes } : {}),
     ...(knownFailures ? { knownFailures } : {}),
     quiet: flags.quiet ?? false,
     color: flags.color !== false && !io.env.NO_COLOR && Boolean(io.stdout.isTTY || io.env.FORCE_COLOR),
@@ -284,12 +292,14 @@ async function trafficOptions(flags: TrafficFlags, io: CliIo) {
 }
 
 /** `judge FILE…`: a capture judged into a report (traffic/judge-capture.ts). */
-async function judgeCommand(files: string[], flags: TrafficFlags, io: CliIo): Promise<number> {
+async function judgeCommand(files: string[], flags: JudgeFlags, io: CliIo): Promise<number> {
   const options = await trafficOptions(flags, io);
   const reportDir = flags.reportDir === '-' ? null : await usableReportDir(flags.reportDir, io);
   const { judgeCapture } = await import('../traffic/judge-capture.js');
-  const outcome = await judgeCapture({ ...options, files: files.map((file) => resolve(io.cwd, file)), reportDir, out: io.stdout, err: io.stderr });
-  return outcome.exitCode;
+  return announcingInterrupt(io, async (signal) => {
+    const outcome = await judgeCapture({ ...options, files: files.map((file) => resolve(io.cwd, file)), ...(flags.acceptTruncated ? { acceptTruncated: true } : {}), reportDir, out: io.stdout, err: io.stderr, signal });
+    return outcome.exitCode;
+  });
 }
 
 /** The flags of `proxy`: the traffic's, where to listen and record, and how to reach the target. */

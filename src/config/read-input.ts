@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { open, type FileHandle } from 'node:fs/promises';
 import { UsageError, hasCode } from '../core/errors.js';
 
 /** Largest file the user names that the tool reads, in bytes (1 MiB): a key, a certificate, a configuration. */
@@ -16,16 +16,8 @@ export const MAX_INPUT_BYTES = 1024 * 1024;
  *   `<path> is over <maxBytes> bytes`; never quoting the content.
  */
 export async function readInput(path: string, what: string, maxBytes = MAX_INPUT_BYTES): Promise<string> {
-  let file;
+  const file = await openRegularFile(path, what);
   try {
-    // O_NONBLOCK: opening a FIFO without a writer returns at once, so it can be refused.
-    file = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
-  } catch (error) {
-    throw new UsageError(`cannot read ${what} ${path}: ${(error as NodeJS.ErrnoException).code ?? error}`);
-  }
-  try {
-    const stats = await file.stat();
-    if (!stats.isFile()) throw new UsageError(`${what} ${path} is not a regular file (${kindOf(stats)}): name a file`);
     // Read in chunks, counting: a file may hold more than its reported size.
     const chunks: Buffer[] = [];
     let length = 0;
@@ -42,6 +34,33 @@ export async function readInput(path: string, what: string, maxBytes = MAX_INPUT
   } finally {
     await file.close();
   }
+}
+
+/**
+ * Opens a file the user named for reading, refusing anything but a regular file: a FIFO
+ * without a writer would block the open (and a signal with it), a device never ends.
+ * @param what the file's kind, for the message: `the capture`.
+ * @throws UsageError `cannot read <what> <path>: <code>` or `<what> <path> is not a regular file (a FIFO)`.
+ */
+export async function openRegularFile(path: string, what: string, flags = constants.O_RDONLY): Promise<FileHandle> {
+  let file: FileHandle;
+  try {
+    // O_NONBLOCK: opening a FIFO without a peer returns at once (or fails, ENXIO, for writing), so it can be refused.
+    file = await open(path, flags | constants.O_NONBLOCK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENXIO') throw new UsageError(`${what} ${path} is not a regular file (a FIFO): name a file`);
+    throw new UsageError(`cannot ${flags === constants.O_RDONLY ? 'read' : 'write'} ${what} ${path}: ${code ?? error}`);
+  }
+  const stats = await file.stat().catch(async (error: NodeJS.ErrnoException) => {
+    await file.close();
+    throw new UsageError(`cannot read ${what} ${path}: ${error.code ?? error}`);
+  });
+  if (!stats.isFile()) {
+    await file.close();
+    throw new UsageError(`${what} ${path} is not a regular file (${kindOf(stats)}): name a file`);
+  }
+  return file;
 }
 
 function kindOf(stats: { isDirectory(): boolean; isFIFO(): boolean; isCharacterDevice(): boolean; isBlockDevice(): boolean; isSocket(): boolean }): string {

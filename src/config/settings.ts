@@ -187,6 +187,13 @@ export const SETTINGS = {
     reported: true,
     help: 'fewest must checks that must run, or be judged on captured traffic, for a verdict: fewer is exit 3, naming those that did (a gate on coverage for audits)',
   },
+  acceptTruncated: {
+    type: 'boolean',
+    flag: '--accept-truncated',
+    config: true,
+    reported: true,
+    help: 'a capture that ends before its JSON does (a recorder killed, a size limit) is judged up to its last whole entry, and by default the verdict is then exit 3; with this flag the verdict stands on what the capture holds',
+  },
   checkFilter: { type: 'regex', flag: '--checks <regex>', reported: true, replays: true, help: 'run only the checks whose id matches; the others are reported skipped' },
   seed: { type: 'integer', unit: 'inputs', min: 0, max: 2 ** 31 - 1, flag: '--seed <n>', reported: true, replays: true, help: 'seed of every generated input; the same seed replays the same requests (default: a fresh one)' },
   numRuns: { type: 'integer', unit: 'runs', min: 1, max: 100_000, flag: '--num-runs <n>', reported: true, replays: true, help: 'runs of every property-based check (default: each its own)' },

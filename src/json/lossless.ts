@@ -20,6 +20,17 @@ export type JsonParseResult = { ok: true; json: ParsedJson } | { ok: false; reas
  * are reported as `{ ok: false, reason }`.
  */
 export function parseJson(text: string): JsonParseResult {
+  // The judgements of one exchange read its body one after another: a list of 6 MB is parsed once, not once each.
+  if (lastParsed?.text === text) return lastParsed.result;
+  const result = parsedJson(text);
+  lastParsed = { text, result };
+  return result;
+}
+
+/** The last text parsed and its outcome (results are never mutated: every reader only reads them). */
+let lastParsed: { text: string; result: JsonParseResult } | undefined;
+
+function parsedJson(text: string): JsonParseResult {
   // RFC 8259 §8.1: a parser MAY ignore a byte order mark (judged apart: json-without-byte-order-mark).
   if (text.startsWith(BYTE_ORDER_MARK)) text = text.slice(1);
   if (text.trim() === '') return { ok: false, reason: 'the body is empty' };

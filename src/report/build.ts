@@ -6,7 +6,7 @@ import { specVersion, toolVersion } from '../core/package-info.js';
 import { REPORT_VERSION, type CheckResult, type Report, type RunTiming, type StatusCounts, type TrafficSummary } from './model.js';
 import { curlCommand } from './curl.js';
 import { OUT_OF_SCOPE, traceRequirements } from './traceability.js';
-import { coverageOf, coverageShortfall, decideVerdict, headline } from './verdict.js';
+import { coverageOf, coverageShortfall, decideVerdict, headline, truncationShortfall } from './verdict.js';
 import { gateOf } from './gate.js';
 import { findingsOf, withBlockers } from './findings.js';
 import type { KnownFailure } from '../config/known-failures.js';
@@ -44,7 +44,8 @@ export function buildReport(record: RunRecord): Report {
   const probesAnswered = record.preflight?.response ? 1 : 0;
   const decided = decideVerdict(record.checks, { ...facts, runErrors: record.runErrors, strict: settings.strict ?? false });
   // A gate on coverage (--min-must-checks) stops a verdict that stands on too little; a must failure stands whatever the coverage.
-  const shortfall = decided.verdict === 'nonconformant' ? undefined : coverageShortfall(record.checks, settings.minMustChecks);
+  // So does a capture cut short, unless the cut is expected (--accept-truncated).
+  const shortfall = decided.verdict === 'nonconformant' || !facts.assessable ? undefined : (coverageShortfall(record.checks, settings.minMustChecks) ?? truncationShortfall(record.traffic, settings.acceptTruncated === true));
   const { verdict, reason } = shortfall ? { verdict: 'error' as const, reason: shortfall } : decided;
   const proxy = shownProxy(settings);
   const report: Report = {

@@ -120,11 +120,17 @@ export class ConsoleFormat {
 /** Bodies of a capture listed on the console, at most: the rest are in report.json (`traffic.dropped`). */
 const DROPPED_SHOWN = 10;
 
-/** Each body the capture did not keep, with why: never judged, never guessed. */
+/** Each body the capture did not keep, and each entry not readable as HAR, with why: never judged, never guessed. */
 function droppedLines(traffic: NonNullable<Report['traffic']>): string[] {
   const dropped = traffic.dropped ?? [];
   const total = Object.values(traffic.missing).reduce((sum, count) => sum + count, 0);
   const lines = dropped.slice(0, DROPPED_SHOWN).map(({ exchange, body, reason }) => `  not judged: #${exchange} ${body}: ${visible(reason)}`);
   if (total > lines.length) lines.push(`  … ${total - lines.length} more bodies not kept (report.json: traffic.dropped lists the first ${dropped.length})`);
+  const invalid = traffic.invalid;
+  if (invalid) {
+    lines.push(...invalid.listed.slice(0, DROPPED_SHOWN).map(({ file, entry, reason }) => `  not read: ${file} entry ${entry}: ${visible(reason)}`));
+    const shown = Math.min(invalid.listed.length, DROPPED_SHOWN);
+    if (invalid.entries > shown) lines.push(`  … ${invalid.entries - shown} more entries not read (report.json: traffic.invalid lists the first ${invalid.listed.length})`);
+  }
   return lines;
 }

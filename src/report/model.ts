@@ -5,7 +5,7 @@ import type { Requirement } from '../requirements/catalogue.js';
 import type { Capability, CheckLevel, CheckStatus, CreatedCategory, FailureRecord, PropertyRecord } from '../check/types.js';
 
 /** Version of the report.json layout; bumped on incompatible change. */
-export const REPORT_VERSION = '1.2';
+export const REPORT_VERSION = '1.3';
 
 /** The run's verdict: every `must` check passed, one failed, or the target could not be assessed. */
 export type Verdict = 'conformant' | 'nonconformant' | 'error';
@@ -84,6 +84,10 @@ export interface TrafficSummary {
   missing: Record<string, number>;
   /** The first bodies not kept (at most 100), each with why: never judged, never guessed (since 1.2). */
   dropped?: Array<{ exchange: number; body: string; reason: string }>;
+  /** Entries without the shape the judge reads (schemas/har-entry.schema.json): how many, and the first (at most 100) with why; the rest of the capture was judged (since 1.3). */
+  invalid?: { entries: number; listed: Array<{ file: string; entry: number; reason: string }> };
+  /** Captures that end before their JSON does, or break midway: judged up to their last whole entry (since 1.3). */
+  truncated?: Array<{ file: string; entries: number; reason: string }>;
 }
 
 /** The gate of a run with known failures (`--known-failures`): which failures were accepted, which not. */

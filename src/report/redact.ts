@@ -62,7 +62,7 @@ function redactExchangeParts<T extends { request: RecordedRequest; response?: Re
   return {
     ...parts,
     request: { ...parts.request, url: redactor.text(parts.request.url), headers: redactor.value(parts.request.headers), ...(parts.request.body !== undefined ? { body: redactor.body(parts.request.body) } : {}) },
-    ...(parts.response ? { response: { ...parts.response, headers: redactHeaders(parts.response.headers, redactor), body: redactor.body(parts.response.body) } } : {}),
+    ...(parts.response ? { response: { ...parts.response, headers: redactHeaders(parts.response.headers, redactor), body: redactor.responseBody(parts.response.body) } } : {}),
     ...(parts.error ? { error: { ...parts.error, message: redactor.text(parts.error.message) } } : {}),
   };
 }

@@ -1,4 +1,4 @@
-import type { CheckResult, Coverage, Report, Verdict } from './model.js';
+import type { CheckResult, Coverage, Report, TrafficSummary, Verdict } from './model.js';
 
 /** Exit codes of `petstore-conformance run` (a stable contract for CI). */
 export const EXIT = {
@@ -89,6 +89,18 @@ export function coverageShortfall(checks: readonly CheckResult[], minimum: numbe
 }
 
 /**
+ * Why a capture cut short gives no verdict (exit 3), unless the cut is expected
+ * (`--accept-truncated`): a capture that ends early showed less than it claims, and a
+ * green verdict on it would pass what was never seen. Undefined when nothing was cut.
+ */
+export function truncationShortfall(traffic: TrafficSummary | undefined, accepted: boolean): string | undefined {
+  const cut = traffic?.truncated ?? [];
+  if (cut.length === 0 || accepted) return undefined;
+  const [first] = cut;
+  return `the capture ${first!.file} ${first!.reason}: judged up to its last whole entry (${first!.entries} entries)${cut.length > 1 ? `, and ${cut.length - 1} more cut` : ''}; --accept-truncated gives a verdict on what it holds`;
+}
+
+/**
  * How a verdict is shown at a glance: `partial` for a conformant verdict on part of the
  * interface (must checks untested: the read-only profile, a filter, a capture that showed
  * only some), never green; else the verdict. The console, summary.md and report.html ask
@@ -139,10 +151,11 @@ export function headline({ verdict, target, settings, coverage, traffic }: Pick<
   const shown = verdict.toUpperCase();
   const self = target.kind === 'embedded' ? 'SELF-TEST (embedded reference server): ' : '';
   if (verdict !== 'conformant') return `${self}${shown}`;
-  if (target.kind === 'traffic' && traffic) return `${shown} on what the capture shows: ${coverage.ran} of ${plural(coverage.must, 'must check')} judged, ${coverage.untested} untested`;
+  const cut = traffic?.truncated?.length ? ` (the capture was cut short: judged up to its last whole entry)` : '';
+  if (target.kind === 'traffic' && traffic) return `${shown} on what the capture shows${cut}: ${coverage.ran} of ${plural(coverage.must, 'must check')} judged, ${coverage.untested} untested`;
   if (traffic && coverage.traffic !== undefined) {
     const active = coverage.ran - coverage.traffic;
-    return `${self}${shown}: ${plural(active, 'must check')} ran actively, ${coverage.traffic} more ${coverage.traffic === 1 ? 'was' : 'were'} judged on ${plural(traffic.judged, 'captured exchange')}, ${coverage.untested} untested`;
+    return `${self}${shown}: ${plural(active, 'must check')} ran actively, ${coverage.traffic} more ${coverage.traffic === 1 ? 'was' : 'were'} judged on ${plural(traffic.judged, 'captured exchange')}${cut}, ${coverage.untested} untested`;
   }
   if (coverage.untested === 0) return `${self}${shown}`;
   const scope = [settings.profile === 'read-only' ? 'the read-only profile' : undefined, settings.checkFilter !== undefined ? `the checks selected (--checks ${settings.checkFilter})` : undefined].filter((words) => words !== undefined);

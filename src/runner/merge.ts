@@ -72,9 +72,16 @@ async function readReport(path: string): Promise<Report> {
   return report;
 }
 
+/**
+ * Largest report.json or fleet.json merged, in bytes (256 MiB): what this tool's own runs
+ * write, far past 1 MiB for a failing target (each failure keeps its exchange), and still
+ * within what one JavaScript string holds; not the 1 MiB of a key or a configuration.
+ */
+export const MAX_REPORT_BYTES = 256 * 1024 * 1024;
+
 /** A JSON file's value, or a UsageError naming the file. */
 async function readJson<T>(path: string, what: string): Promise<T> {
-  const text = await readInput(path, `the ${what}`);
+  const text = await readInput(path, `the ${what}`, MAX_REPORT_BYTES);
   try {
     return JSON.parse(text) as T;
   } catch (error) {

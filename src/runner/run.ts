@@ -16,6 +16,8 @@ export type { RunOptions, RunOutcome } from './options.js';
 export async function runConformance(options: RunOptions): Promise<RunOutcome> {
   const target = await TargetRun.prepare(options, new Date());
   try {
+    // A signal while the capture was judged: its report holds what was judged, and nothing is sent.
+    if (target.traffic?.stopped !== undefined) return await target.finish(target.traffic.stopped);
     const { deadlineAt, deadlineSeconds } = target.settings;
     const [outcome] = await runLane([target], withDeadline(options.signal, deadlineAt, deadlineSeconds));
     return outcome!;

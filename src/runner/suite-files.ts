@@ -1,5 +1,5 @@
-import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { buildIsCurrent } from '../core/build-state.js';
 import { packageRoot } from '../core/package-info.js';
 
 /** Where the suite's files are, and how vitest must load them. */
@@ -28,19 +28,6 @@ export interface SuiteFiles {
 export function suiteFiles(fromCompiledCode: boolean = import.meta.url.includes('/dist/src/'), root = packageRoot): SuiteFiles {
   // The build bundles the compiled suite into one module (scripts/bundle-worker.ts).
   const compiled: SuiteFiles = { dir: join(root, 'dist/worker'), include: 'conformance.test.js', native: true };
-  if (fromCompiledCode || compiledIsCurrent(root)) return compiled;
+  if (fromCompiledCode || buildIsCurrent(root)) return compiled;
   return { dir: join(root, 'suites'), include: 'conformance.test.ts', native: false };
-}
-
-/** True when the worker bundle is at least as new as every .ts file under suites/ and src/. */
-function compiledIsCurrent(root: string): boolean {
-  const bundleTime = statSync(join(root, 'dist/worker/conformance.test.js'), { throwIfNoEntry: false })?.mtimeMs;
-  if (bundleTime === undefined) return false;
-  return ['suites', 'src'].every((folder) => typescriptFiles(join(root, folder)).every((source) => statSync(source).mtimeMs <= bundleTime));
-}
-
-function typescriptFiles(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
-    .filter((name) => name.endsWith('.ts') && !name.endsWith('.d.ts'))
-    .map((name) => join(dir, name));
 }

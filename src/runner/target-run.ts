@@ -50,7 +50,7 @@ export class TargetRun {
     /** What the user is told about the run's own limits (see shortSecretNotice), in the report too. */
     private readonly notices: string[],
     /** The capture judged with the run (`--traffic`), when one was given. */
-    private readonly traffic?: JudgedTraffic,
+    readonly traffic?: JudgedTraffic,
   ) {
     this.#format = new ConsoleFormat(options.color ?? Boolean((options.out as { isTTY?: boolean } | null)?.isTTY), settings.strict ?? false);
     this.#print = (text) => void (text !== undefined && options.out?.write(`${redactor.text(text)}\n`));
@@ -94,6 +94,24 @@ export class TargetRun {
     const knownFailures = options.knownFailures ? await loadKnownFailures(options.knownFailures, await checkIds()) : undefined;
 
     const embedded = options.baseUrl ? undefined : await (await import('../reference/server.js')).startReferenceServer();
+    try {
+      return await TargetRun.#prepared(options, startedAt, otherSecrets, embedded, knownFailures, network);
+    } catch (error) {
+      // A capture that cannot be read is refused after the embedded server started: it must not keep the process alive.
+      await embedded?.close();
+      throw error;
+    }
+  }
+
+  /** The rest of {@link prepare}, once the embedded server (if any) runs. */
+  static async #prepared(
+    options: RunOptions,
+    startedAt: Date,
+    otherSecrets: ReadonlyArray<{ value: string; shown: string }>,
+    embedded: ReferenceServer | undefined,
+    knownFailures: KnownFailure[] | undefined,
+    network: Pick<RunSettings, 'extraHeaders' | 'proxy'>,
+  ): Promise<TargetRun> {
     const settings = { ...settingsFor(options, embedded, startedAt), ...network };
     // The key and the secret headers; every credential derived from the key arrives with the result of the check that sent it.
     const redactor = new Redactor().add(settings.apiKey, KEY_PLACEHOLDER).addAll(secretHeaders(network.extraHeaders)).addAll(otherSecrets);
@@ -104,13 +122,15 @@ export class TargetRun {
     // Judged before any request: a capture that cannot be read is a usage error, and its secrets are known before anything is printed.
     const traffic = options.traffic?.length
       ? await (await import('../traffic/judge-capture.js')).judgeTraffic(
-          { checks: (await listChecks()).checks, files: options.traffic, baseUrl: settings.baseUrl, apiKey: settings.apiKey, secretHeaders: secretHeaders(network.extraHeaders).map((header) => header.name.toLowerCase()) },
+          { checks: (await listChecks()).checks, files: options.traffic, baseUrl: settings.baseUrl, apiKey: settings.apiKey, secretHeaders: secretHeaders(network.extraHeaders).map((header) => header.name.toLowerCase()), maxBodyBytes: settings.maxResponseBytes },
           redactor,
+          options.signal ? { signal: options.signal } : {},
         )
       : undefined;
-    if (traffic?.nothingJudged) throw new UsageError(`--traffic: ${traffic.nothingJudged}`);
+    if (traffic?.nothingJudged && !traffic.stopped) throw new UsageError(`--traffic: ${traffic.nothingJudged}`);
     const run = new TargetRun(options, settings, redactor, startedAt, knownFailures, embedded, [...notices, ...(traffic?.notices ?? [])], traffic);
     for (const notice of notices) options.err?.write(`petstore-conformance: warning: ${notice}\n`);
+    for (const notice of traffic?.notices ?? []) options.err?.write(`petstore-conformance: notice: ${redactor.text(notice)}\n`);
     if (!options.quiet) run.#print(run.#format.header(settings, toolVersion));
     return run;
   }

@@ -5,7 +5,7 @@ import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { packageRoot } from '../core/package-info.js';
 
 /** The shapes of spec section 2, and the tool's own files, by schema title. */
-export type SchemaName = 'NewCategory' | 'Category' | 'Error' | 'Config' | 'KnownFailures' | 'Report' | 'Fleet';
+export type SchemaName = 'NewCategory' | 'Category' | 'Error' | 'Config' | 'KnownFailures' | 'Report' | 'Fleet' | 'HarEntry';
 
 const FILES: Record<SchemaName, string> = {
   NewCategory: 'new-category.schema.json',
@@ -15,6 +15,7 @@ const FILES: Record<SchemaName, string> = {
   KnownFailures: 'known-failures.schema.json',
   Report: 'report.schema.json',
   Fleet: 'fleet.schema.json',
+  HarEntry: 'har-entry.schema.json',
 };
 
 /** The JSON Schema documents in `schemas/`, read once (they drive validation and generation). */
@@ -101,6 +102,12 @@ export function violations(name: SchemaName, value: unknown): string[] {
   if (validator(name)(value)) return []; // the common case, allocation-free: lists validate 100,000 items
   // Category repeats NewCategory's keywords through $ref: report each violation once.
   return [...new Set(violationDetails(name, value).map(({ text }) => text))];
+}
+
+/** ajv's errors for a value, as they are (empty when valid): for callers that word them their own way. */
+export function schemaErrors(name: SchemaName, value: unknown): ErrorObject[] {
+  const validate = validator(name);
+  return validate(value) ? [] : [...(validate.errors ?? [])];
 }
 
 /** One violation: where (a JSON Pointer into the value) and what, as a readable line. */

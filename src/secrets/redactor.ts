@@ -1,6 +1,7 @@
 import escapeStringRegexp from 'escape-string-regexp';
 import { DecodedView } from './decoded-view.js';
 import { base64Forms } from './encoded-forms.js';
+import { PIECE_CHARS, SecretPieces } from './pieces.js';
 
 /** Length of the anchors secrets are found by (characters). */
 const ANCHOR = 8;
@@ -24,8 +25,6 @@ interface Entry {
  */
 export const SUBSTRING_SECRET_CHARS = 16;
 
-/** Length of a piece of a secret that, inside a binary preview, is redacted on its own (characters). */
-export const PREVIEW_RUN_CHARS = 8;
 
 /**
  * Replaces secrets by value in everything the tool writes or prints: the API key and
@@ -40,7 +39,10 @@ export const PREVIEW_RUN_CHARS = 8;
  *   wherever it occurs, as written or escaped (JSON, percent, HTML, base64, hex, case);
  * - a shorter secret is found only as a whole token: the whole value (a header, a JSON
  *   string), a JSON string value in a text (`"test"`, not a member name `"test":`), or a
- *   credential after an authentication scheme (`Bearer test`, RFC 9110 §11.4).
+ *   credential after an authentication scheme (`Bearer test`, RFC 9110 §11.4);
+ * - in what a server sent (response headers, bodies, previews), every piece of
+ *   {@link PIECE_CHARS} characters or more of a secret given as such, whatever its case
+ *   (secrets/pieces.ts): an echo split in two gives nothing back.
  *
  * A run registers hundreds of derived secrets (every generated credential) and scans every
  * body, so a scan must not cost one pass per secret. Each secret is filed under an anchor,
@@ -64,8 +66,8 @@ export class Redactor {
   readonly #tokens = new Map<string, { placeholder: string; credentialOnly: boolean }>();
   /** {@link #tokenPattern}, built again after a token secret is added. */
   #tokenPattern: RegExp | undefined;
-  /** The secrets given as such (the key, secret headers), not derived: their pieces are looked for in previews and headers. */
-  readonly #primary: Array<{ secret: string; placeholder: string }> = [];
+  /** The pieces of the secrets given as such (the key, secret headers, a capture's credentials), not derived: looked for in what a server sent (headers, bodies, previews). */
+  readonly #pieces = new SecretPieces();
   /** Each token secret as written after a scheme, plain or JSON-escaped, to the secret. */
   #credentialForms = new Map<string, string>();
   /**
@@ -101,7 +103,7 @@ export class Redactor {
    */
   add(secret: string, placeholder: string, derived = false): this {
     if (secret === '' || this.#secrets.has(secret) || this.#tokens.has(secret)) return this;
-    if (!derived) this.#primary.push({ secret, placeholder });
+    if (!derived) this.#pieces.add(secret, placeholder);
     if (!this.#foundInside(secret)) {
       this.#tokens.set(secret, { placeholder, credentialOnly: derived });
       this.#tokens.set(Buffer.from(secret).toString('base64'), { placeholder: `[base64 of ${placeholder}]`, credentialOnly: derived });
@@ -184,56 +186,38 @@ export class Redactor {
   }
 
   /**
+   * A body the server sent: as {@link body}, and every piece of a secret of
+   * {@link PIECE_CHARS} characters or more, whatever its case (secrets/pieces.ts): a server
+   * may echo a credential split across two JSON strings. Pieces never take a `"` or a `\\`,
+   * so a JSON document stays one.
+   */
+  responseBody(value: string): string {
+    return this.#withoutPieces(this.body(value));
+  }
+
+  /**
    * A binary body's preview (its first bytes) with every secret replaced: the bytes are
-   * read one character each (Latin-1, so nothing is lost), and besides whole secrets any run
-   * of {@link PREVIEW_RUN_CHARS} characters or more of one is replaced, since the preview's
-   * edge may cut a secret short. The placeholder's bytes take the run's place.
+   * read one character each (Latin-1, so nothing is lost), and besides whole secrets every
+   * piece of one, since the preview's edge may cut a secret short. The placeholder's bytes
+   * take the piece's place.
    */
   preview(bytes: Buffer): Buffer {
     const text = bytes.toString('latin1');
-    const redacted = this.#withoutRuns(text);
+    const redacted = this.#withoutPieces(text);
     return redacted === text ? bytes : Buffer.from(redacted, 'latin1');
   }
 
   /**
-   * A response header's value with every secret replaced, and any run of
-   * {@link PREVIEW_RUN_CHARS} characters or more of one: a key split across two headers
-   * (half in each) is found in neither whole. Header values are short, so the cost of
-   * looking for pieces stays small.
+   * A response header's value with every secret replaced, and every piece of one: a key
+   * split across two headers (half in each, case-swapped or not) is found in neither whole.
    */
   header(value: string): string {
-    return this.#withoutRuns(this.text(value));
+    return this.#withoutPieces(this.text(value));
   }
 
-  /** `text` with every run of a secret ({@link #partialRuns}) replaced by its placeholder. */
-  #withoutRuns(text: string): string {
-    return spliced(text, this.#partialRuns(text), (placeholder) => placeholder);
-  }
-
-  /**
-   * Every run of {@link PREVIEW_RUN_CHARS} or more characters of a secret given as such
-   * (derived credentials are one edit from the key: their runs are the key's) in `text`,
-   * longest first at each place, in order.
-   */
-  #partialRuns(text: string): Array<{ start: number; end: number; placeholder: string }> {
-    const secrets = this.#primary;
-    const runs: Array<{ start: number; end: number; placeholder: string }> = [];
-    for (let start = 0; start < text.length; start++) {
-      let best: { end: number; placeholder: string } | undefined;
-      for (const { secret, placeholder } of secrets) {
-        for (let from = secret.indexOf(text[start]!); from !== -1; from = secret.indexOf(text[start]!, from + 1)) {
-          let length = 0;
-          while (start + length < text.length && from + length < secret.length && text[start + length] === secret[from + length]) length++;
-          // A shorter secret is found only as a whole token (see the class), never as a piece.
-          if (length >= PREVIEW_RUN_CHARS && start + length > (best?.end ?? 0)) best = { end: start + length, placeholder };
-        }
-      }
-      if (best) {
-        runs.push({ start, ...best });
-        start = best.end - 1;
-      }
-    }
-    return runs;
+  /** `text` with every piece of a secret given as such replaced by its placeholder (derived credentials are one edit from the key: their pieces are the key's). */
+  #withoutPieces(text: string): string {
+    return spliced(text, this.#pieces.find(text), (placeholder) => placeholder);
   }
 
   /** `value` with every whole-token occurrence of a short secret replaced (see the class). */

@@ -10,6 +10,7 @@
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import type { Exchange, RecordedRequest, RecordedResponse } from '../core/exchange.js';
 import { parseJson } from '../json/lossless.js';
+import { CUT, isCut } from './bounded-tokens.js';
 import type { HarEntry, HarPair } from './har-reader.js';
 
 /** An exchange of a capture, placed in time. */
@@ -109,6 +110,10 @@ export function headerFields(pairs: readonly HarPair[] | undefined): Record<stri
 export function withText(postData: HarEntry['request']['postData'], what: string, missing: string[]): HarEntry['request']['postData'] {
   if (!postData || typeof postData.text === 'string' || !Array.isArray(postData.params) || postData.params.length === 0) return postData;
   const params = postData.params as Array<{ name?: unknown; value?: unknown }>;
+  if (params.some(({ name, value }) => isCut(name) || isCut(value))) {
+    missing.push(`${what} (${notKept(params.map(({ name, value }) => (isCut(value) ? value[CUT] : isCut(name) ? name[CUT] : 0)).reduce((a, b) => a + b))})`);
+    return { ...postData, text: undefined };
+  }
   const names = params.map(({ name }) => String(name));
   const type = (postData.mimeType ?? '').split(';', 1)[0]!.trim().toLowerCase();
   if (type === 'application/x-www-form-urlencoded') return { ...postData, text: new URLSearchParams(params.map(({ name, value }): [string, string] => [String(name), String(value ?? '')])).toString() };
@@ -135,6 +140,10 @@ function body(
   missing: string[],
 ): { text: string; bytes: number; utf8Valid: boolean } | undefined {
   if (missing.some((reason) => reason.startsWith(what))) return undefined;
+  if (isCut(content?.text)) {
+    missing.push(`${what} (${notKept(content.text[CUT])})`);
+    return undefined;
+  }
   if (content?.text === undefined || content.text === null) {
     // Without its text a body is known only to be empty (size 0); any other size, -1 (unknown) included, means it was not kept.
     const known = size ?? content?.size;
@@ -154,6 +163,11 @@ function body(
     return undefined;
   }
   return decoded;
+}
+
+/** Why a body the reader did not keep is missing: its length, past the bound it was read with (har-reader.ts). */
+function notKept(chars: number): string {
+  return `not kept: ${chars} characters, larger than --max-response-bytes`;
 }
 
 /**

@@ -6,6 +6,7 @@
  */
 import { KEY_PLACEHOLDER, type Redactor } from '../secrets/redactor.js';
 import type { HarPair } from './har-reader.js';
+import { KEY_FORM_FIELD, KEY_HEADERS, KEY_QUERY_PARAMETERS } from '../http/key-placement.js';
 
 /**
  * What the judge knows of the valid key. The spec does not say how keys are issued
@@ -91,14 +92,26 @@ interface MessageFields {
   cookies?: readonly HarPair[];
 }
 
+/** A request as HAR lists it: its fields, and where else a key may ride (the URL's query, a form body). */
+interface RequestFields extends MessageFields {
+  url?: string;
+  postData?: { mimeType?: string; text?: unknown };
+}
+
+/** Lower-case names of the header fields that carry keys by name (http/key-placement.ts), besides Authorization. */
+const KEY_HEADER_NAMES: ReadonlySet<string> = new Set(KEY_HEADERS.map((name) => name.toLowerCase()));
+
 /**
- * Registers every secret an entry carries: each Authorization value and its credential,
- * each cookie's value (Cookie and Set-Cookie fields, HAR's `cookies`), and the values of
- * the named secret headers (`--header-env`). The capture's secrets are then redacted from
- * every report like the key (Redactor). Placeholders number them in order of appearance.
+ * Registers every secret an entry carries, the moment it is first seen, so that nothing
+ * written after shows it: each Authorization value and its credential, the header fields
+ * that carry keys by name (`X-API-Key`, `Api-Key`), each cookie's value (Cookie and
+ * Set-Cookie fields, HAR's `cookies`), the query parameters and the form field that carry
+ * keys (`access_token`, `api_key` …, RFC 6750 §2.2–2.3), and the values of the named secret
+ * headers (`--header-env`). The capture's secrets are then redacted from every report like
+ * the key (Redactor). Placeholders number them in order of appearance.
  * @param secretHeaders lower-case names of further header fields whose values are secret.
  */
-export function registerCaptureSecrets(entry: { request?: MessageFields; response?: MessageFields }, redactor: Redactor, secretHeaders: readonly string[], seen: Map<string, string>): void {
+export function registerCaptureSecrets(entry: { request?: RequestFields; response?: MessageFields }, redactor: Redactor, secretHeaders: readonly string[], seen: Map<string, string>): void {
   const register = (value: string | undefined, what: string) => {
     const secret = value?.trim();
     if (!secret || secret === KEY_PLACEHOLDER || secret.includes('${') || /^\[capture-[a-z-]+-\d+\]$/.test(secret)) return; // this tool's own placeholders are no secret
@@ -119,10 +132,26 @@ export function registerCaptureSecrets(entry: { request?: MessageFields; respons
         for (const pair of String(value).split(';')) register(pair.slice(pair.indexOf('=') + 1), 'cookie');
       } else if (field === 'set-cookie') {
         for (const line of String(value).split('\n')) register(line.split(';', 1)[0]!.replace(/^[^=]*=/, ''), 'cookie');
+      } else if (KEY_HEADER_NAMES.has(field)) {
+        register(String(value), 'credential');
       } else if (secretHeaders.includes(field)) {
         register(String(value), 'secret-header');
       }
     }
     for (const cookie of side?.cookies ?? []) register(String(cookie.value), 'cookie');
   }
+  for (const value of keyParameters(entry.request)) register(value, 'credential');
+}
+
+/** The values of the query parameters and form fields that carry keys by name, in a request's URL and form body. */
+function keyParameters(request: RequestFields | undefined): string[] {
+  const found: string[] = [];
+  const pick = (params: URLSearchParams, names: readonly string[]) => {
+    for (const [name, value] of params) if (names.includes(name.toLowerCase())) found.push(value);
+  };
+  const query = request?.url?.indexOf('?') ?? -1;
+  if (query >= 0) pick(new URLSearchParams(request!.url!.slice(query + 1).split('#', 1)[0]), KEY_QUERY_PARAMETERS);
+  const form = request?.postData;
+  if (typeof form?.text === 'string' && /^application\/x-www-form-urlencoded\b/i.test(form.mimeType ?? '')) pick(new URLSearchParams(form.text), [KEY_FORM_FIELD]);
+  return found;
 }

@@ -1,19 +1,20 @@
 /**
  * Reads a HAR 1.2 capture (http://www.softwareishard.com/blog/har-12-spec/) as a stream:
  * each entry is handed on as soon as it is parsed and then dropped, so a capture of a
- * gigabyte is read in the memory of one entry. Browsers ("save all as HAR with content"),
+ * gigabyte is read in the memory of one entry, itself bounded (bounded-tokens.ts). Browsers ("save all as HAR with content"),
  * mitmproxy, Redocly's proxy, Playwright's `recordHar` and this tool's own
  * `exchanges.har` all write this shape.
  */
-import { createReadStream } from 'node:fs';
-import { open } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { createGunzip, createInflate } from 'node:zlib';
 import chain from 'stream-chain';
 import { parser } from 'stream-json';
 import { pick } from 'stream-json/filters/pick.js';
 import { streamValues } from 'stream-json/streamers/stream-values.js';
+import { openRegularFile } from '../config/read-input.js';
 import { UsageError, hasCode } from '../core/errors.js';
+import { schemaErrors } from '../schema/validators.js';
+import { CUT, boundedTokens, isCut } from './bounded-tokens.js';
 
 /** A name/value pair of HAR's `headers`, `cookies` and `queryString`. */
 export interface HarPair {
@@ -60,21 +61,56 @@ export interface HarCreator {
   version?: string;
 }
 
+/** Bounds of a capture's reading: the bodies of one entry, and so the entry (bytes). */
+export interface HarReadOptions {
+  /** Called with `log.creator` when it is read (before the entries in every writer known: HAR 1.2 lists it first). */
+  onCreator?: (creator: HarCreator) => void;
+  /** Stops the reading: the generator returns after the entry it is at. */
+  signal?: AbortSignal;
+  /** Largest body kept, in bytes (`--max-response-bytes`): a longer one is counted and left out. */
+  maxBodyBytes?: number;
+}
+
+/** One entry of a capture, by its 1-based place: readable, or why not (`response.status is not an integer`). */
+export type HarItem = { index: number; entry: HarEntry } | { index: number; problem: string };
+
+/** Largest body kept by default (bytes): as a run's `--max-response-bytes`. */
+const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
+
+/**
+ * A capture that ends before its JSON does (a recorder killed, a size limit, a copy cut
+ * short), or breaks in the middle: what came before was handed on; `entries` says how much.
+ */
+export class CaptureCut extends UsageError {
+  constructor(
+    readonly file: string,
+    readonly entries: number,
+    readonly reason: string,
+  ) {
+    super(`the capture ${file} ${reason}, after ${entries} entries`);
+  }
+}
+
+/** An error of the capture's reading (the file, inflating, parsing), as told from one of the tool's own. */
+class ReadFailure extends Error {
+  constructor(override readonly cause: unknown) {
+    super('the capture could not be read');
+  }
+}
+
 /**
  * The bytes of a capture as a stream, inflated when the file is compressed: mitmproxy's
  * har_dump and savehar write `.zhar` files as zlib (RFC 1950), and a HAR may be gzipped.
- * Told by the first two bytes, whatever the file's name.
- * @throws the file system's error when the file cannot be opened.
+ * Told by the first two bytes, whatever the file's name. Only a regular file is read.
+ * @param ended called when every byte of the file was read.
+ * @throws UsageError when the file cannot be opened or is not a regular file (a FIFO, a device).
  */
-async function captureBytes(path: string): Promise<Readable[]> {
-  const file = await open(path);
+async function captureBytes(path: string, ended: () => void): Promise<Readable[]> {
+  const file = await openRegularFile(path, 'the capture');
   const head = Buffer.alloc(2);
-  try {
-    await file.read(head, 0, 2, 0);
-  } finally {
-    await file.close();
-  }
-  const bytes = createReadStream(path);
+  await file.read(head, 0, 2, 0);
+  const bytes = file.createReadStream({ start: 0 });
+  bytes.on('end', ended);
   if (head[0] === 0x1f && head[1] === 0x8b) return [bytes, createGunzip()];
   // A zlib header: deflate (CM 8) and a check that makes the two bytes a multiple of 31.
   if ((head[0]! & 0x0f) === 8 && (head[0]! * 256 + head[1]!) % 31 === 0) return [bytes, createInflate()];
@@ -82,37 +118,103 @@ async function captureBytes(path: string): Promise<Readable[]> {
 }
 
 /**
- * The entries of one HAR file, in the file's order, each as soon as it is parsed.
- * @param onCreator called with `log.creator` when it is read (before the entries in every
- *   writer known: HAR 1.2 lists it first).
- * @throws UsageError when the file cannot be read or is not JSON (naming the file and,
- *   for JSON, the parser's reason); entries already handed on stay judged.
+ * The entries of one HAR file, in the file's order, each as soon as it is parsed, each
+ * checked against the HAR 1.2 shape the judge reads (schemas/har-entry.schema.json): an
+ * entry that does not fit is handed on as a problem, and the rest read on. Memory is one
+ * entry's, bounded: a string or number past the body bound is left out ({@link CutValue}),
+ * an entry past three bodies' worth is handed on as a problem.
+ * @throws UsageError when the file cannot be read or is not a HAR (not JSON from the
+ *   start, or JSON without `log.entries`); {@link CaptureCut} when it ends early or breaks
+ *   after its start, once every whole entry before was handed on.
  */
-export async function* readHarEntries(path: string, onCreator: (creator: HarCreator) => void = () => {}): AsyncGenerator<HarEntry> {
-  let entries = 0;
+export async function* readHarEntries(path: string, options: HarReadOptions = {}): AsyncGenerator<HarItem> {
+  let index = 0;
   // HAR 1.2 requires log.version and log.creator: JSON with neither, and no entry, is no HAR.
   let harLog = false;
+  let ended = false;
   let pipeline: ReturnType<typeof chain> | undefined;
+  const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  // A body is at most its bytes as text, or 4 characters per 3 bytes in base64.
+  const valueChars = Math.ceil(maxBody / 3) * 4 + 4;
+  const stop = () => pipeline?.destroy();
+  options.signal?.addEventListener('abort', stop, { once: true });
   try {
-    // stream-json keeps every character of a string (a U+FEFF inside a body included), and the number of values in flight bounded.
-    pipeline = chain([...(await captureBytes(path)), parser(), pick({ filter: /^log\.(version|creator|entries\.\d+)$/ }), streamValues()]);
-    for await (const { value } of pipeline as AsyncIterable<{ value: unknown }>) {
-      const item = value as Partial<HarEntry> & Partial<HarCreator>;
+    const bytes = await captureBytes(path, () => (ended = true)).catch((error: unknown) => Promise.reject(new ReadFailure(error)));
+    // Keys, strings and numbers come in pieces, packed within bounds (bounded-tokens.ts); stream-json keeps every character of a string (a U+FEFF inside a body included).
+    pipeline = chain([
+      ...bytes,
+      parser({ packKeys: false, packStrings: false, packNumbers: false, streamKeys: true, streamStrings: true, streamNumbers: true }),
+      boundedTokens({ valueChars, entryChars: 3 * valueChars + 1024 * 1024, entryDepth: 4 }),
+      pick({ filter: /^log\.(version|creator|entries\.\d+)$/ }),
+      streamValues(),
+    ]);
+    if (options.signal?.aborted) return;
+    let versionSeen = false;
+    let creatorSeen = false;
+    const values = (pipeline as AsyncIterable<{ value: unknown }>)[Symbol.asyncIterator]();
+    for (;;) {
+      // Only the reading's own errors are the capture's: a failure while an entry is handed on is the tool's.
+      const step = await values.next().catch((error: unknown) => Promise.reject(new ReadFailure(error)));
+      if (step.done) break;
+      const { value } = step.value;
       harLog = true;
-      if (item && typeof item === 'object' && 'request' in item) {
-        entries++;
-        yield item as HarEntry;
-      } else if (item && typeof item === 'object' && typeof item.name === 'string') {
-        onCreator(item as HarCreator);
+      const item = value as Partial<HarEntry> & Partial<HarCreator>;
+      const object = typeof item === 'object' && item !== null && !Array.isArray(item);
+      if (typeof item === 'string' && !versionSeen && index === 0) {
+        versionSeen = true;
+      } else if (object && !creatorSeen && typeof item.name === 'string' && !('request' in item) && !('response' in item) && !('startedDateTime' in item)) {
+        creatorSeen = true;
+        options.onCreator?.(item as HarCreator);
+      } else {
+        index++;
+        const problem = object ? entryProblem(item, maxBody) : 'is not an object';
+        yield problem === undefined ? { index, entry: item as HarEntry } : { index, problem };
       }
+      if (options.signal?.aborted) return;
     }
     if (!harLog) throw new UsageError(`the capture ${path} is not a HAR: no log.entries (a HAR 1.2 file holds {"log": {"version", "creator", "entries"}})`);
-  } catch (error) {
+  } catch (thrown) {
+    if (options.signal?.aborted) return;
+    if (!(thrown instanceof ReadFailure)) throw thrown;
+    const error = thrown.cause;
     if (hasCode(error, 'PCS_USAGE')) throw error;
     const code = (error as NodeJS.ErrnoException).code;
-    if (code) throw new UsageError(`cannot read the capture ${path}: ${code}`);
-    throw new UsageError(`the capture ${path} is not a HAR file (JSON): ${String((error as Error).message ?? error).split('\n')[0]}, after ${entries} entries`);
+    if (code && !/^Z_/.test(code)) throw new UsageError(`cannot read the capture ${path}: ${code}`);
+    const reason = String((error as Error).message ?? error).split('\n')[0]!;
+    if (!harLog) throw new UsageError(`the capture ${path} is not a HAR file (JSON): ${reason}`);
+    // Every byte read and the JSON not done: the file was cut; else it breaks where it stands.
+    throw new CaptureCut(path, index, ended || /^Z_BUF_ERROR$/.test(code ?? '') ? 'ends before its JSON does' : `is not JSON past its start (${reason})`);
   } finally {
+    options.signal?.removeEventListener('abort', stop);
     pipeline?.destroy();
+  }
+}
+
+/**
+ * Why an entry cannot be judged, in words (`response.status is not an integer`), or
+ * undefined when it has the shape the judge reads.
+ */
+function entryProblem(entry: unknown, maxBody: number): string | undefined {
+  if (isCut(entry)) return `is larger than three bodies of --max-response-bytes ${maxBody} (${entry[CUT]} characters read): not read`;
+  const [error] = schemaErrors('HarEntry', entry);
+  if (!error) return undefined;
+  const path = error.instancePath.split('/').slice(1).map((part, i) => (/^\d+$/.test(part) ? `[${part}]` : `${i > 0 ? '.' : ''}${part}`)).join('');
+  const where = path === '' ? '' : `${path} `;
+  const data = error.data;
+  switch (error.keyword) {
+    case 'required':
+      return `${path === '' ? 'has' : `${path} has`} no ${(error.params as { missingProperty: string }).missingProperty}`;
+    case 'type': {
+      const type = String((error.params as { type: string | string[] }).type).split(',')[0]!;
+      const found = isCut(data) ? `over ${Math.ceil(maxBody / 3) * 4 + 4} characters` : typeof data === 'number' ? String(data) : data === null ? 'null' : Array.isArray(data) ? 'a list' : typeof data;
+      return `${where}is not ${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type} (found ${found})`;
+    }
+    case 'minimum':
+    case 'maximum':
+      return `${where}is out of range (found ${String(data)})`;
+    case 'minLength':
+      return `${where}is empty`;
+    default:
+      return `${where}${error.message ?? error.keyword}`;
   }
 }

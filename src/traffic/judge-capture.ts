@@ -4,7 +4,6 @@
  * a run. Nothing is sent. The files are read as streams, one entry at a time.
  */
 import { withDefaults, type Format, type RunSettings } from '../config/settings.js';
-import { hasCode } from '../core/errors.js';
 import { toolVersion } from '../core/package-info.js';
 import { buildReport } from '../report/build.js';
 import { ConsoleFormat } from '../report/console.js';
@@ -16,7 +15,7 @@ import type { KnownFailure } from '../config/known-failures.js';
 import { KEY_PLACEHOLDER, Redactor } from '../secrets/redactor.js';
 import { capturedExchange } from './capture.js';
 import { credentialName, knownKey, registerCaptureSecrets } from './credentials.js';
-import { readHarEntries, type HarCreator } from './har-reader.js';
+import { CaptureCut, readHarEntries, type HarCreator } from './har-reader.js';
 import { TrafficJudge, type Judgement, type TrafficFinding } from './judge.js';
 
 /** What `judge` reads and writes. */
@@ -37,6 +36,12 @@ export interface JudgeOptions {
   strict?: boolean;
   /** Fewest must checks judged for a verdict (`--min-must-checks`): fewer is not assessable (exit 3). */
   minMustChecks?: number;
+  /** A capture cut short still gives a verdict on what it holds (`--accept-truncated`); else exit 3. */
+  acceptTruncated?: boolean;
+  /** Largest body kept per entry, in bytes (`--max-response-bytes`; default 16 MiB): a larger one is counted, not judged. */
+  maxBodyBytes?: number;
+  /** Ends the judging (the CLI's SIGINT, SIGTERM, SIGHUP): the report holds what was judged, exit 3. */
+  signal?: AbortSignal;
   knownFailures?: KnownFailure[];
   /** Findings as they happen, then the summary; null prints nothing. */
   out: NodeJS.WritableStream | null;
@@ -63,54 +68,72 @@ export interface JudgedTraffic {
   nothingJudged?: string;
 }
 
+/** What follows a capture's judging as it happens, and what stops it. */
+export interface JudgeHooks {
+  /** Each failed judgement as it happens (printed by the CLI). */
+  onFinding?: (finding: TrafficFinding) => void;
+  /** Every judgement, passed or failed, as it is made. */
+  onJudgement?: (judgement: Judgement) => void;
+  /** Ends the judging after the entry at hand (a signal): what was judged is returned, `stopped` says why. */
+  signal?: AbortSignal;
+}
+
 /**
  * Reads every file of a capture, registers the secrets it holds with `redactor`, and
- * judges each exchange of the interface.
- * @param onFinding called for each failed judgement as it happens (printed by the CLI).
- * @param onJudgement called with every judgement, passed or failed, as it is made.
- * @throws UsageError when a file cannot be read, or is not HAR from its first entry on; a
- *   file cut short after some entries is judged as far as it goes, said in `notices`.
+ * judges each exchange of the interface. An entry without the shape the judge reads is
+ * counted and named (`traffic.invalid`), and the rest judged; a file that ends early is
+ * judged up to its last whole entry (`traffic.truncated`).
+ * @throws UsageError when a file cannot be read, is not a regular file, or is not a HAR
+ *   (not JSON from its start, or JSON without log.entries).
  */
 export async function judgeTraffic(
-  options: Pick<JudgeOptions, 'checks' | 'files' | 'baseUrl' | 'apiKey' | 'secretHeaders'>,
+  options: Pick<JudgeOptions, 'checks' | 'files' | 'baseUrl' | 'apiKey' | 'secretHeaders' | 'maxBodyBytes'>,
   redactor: Redactor,
-  onFinding: (finding: TrafficFinding) => void = () => {},
-  onJudgement?: (judgement: Judgement) => void,
+  hooks: JudgeHooks = {},
 ): Promise<JudgedTraffic> {
-  const judge = new TrafficJudge(options.baseUrl, options.checks, onJudgement);
+  const judge = new TrafficJudge(options.baseUrl, options.checks, hooks.onJudgement);
   const secrets = new Map<string, string>();
-  const notices: string[] = [];
+  const truncated: NonNullable<TrafficSummary['truncated']> = [];
   let seq = 0;
   for (const file of options.files) {
     let creator: HarCreator | undefined;
-    const before = judge.counts.entries;
+    const reading = { onCreator: (found: HarCreator) => (creator = found), ...(hooks.signal ? { signal: hooks.signal } : {}), ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}) };
     try {
-      for await (const entry of readHarEntries(file, (found) => (creator = found))) {
+      for await (const item of readHarEntries(file, reading)) {
+        if ('problem' in item) {
+          judge.skipInvalid(file, item.index, item.problem);
+          continue;
+        }
+        const { entry } = item;
         registerCaptureSecrets(entry, redactor, options.secretHeaders ?? [], secrets);
         const known = knownKey(options.apiKey, creator?.name);
         const exchange = capturedExchange(entry, ++seq, (authorization) => credentialName(authorization, known));
         if (!exchange) judge.skipUnreadable();
-        else for (const finding of judge.judge(exchange)) onFinding(finding);
+        else for (const finding of judge.judge(exchange)) hooks.onFinding?.(finding);
       }
     } catch (error) {
-      if (!hasCode(error, 'PCS_USAGE') || judge.counts.entries === before) throw error;
-      notices.push(`${error.message}: the ${judge.counts.entries - before} entries before were judged`);
+      if (!(error instanceof CaptureCut)) throw error;
+      truncated.push({ file, entries: error.entries, reason: error.reason });
     }
+    if (hooks.signal?.aborted) break;
   }
   const { entries, judged } = judge.counts;
   const seen = judge.otherOrigins();
+  const stopped = hooks.signal?.aborted ? `${String(hooks.signal.reason)} while judging the capture, after ${entries} entries` : undefined;
   return {
     checks: judge.results(),
-    summary: { files: [...options.files], ...judge.counts },
-    notices: [...notices, ...judge.notices()],
-    ...(judged === 0 ? { nothingJudged: `no exchange of the interface at ${options.baseUrl} among the ${entries} entries of the capture${seen.length > 0 ? `; they went to ${seen.slice(0, 3).join(', ')}` : ''}: check --base-url` } : {}),
+    summary: { files: [...options.files], ...judge.counts, ...(truncated.length > 0 ? { truncated } : {}) },
+    notices: [...truncated.map(({ file, entries: read, reason }) => `the capture ${file} ${reason}: judged up to its last whole entry (${read} entries)`), ...judge.notices()],
+    ...(stopped !== undefined ? { stopped } : {}),
+    ...(judged === 0 && stopped === undefined ? { nothingJudged: `no exchange of the interface at ${options.baseUrl} among the ${entries} entries of the capture${seen.length > 0 ? `; they went to ${seen.slice(0, 3).join(', ')}` : ''}: check --base-url` } : {}),
   };
 }
 
 /**
  * Judges a capture and writes its report. Exit codes as `run`: 0 conformant within the
  * traffic, 1 a must rule broken by an exchange, 3 when no exchange of the interface was
- * found (nothing to judge).
+ * found (nothing to judge), the capture ends early (without `--accept-truncated`), or a
+ * signal stopped the judging (the report holds what was judged).
  * @throws UsageError for a file that cannot be read or is not HAR.
  */
 export async function judgeCapture(options: JudgeOptions): Promise<JudgeOutcome> {
@@ -119,7 +142,7 @@ export async function judgeCapture(options: JudgeOptions): Promise<JudgeOutcome>
   if (options.apiKey) redactor.add(options.apiKey, KEY_PLACEHOLDER);
   if (!options.quiet) options.out?.write(`petstore-conformance ${toolVersion}: judging ${options.files.length === 1 ? options.files[0] : `${options.files.length} captures`} as traffic of ${options.baseUrl}; nothing is sent\n`);
   const printFinding = findingPrinter((line) => options.out?.write(`${redactor.text(line)}\n`));
-  const traffic = await judgeTraffic(options, redactor, options.quiet ? undefined : printFinding);
+  const traffic = await judgeTraffic(options, redactor, { ...(options.quiet ? {} : { onFinding: printFinding }), ...(options.signal ? { signal: options.signal } : {}) });
   return reportTraffic(traffic, options, startedAt, redactor);
 }
 
@@ -148,12 +171,15 @@ export async function reportTraffic(traffic: JudgedTraffic, options: Omit<JudgeO
         ? { unassessable: traffic.nothingJudged }
         : {}),
   });
+  // Notices go to stderr as well: a capture cut short must not hide inside report.json.
+  for (const notice of traffic.notices) options.err?.write(`petstore-conformance: notice: ${redactor.text(notice)}\n`);
   const format = new ConsoleFormat(options.color ?? false, options.strict ?? false);
   print(redactor.text(options.quiet ? format.verdict(report) : format.summary(report)));
   const { writeReports } = await import('../report/write.js');
   const files = options.reportDir === null ? { written: [], failed: [] } : await writeReports(report, [], options.reportDir, options.formats.filter((f) => f !== 'har'), redactor);
   if (files.written.length > 0) print(files.written.map((path) => `Report: ${path}`).join('\n'));
   for (const { path, reason } of files.failed) (options.err ?? options.out)?.write(`petstore-conformance: could not write ${path}: ${reason}\n`);
+  if (files.failed.length > 0) (options.err ?? options.out)?.write(`petstore-conformance: the reports are incomplete (${files.failed.length} not written); the verdict above stands\n`);
   const { redactReport } = await import('../report/redact.js');
   return { report: redactReport(report, redactor), exitCode: exitCodeOf(report.verdict, report.gate), written: files.written };
 }
@@ -178,9 +204,14 @@ export function findingPrinter(print: (line: string) => void): (finding: Traffic
 }
 
 /** The settings a judged capture reports: the defaults, the base URL, and nothing sent. */
-export function trafficSettings(options: Pick<JudgeOptions, 'baseUrl' | 'formats' | 'strict' | 'minMustChecks'>): RunSettings {
+export function trafficSettings(options: Pick<JudgeOptions, 'baseUrl' | 'formats' | 'strict' | 'minMustChecks' | 'acceptTruncated'>): RunSettings {
   return {
-    ...withDefaults({ formats: [...options.formats], ...(options.strict ? { strict: true } : {}), ...(options.minMustChecks !== undefined ? { minMustChecks: options.minMustChecks } : {}) }),
+    ...withDefaults({
+      formats: [...options.formats],
+      ...(options.strict ? { strict: true } : {}),
+      ...(options.acceptTruncated ? { acceptTruncated: true } : {}),
+      ...(options.minMustChecks !== undefined ? { minMustChecks: options.minMustChecks } : {}),
+    }),
     baseUrl: options.baseUrl,
     apiKey: '',
     targetKind: 'traffic',

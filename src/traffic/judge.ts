@@ -95,6 +95,11 @@ function headerProblems(exchange: CapturedExchange): Map<InvariantId, string | n
   return problems;
 }
 
+/** The ids listed under a pair of fields, as a set of its own. */
+function idSet(ids: string | Set<string> | undefined): Set<string> {
+  return new Set(typeof ids === 'string' ? [ids] : ids);
+}
+
 /**
  * The judge of one capture. `judge` takes each exchange as it completes (in the order a
  * HAR lists them, or as the proxy sees them end); `results` gives every check's outcome.
@@ -110,7 +115,7 @@ export class TrafficJudge {
   /** Every id seen in a list, with when the first list holding it ended (ids given before a create). */
   readonly #listedIds = new Map<string, number>();
   /** Ids listed under each pair of fields: what a refused create's fields already named. */
-  readonly #listedByFields = new Map<string, Set<string>>();
+  readonly #listedByFields = new Map<string, string | Set<string>>();
   readonly #refusals: Refusal[] = [];
   #refusalsLetGo = 0;
   /** Origins (and paths) of the entries that were not the interface's, with their counts. */
@@ -277,8 +282,12 @@ export class TrafficJudge {
       if (!this.#listedIds.has(key)) this.#listedIds.set(key, list.endMs);
       const fieldsKey = fieldsKeyOf(value);
       if (fieldsKey === undefined) continue;
-      const ids = this.#listedByFields.get(fieldsKey) ?? new Set<string>();
-      this.#listedByFields.set(fieldsKey, ids.add(key));
+      // One id under a pair of fields, as in most catalogues, is kept as itself: a set each would cost 60,000 sets per list.
+      const ids = this.#listedByFields.get(fieldsKey);
+      if (ids === undefined) this.#listedByFields.set(fieldsKey, key);
+      else if (typeof ids === 'string') {
+        if (ids !== key) this.#listedByFields.set(fieldsKey, new Set([ids, key]));
+      } else ids.add(key);
     }
   }
 
@@ -363,7 +372,7 @@ export class TrafficJudge {
   #refused(create: CapturedExchange, fields: SentFields): void {
     if (create.startMs <= this.#firstListEndMs) return; // no list ended before it: what it would add is unknown
     const fieldsKey = fieldsKeyOf(fields)!;
-    this.#refusals.push({ fields, endMs: create.endMs, seq: create.seq, listedBefore: new Set(this.#listedByFields.get(fieldsKey) ?? []) });
+    this.#refusals.push({ fields, endMs: create.endMs, seq: create.seq, listedBefore: idSet(this.#listedByFields.get(fieldsKey)) });
     if (this.#refusals.length > MAX_TRACKED_REFUSALS) {
       this.#refusals.shift();
       this.#refusalsLetGo++;
@@ -406,6 +415,18 @@ export class TrafficJudge {
   skipUnreadable(): void {
     this.counts.entries++;
     this.counts.other++;
+  }
+
+  /**
+   * Counts an entry without the shape the judge reads (schemas/har-entry.schema.json),
+   * naming the first {@link MAX_DROPPED_LISTED}: the rest of the capture is judged.
+   * @param entry the entry's index in its file's log.entries (0-based).
+   */
+  skipInvalid(file: string, entry: number, reason: string): void {
+    this.counts.entries++;
+    const invalid = (this.counts.invalid ??= { entries: 0, listed: [] });
+    invalid.entries++;
+    if (invalid.listed.length < MAX_DROPPED_LISTED) invalid.listed.push({ file, entry, reason });
   }
 
   /** Where the entries left alone went, most first (at most {@link MAX_ORIGINS_NOTED} origins): what a wrong --base-url is told. */

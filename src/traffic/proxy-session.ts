@@ -5,10 +5,8 @@
  */
 import { toolVersion } from '../core/package-info.js';
 import { KEY_PLACEHOLDER, Redactor } from '../secrets/redactor.js';
-import { knownKey } from './credentials.js';
-import { HarStreamWriter } from './har-writer.js';
-import { findingPrinter, reportTraffic, type JudgeOptions, type JudgeOutcome } from './judge-capture.js';
-import { TrafficJudge } from './judge.js';
+import { reportTraffic, type JudgeOptions, type JudgeOutcome } from './judge-capture.js';
+import { MAX_BACKLOG_BYTES, startJudging } from './judging.js';
 import { startValidatingProxy, type RunningProxy } from './proxy.js';
 import { UsageError } from '../core/errors.js';
 import { ToolFailure } from '../core/tool-failure.js';
@@ -29,18 +27,31 @@ export interface ProxySessionOptions extends Omit<JudgeOptions, 'files'> {
   onListening?: (proxy: RunningProxy) => void;
 }
 
+/** How long the exchanges in flight get to complete once the session stops, before they are cut (ms). */
+export const STOP_GRACE_MS = 500;
+/** How long the judge gets to catch up once the session stops: what it has not judged by then is counted, not judged (ms). */
+export const JUDGE_GRACE_MS = 1_000;
+
 /**
- * Runs the proxy until `stop` aborts, then writes the report.
+ * Runs the proxy until `stop` aborts, then writes the report. A stop ends the session in
+ * about 2 s whatever is in flight: exchanges get {@link STOP_GRACE_MS} to complete and are
+ * then cut, the judge {@link JUDGE_GRACE_MS} to catch up; the HAR ends valid JSON.
  * @throws UsageError when the port cannot be taken or the HAR file cannot be created.
  */
 export async function runProxySession(options: ProxySessionOptions): Promise<JudgeOutcome> {
   const startedAt = new Date();
-  const redactor = new Redactor();
-  if (options.apiKey) redactor.add(options.apiKey, KEY_PLACEHOLDER);
-  const print = (text: string) => options.out?.write(`${redactor.text(text)}\n`);
-  const judge = new TrafficJudge(options.baseUrl, options.checks);
-  const har = options.har ? await HarStreamWriter.open(options.har).catch((error: NodeJS.ErrnoException) => Promise.reject(new UsageError(`cannot create the HAR file ${options.har}: ${error.code ?? error.message}`))) : undefined;
-  const printFinding = findingPrinter(print);
+  const keyOnly = new Redactor();
+  if (options.apiKey) keyOnly.add(options.apiKey, KEY_PLACEHOLDER);
+  const print = (text: string) => options.out?.write(`${text}\n`);
+  const printError = (text: string) => (options.err ?? options.out)?.write(`petstore-conformance: ${text}\n`);
+  const judging = await startJudging(
+    { baseUrl: options.baseUrl, checks: options.checks, ...(options.apiKey ? { apiKey: options.apiKey } : {}), ...(options.secretHeaders ? { secretHeaders: options.secretHeaders } : {}), ...(options.quiet ? { quiet: true } : {}) },
+    options.har,
+    {
+      print,
+      onHarFailure: (failure) => printError(`could not write ${options.har}: ${failure.reason}; it holds the first ${failure.entries} exchanges, and recording stopped`),
+    },
+  );
   let judgeErrors = 0;
   let proxy: RunningProxy;
   try {
@@ -48,36 +59,39 @@ export async function runProxySession(options: ProxySessionOptions): Promise<Jud
       target: options.baseUrl,
       host: options.host,
       port: options.port,
-      judge,
       connectUpstream: () => upstreamDispatcher(options.upstream ?? {}),
-      known: knownKey(options.apiKey, undefined),
-      redactor,
-      ...(options.secretHeaders ? { secretHeaders: options.secretHeaders } : {}),
-      ...(har ? { har } : {}),
-      onExchange: (_exchange, findings) => {
-        if (!options.quiet) for (const finding of findings) printFinding(finding);
-      },
+      ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
+      onForwarded: (exchange) => judging.take(exchange),
       onJudgeError: () => judgeErrors++,
-      onTargetError: (error, request) => print(`  ! the target failed ${request}: ${(error as NodeJS.ErrnoException).code ?? error.message} (the client's connection was closed, as the target's was)`),
+      onTargetError: (error, request) => print(keyOnly.text(`  ! the target failed ${request}: ${(error as NodeJS.ErrnoException).code ?? error.message} (the client's connection was closed, as the target's was)`)),
     });
   } catch (error) {
-    await har?.close();
+    await judging.finish(Date.now());
     throw new UsageError(`cannot listen on ${options.host}:${options.port}: ${(error as NodeJS.ErrnoException).code ?? error}`);
   }
   options.onListening?.(proxy);
   print(`petstore-conformance ${toolVersion}: proxy for ${options.baseUrl} listening on ${proxy.baseUrl}: point your clients there. Findings print as they happen; Ctrl-C writes the reports.`);
   await new Promise<void>((resolve) => (options.stop.aborted ? resolve() : options.stop.addEventListener('abort', () => resolve(), { once: true })));
-  await proxy.close();
-  const harFailure = await har?.close();
-  const { entries, judged } = judge.counts;
+  const stoppedAt = Date.now();
+  const cut = await proxy.close(STOP_GRACE_MS);
+  const judged = await judging.finish(stoppedAt + STOP_GRACE_MS + JUDGE_GRACE_MS);
+  const redactor = new Redactor();
+  if (options.apiKey) redactor.add(options.apiKey, KEY_PLACEHOLDER);
+  redactor.addAll(judged.secrets);
+  const { entries, judged: judgedCount } = judged.counts;
+  const harFailure = judged.har?.failure;
   const notices = [
-    ...judge.notices(),
-    ...(judgeErrors > 0 ? [`${judgeErrors} exchanges could not be judged (a defect of the tool; they were forwarded unaltered)`] : []),
-    ...(harFailure ? [`the HAR file ${options.har} is incomplete: ${(harFailure as NodeJS.ErrnoException).code ?? harFailure.message}`] : []),
+    ...judged.notices,
+    ...(judgeErrors + judged.judgeErrors > 0 ? [`${judgeErrors + judged.judgeErrors} exchanges could not be judged (a defect of the tool; they were forwarded unaltered)`] : []),
+    ...(cut > 0 ? [`${cut} exchanges in flight when the proxy stopped were cut, and not judged`] : []),
+    ...(judged.notJudged > 0 ? [`${judged.notJudged} exchanges were forwarded but not judged: the judge was over ${MAX_BACKLOG_BYTES / 1024 / 1024} MiB behind, or had not reached them when the proxy stopped`] : []),
+    ...(harFailure ? [`the HAR file ${options.har} is incomplete: ${harFailure.reason}; it holds the first ${harFailure.entries} exchanges`] : []),
   ];
-  if (har && !harFailure) print(`HAR: ${options.har} (${har.entries} exchanges, secrets redacted)`);
+  if (judged.har && !harFailure) print(`HAR: ${options.har} (${judged.har.entries} exchanges, secrets redacted)`);
   // A failure of the tool ends the session like a signal; its report says so, and the verdict cannot stand (exit 3).
-  const failed = options.stop.reason instanceof ToolFailure ? { stopped: `the proxy stopped: ${options.stop.reason.line}` } : {};
-  const empty = judged === 0 ? { nothingJudged: `no exchange of the interface went through the proxy (${entries} exchanges forwarded)` } : {};
-  return reportTraffic({ checks: judge.results(), summary: { files: [], ...judge.counts }, notices, ...failed, ...empty }, options, startedAt, redactor);
+  const stopped = options.stop.reason instanceof ToolFailure ? `the proxy stopped: ${options.stop.reason.line}` : judged.failed;
+  const empty = judgedCount === 0 ? { nothingJudged: `no exchange of the interface went through the proxy (${entries} exchanges forwarded)` } : {};
+  const outcome = await reportTraffic({ checks: judged.checks, summary: { files: [], ...judged.counts }, notices, ...(stopped !== undefined ? { stopped } : {}), ...empty }, options, startedAt, redactor);
+  if (harFailure) printError(`the reports are incomplete (the HAR file ${options.har} holds ${harFailure.entries} of the exchanges); the verdict above stands`);
+  return outcome;
 }

@@ -1,51 +1,69 @@
 /**
- * The validating proxy (`petstore-conformance proxy`): a reverse proxy in front of the
- * target that forwards every exchange unaltered (bodies streamed, header fields kept but
- * the hop-by-hop ones, RFC 9110 §7.6.1) and judges each as it completes (judge.ts). The
- * client's request never waits on a judgement, and a judgement that errs never touches it.
- * The target is reached through undici, as a run reaches it (http/dispatcher.ts).
+ * The validating proxy's forwarding (`petstore-conformance proxy`): a reverse proxy in
+ * front of the target that forwards every exchange unaltered (bodies streamed as they
+ * arrive, header fields kept but the hop-by-hop ones, RFC 9110 §7.6.1) and hands each, as
+ * it completes, to whoever judges it (proxy-judge.ts, in a thread of its own: see
+ * proxy-session.ts). The client's exchange never waits on a judgement, and a judgement
+ * that errs never touches it. The target is reached through undici, as a run reaches it
+ * (http/dispatcher.ts).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { Transform } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { upstreamDispatcher, type UpstreamDispatcher } from '../http/dispatcher.js';
-import type { RecordedResponse } from '../core/exchange.js';
-import type { Redactor } from '../secrets/redactor.js';
-import { bodyText, headerFields, normalVersion, type CapturedExchange } from './capture.js';
-import { credentialName, registerCaptureSecrets, type KnownKey } from './credentials.js';
 import type { HarPair } from './har-reader.js';
-import type { HarStreamWriter } from './har-writer.js';
-import type { TrafficFinding, TrafficJudge } from './judge.js';
 
-/** How the proxy listens, where it forwards, and what it does with each exchange. */
+/**
+ * One exchange as the proxy forwarded it, raw: what a judge reads (proxy-judge.ts). Plain
+ * data and byte arrays, so that it crosses to the judge's thread without a copy.
+ */
+export interface ForwardedExchange {
+  /** When the request arrived and when the answer was forwarded whole, in ms since the epoch. */
+  startMs: number;
+  endMs: number;
+  method: string;
+  /** The URL the target was asked for. */
+  url: string;
+  /** The client's header lines as it sent them (name, value, …): where secrets are found. */
+  clientHeaders: string[];
+  /** The header lines the target received (name, value, …): the end-to-end fields and the target's Host. */
+  forwardedHeaders: string[];
+  requestBody: ForwardedBody;
+  status: number;
+  responseHeaders: string[];
+  responseBody: ForwardedBody;
+  /** The HTTP version of the target's status line (`HTTP/1.0`), when undici saw it. */
+  peerVersion?: string;
+}
+
+/** A body as it streamed through: its first bytes, up to the cap, and how many there were in all. */
+export interface ForwardedBody {
+  kept: Uint8Array;
+  /** Bytes forwarded in all (more than `kept` holds when the body passed the cap). */
+  bytes: number;
+}
+
+/** How the proxy listens, where it forwards, and whom it hands each exchange. */
 export interface ProxyOptions {
   /** The target's base URL, ending with `/v1`: `/v1/…` on the proxy is forwarded to `<target>/…`. */
   target: string;
   host: string;
   /** 0: any free port. */
   port: number;
-  judge: TrafficJudge;
-  known: KnownKey;
-  /** Registers the secrets each exchange carries, and redacts what is printed and recorded. */
-  redactor: Redactor;
   /**
    * Opens the connection to the target that stands for one client connection
    * (http/dispatcher.ts `upstreamDispatcher`: the environment's proxy, extra CAs, a client
    * certificate); default direct.
    */
   connectUpstream?: () => UpstreamDispatcher;
-  /** Lower-case names of further secret header fields (`--header-env`'s names). */
-  secretHeaders?: readonly string[];
-  /** Records each exchange, redacted (`--har FILE`). */
-  har?: HarStreamWriter;
-  /** Each exchange as it completes, with its findings (the CLI prints them). */
-  onExchange?: (exchange: CapturedExchange, findings: readonly TrafficFinding[]) => void;
+  /** Each exchange once its answer was forwarded whole. What it throws is counted by `onJudgeError`, never the client's. */
+  onForwarded: (exchange: ForwardedExchange) => void;
   /** The target failed an exchange (refused, reset, timed out): the client's connection is closed, as the target's was. */
   onTargetError?: (error: Error, request: string) => void;
-  /** A judgement that threw (a defect of the tool): counted, reported, never the client's. */
+  /** `onForwarded` threw (a defect of the tool): counted, reported, never the client's. */
   onJudgeError?: (error: unknown) => void;
-  /** Body bytes kept for judging, per body (default 16 MiB); a larger body is forwarded whole and judged as cut short. */
+  /** Body bytes kept for judging, per body (default 16 MiB, `--max-response-bytes`); a larger body is forwarded whole and judged as cut short. */
   maxBodyBytes?: number;
 }
 
@@ -53,8 +71,12 @@ export interface ProxyOptions {
 export interface RunningProxy {
   /** `http://127.0.0.1:PORT/v1`: where clients point. */
   baseUrl: string;
-  /** Stops accepting, waits for the exchanges in flight, and closes every connection. */
-  close(): Promise<void>;
+  /**
+   * Stops accepting, gives the exchanges in flight `graceMs` to complete, then cuts the
+   * rest (client and target connections alike) and closes every connection.
+   * @returns how many exchanges in flight were cut.
+   */
+  close(graceMs?: number): Promise<number>;
 }
 
 /**
@@ -82,11 +104,9 @@ export async function startValidatingProxy(options: ProxyOptions): Promise<Runni
   /** Each client connection's own connection to the target, and whether a request is under way on it. */
   const upstreams = new Map<Socket, { dispatcher: UpstreamDispatcher; busy: boolean; closed: boolean }>();
   const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  let seq = 0;
-  const inFlight = new Set<Promise<void>>();
+  /** The exchanges in flight, each with what cuts it. */
+  const inFlight = new Map<Promise<void>, () => void>();
   const sockets = new Set<Socket>();
-  /** The secrets the traffic carried so far, each with its placeholder. */
-  const secretsSeen = new Map<string, string>();
 
   const handle = (incoming: IncomingMessage, outgoing: ServerResponse) => {
     const startMs = Date.now();
@@ -103,6 +123,11 @@ export async function startValidatingProxy(options: ProxyOptions): Promise<Runni
     if (!hasBody) incoming.resume();
     let abortUpstream: ((error: Error) => void) | undefined;
     const upstream = upstreams.get(incoming.socket)!;
+    // A request on a connection the target has closed meets a closed connection, as it would at the target.
+    if (upstream.closed) {
+      incoming.socket.destroy();
+      return;
+    }
     upstream.busy = true;
     const done = new Promise<void>((resolve) => {
       let answer: { status: number; rawHeaders: string[]; body: CappedBuffer } | undefined;
@@ -113,7 +138,9 @@ export async function startValidatingProxy(options: ProxyOptions): Promise<Runni
           onHeaders: (status: number, raw: Buffer[], resume: () => void, statusText: string) => {
             const rawHeaders = raw.map((field) => field.toString('latin1'));
             answer = { status, rawHeaders, body: new CappedBuffer(maxBody) };
-            outgoing.writeHead(status, statusText, forwardedPairs(rawHeaders));
+            // The target closes its connection after this answer: so does the proxy, and says so, lest the client send another request on it.
+            const closing = rawHeaders.some((field, i) => i % 2 === 0 && field.toLowerCase() === 'connection' && /(?:^|,)\s*close\s*(?:,|$)/i.test(rawHeaders[i + 1]!));
+            outgoing.writeHead(status, statusText, [...forwardedPairs(rawHeaders), ...(closing ? ['Connection', 'close'] : [])]);
             outgoing.on('drain', resume);
             return true;
           },
@@ -124,13 +151,30 @@ export async function startValidatingProxy(options: ProxyOptions): Promise<Runni
           },
           onComplete: () => {
             outgoing.end();
-            record(incoming, `${target.origin}${upstreamPath}`, fields, startMs, requestBody, answer!, upstream.dispatcher.peerVersion);
             resolve();
+            const forwarded: ForwardedExchange = {
+              startMs,
+              endMs: Date.now(),
+              method,
+              url: `${target.origin}${upstreamPath}`,
+              clientHeaders: incoming.rawHeaders,
+              forwardedHeaders: fields,
+              requestBody: requestBody.taken(),
+              status: answer!.status,
+              responseHeaders: answer!.rawHeaders,
+              responseBody: answer!.body.taken(),
+              ...(upstream.dispatcher.peerVersion ? { peerVersion: upstream.dispatcher.peerVersion } : {}),
+            };
+            try {
+              options.onForwarded(forwarded);
+            } catch (error) {
+              options.onJudgeError?.(error);
+            }
           },
           onError: (error: Error) => {
             // A failure of the target reaches the client as what it is, a broken connection,
             // never as an HTTP status the target did not send (a 502 would read as the server's 5xx).
-            if (!answer) options.onTargetError?.(error, `${method} ${upstreamPath}`);
+            if (!answer) options.onTargetError?.(error, `${method} ${upstreamPath.split('?', 1)[0]}`);
             outgoing.destroy();
             resolve();
           },
@@ -146,43 +190,11 @@ export async function startValidatingProxy(options: ProxyOptions): Promise<Runni
     outgoing.on('close', () => {
       if (!outgoing.writableFinished) abortUpstream?.(new Error('the client closed its connection'));
     });
-    inFlight.add(done);
+    inFlight.set(done, () => {
+      abortUpstream?.(new Error('the proxy stopped'));
+      outgoing.destroy();
+    });
     void done.finally(() => inFlight.delete(done));
-  };
-
-  /** Judges and records one completed exchange, as the target received the request; whatever happens here stays here. */
-  const record = (incoming: IncomingMessage, url: string, fields: readonly string[], startMs: number, requestBody: CappedBuffer, answer: { status: number; rawHeaders: string[]; body: CappedBuffer }, peerVersion: string | undefined) => {
-    try {
-      const requestPairs = pairs(fields);
-      const responsePairs = pairs(answer.rawHeaders);
-      registerCaptureSecrets({ request: { headers: pairs(incoming.rawHeaders) }, response: { headers: responsePairs } }, options.redactor, options.secretHeaders ?? [], secretsSeen);
-      const requestHeaders = headerFields(requestPairs);
-      const responseHeaders = headerFields(responsePairs);
-      const missing: string[] = [];
-      const sent = requestBody.text('request body', requestHeaders['content-encoding'], missing);
-      const received = answer.body.text('response body', responseHeaders['content-encoding'], missing);
-      const endMs = Date.now();
-      const version = normalVersion(peerVersion);
-      const response: RecordedResponse = { status: answer.status, ...(version ? { httpVersion: version } : {}), headers: responseHeaders, body: received?.text ?? '', bodyBytes: answer.body.bytes, utf8Valid: received?.utf8Valid ?? true };
-      const exchange: CapturedExchange = {
-        seq: ++seq,
-        checkId: 'traffic',
-        credential: credentialName(requestHeaders.authorization, options.known),
-        request: { method: incoming.method ?? 'GET', url, headers: requestHeaders, ...(requestBody.bytes > 0 && sent ? { body: sent.text } : {}) },
-        response,
-        startedAt: new Date(startMs).toISOString(),
-        durationMs: endMs - startMs,
-        connection: 'fresh',
-        startMs,
-        endMs,
-        missing,
-      };
-      const findings = options.judge.judge(exchange);
-      options.har?.append(exchange, options.redactor);
-      options.onExchange?.(exchange, findings);
-    } catch (error) {
-      options.onJudgeError?.(error);
-    }
   };
 
   const server: Server = createServer(handle);
@@ -190,10 +202,12 @@ export async function startValidatingProxy(options: ProxyOptions): Promise<Runni
     sockets.add(socket);
     const upstream = { dispatcher: connectUpstream(), busy: false, closed: false };
     upstreams.set(socket, upstream);
-    // The target closed the connection: while it was idle, so is the client's; under an answer, after it.
+    // The target closed the connection: while it was idle, so does the client's, once what
+    // was written to it is out (an answer followed by stray bytes completes before the
+    // target's connection fails on them).
     upstream.dispatcher.on('disconnect', () => {
       upstream.closed = true;
-      if (!upstream.busy) socket.destroy();
+      if (!upstream.busy) socket.end();
     });
     socket.on('close', () => {
       sockets.delete(socket);
@@ -209,12 +223,19 @@ export async function startValidatingProxy(options: ProxyOptions): Promise<Runni
   const shownHost = options.host.includes(':') ? `[${options.host}]` : options.host;
   return {
     baseUrl: `http://${shownHost}:${port}/v1`,
-    async close() {
+    async close(graceMs = 1_000) {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
-      await Promise.all([...inFlight]);
+      let timer: NodeJS.Timeout | undefined;
+      const graceOver = new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)));
+      await Promise.race([Promise.all(inFlight.keys()), graceOver]);
+      clearTimeout(timer);
+      const cut = inFlight.size;
+      for (const cutOne of inFlight.values()) cutOne();
       for (const socket of sockets) socket.destroy();
+      for (const { dispatcher } of upstreams.values()) void dispatcher.destroy().catch(() => {});
       await closed;
+      return cut;
     },
   };
 }
@@ -234,28 +255,24 @@ class CappedBuffer {
     this.#kept += part.length;
   }
 
-  /** Whether every byte was kept (a retry can send it again). */
-  get whole(): boolean {
-    return this.bytes === this.#kept;
-  }
-
-  /** The bytes kept, as one buffer. */
-  bytesKept(): Buffer {
-    return Buffer.concat(this.#chunks);
-  }
-
-  /** The body decoded (inflated when its Content-Encoding says so); undefined, said in `missing`, when it was past the cap or does not inflate. */
-  text(what: string, contentEncoding: string | undefined, missing: string[]): ReturnType<typeof bodyText> {
-    if (this.bytes > this.#kept) {
-      missing.push(`${what} (cut short: ${this.#kept} of ${this.bytes} bytes kept)`);
-      return undefined;
+  /**
+   * The body as kept, in a byte array that owns its memory (never a view of Node's shared
+   * pool), so it can be transferred to another thread; the chunks are let go.
+   */
+  taken(): ForwardedBody {
+    const kept = new Uint8Array(this.#kept);
+    let at = 0;
+    for (const chunk of this.#chunks) {
+      kept.set(chunk, at);
+      at += chunk.length;
     }
-    return bodyText(Buffer.concat(this.#chunks), contentEncoding, what, missing);
+    this.#chunks.length = 0;
+    return { kept, bytes: this.bytes };
   }
 }
 
 /** Raw header lines as name/value pairs, in order. */
-function pairs(raw: readonly string[]): HarPair[] {
+export function pairs(raw: readonly string[]): HarPair[] {
   const result: HarPair[] = [];
   for (let i = 0; i + 1 < raw.length; i += 2) result.push({ name: raw[i]!, value: raw[i + 1]! });
   return result;

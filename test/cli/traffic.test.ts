@@ -3,9 +3,7 @@
  * codes (0, 1, 2, 3 as `run`'s), its one-line errors, its findings as they happen, and
  * its files.
  */
-import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, readdir } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
@@ -13,41 +11,7 @@ import { describe, expect, test } from 'vitest';
 import { startReferenceServer } from '../../src/reference/server.js';
 import missingHeaderAccepted from '../faults/missing-header-accepted.js';
 import { BASE, entry, harSchemaErrors, writeHar } from '../support/har.js';
-
-const BIN = fileURLToPath(new URL('../../bin/petstore-conformance.js', import.meta.url));
-const tempDir = () => mkdtemp(join(tmpdir(), 'pcs-cli-traffic-'));
-
-/** A started CLI: its process, its output so far, a wait for a line of it, and its end. Bounded by a 60 s kill. */
-function start(args: string[], env: Record<string, string> = {}) {
-  const { PETSTORE_API_KEY: _drop, ...base } = process.env;
-  const child = spawn(process.execPath, [BIN, ...args], { env: { ...base, ...env, NO_COLOR: '1' } });
-  let stdout = '';
-  let stderr = '';
-  const waiting: Array<{ pattern: RegExp; resolve: (match: RegExpExecArray) => void }> = [];
-  child.stdout.on('data', (chunk) => {
-    stdout += chunk;
-    for (const wait of waiting.splice(0)) {
-      const match = wait.pattern.exec(stdout);
-      if (match) wait.resolve(match);
-      else waiting.push(wait);
-    }
-  });
-  child.stderr.on('data', (chunk) => (stderr += chunk));
-  const kill = setTimeout(() => child.kill('SIGKILL'), 60_000);
-  const result = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
-    child.on('close', (code) => {
-      clearTimeout(kill);
-      resolve({ code, stdout, stderr });
-    }),
-  );
-  /** Resolves once stdout matches `pattern` (the child's 60 s kill bounds the wait). */
-  const until = (pattern: RegExp) => new Promise<RegExpExecArray>((resolve) => {
-    const match = pattern.exec(stdout);
-    if (match) resolve(match);
-    else waiting.push({ pattern, resolve });
-  });
-  return { child, until, result };
-}
+import { startCli as start, tempDir } from '../support/cli-child.js';
 
 describe('judge', () => {
   test('exit 0 within the traffic, 1 for a broken rule (its finding printed as found), 3 for a capture of another target', async () => {

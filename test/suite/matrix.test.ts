@@ -117,7 +117,7 @@ describe('each target judged passively from its own exchanges.har', () => {
         const tally = own.get(checkId) ?? { judged: 0, failed: 0 };
         own.set(checkId, { judged: tally.judged + 1, failed: tally.failed + (failed ? 1 : 0) });
       };
-      judged.set(name, await judgeTraffic({ checks: CHECKS, files: [file], baseUrl: outcome.report.target.baseUrl }, new Redactor(), undefined, onJudgement));
+      judged.set(name, await judgeTraffic({ checks: CHECKS, files: [file], baseUrl: outcome.report.target.baseUrl }, new Redactor(), { onJudgement }));
       ownJudgements.set(name, own);
     }
   }, 120_000);

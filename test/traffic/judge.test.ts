@@ -230,7 +230,8 @@ describe('judge: the command\'s report, exit codes and secrets', () => {
     await writeFile(cut, whole.slice(0, whole.length - 40));
     const judged = await judgeTraffic({ checks: CHECKS, files: [cut], baseUrl: BASE }, new Redactor());
     expect(judged.summary.judged).toBeGreaterThanOrEqual(1);
-    expect(judged.notices.join()).toMatch(/is not a HAR file .* entries before were judged/);
+    expect(judged.summary.truncated).toEqual([{ file: cut, entries: 1, reason: 'ends before its JSON does' }]);
+    expect(judged.notices.join()).toMatch(/ends before its JSON does: judged up to its last whole entry \(1 entries\)/);
   });
 });
 

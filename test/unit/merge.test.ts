@@ -48,6 +48,14 @@ describe('merge', () => {
     expect(outcome.exitCode).toBe(1);
   });
 
+  test('a failing target’s report of over 5 MB (its failures keep their exchanges) is merged, not refused by the 1 MiB bound of a key file', async () => {
+    const big = { ...report(true), notices: Array.from({ length: 6 }, (_, i) => `${i}: ${'x'.repeat(1024 * 1024)}`) };
+    const dir = await part(big, 1);
+    expect(JSON.stringify(big).length).toBeGreaterThan(5 * 1024 * 1024);
+    const outcome = await mergeFleets([dir], await mkdtemp(join(tmpdir(), 'pcs-merged-')));
+    expect(outcome.exitCode).toBe(1);
+  });
+
   test('a forged headline in a report never writes control characters to the terminal', async () => {
     const dir = await part({ ...report(false), headline: 'CONFORMANT\u001b]0;pwned\u0007\u001b[2J' }, 0);
     const lines: string[] = [];

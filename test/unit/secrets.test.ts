@@ -303,3 +303,34 @@ describe('the key placed outside Authorization replays exactly what was sent', (
     for (const [i, { apiKey, sent, shown }] of cases.entries()) expect(printed[i], `key ${apiKey}: shown ${shown}`).toBe(sent);
   });
 });
+
+describe('Redactor, pieces of a key in any case, in headers and in JSON bodies', () => {
+  const key = 'sk_live_4f9/Qz+8Kx7=mN2pL0vR5tW3yB';
+  const swapped = (text: string) => text.replace(/[a-z]/gi, (c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase()));
+  test.each([
+    ['8 characters, as sent', key.slice(5, 13), true],
+    ['8 characters, case-swapped', swapped(key.slice(5, 13)), true],
+    ['7 characters (the near miss)', key.slice(5, 12), false],
+    ['7 characters, case-swapped', swapped(key.slice(5, 12)), false],
+  ])('a header holding %s: replaced %s', (_what, piece, replaced) => {
+    const redactor = new Redactor().add(key, KEY_PLACEHOLDER);
+    expect(redactor.header(`x-e: ${piece};`)).toBe(replaced ? `x-e: ${KEY_PLACEHOLDER};` : `x-e: ${piece};`);
+  });
+
+  test('the key split across two header fields, case-swapped, leaves no piece of 8', () => {
+    const redactor = new Redactor().add(key, KEY_PLACEHOLDER);
+    const [first, second] = [`Bearer ${swapped(key.slice(0, 12))}`, swapped(key.slice(12))];
+    expect(redactor.header(first)).toBe(`Bearer ${KEY_PLACEHOLDER}`);
+    expect(redactor.header(second)).toBe(KEY_PLACEHOLDER);
+  });
+
+  test('the key split across two JSON strings of a body: both pieces go, and the body stays JSON', () => {
+    const redactor = new Redactor().add(key, KEY_PLACEHOLDER);
+    const body = JSON.stringify({ echo1: `Bearer ${key.slice(0, 13)}`, echo2: key.slice(13) });
+    const out = redactor.responseBody(body);
+    expect(JSON.parse(out)).toEqual({ echo1: `Bearer ${KEY_PLACEHOLDER}`, echo2: KEY_PLACEHOLDER });
+    // The near miss: a 7-character piece of the key in a body is the body's own.
+    const near = JSON.stringify({ echo: key.slice(13, 20) });
+    expect(redactor.responseBody(near)).toBe(near);
+  });
+});

@@ -1,0 +1,38 @@
+/**
+ * The proxy's judging thread (started by judging.ts): a ProxyJudge fed with the forwarded
+ * exchanges, one message each, in order. It answers each with `taken` (the bytes it held,
+ * so the forwarding side knows the backlog) and prints by message. Past the deadline the
+ * session sets on stop, what is still queued is counted, not judged.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { HarStreamWriter } from './har-writer.js';
+import { ProxyJudge } from './proxy-judge.js';
+import type { JudgeThreadData, FromJudgeThread, ToJudgeThread } from './judging.js';
+
+const data = workerData as JudgeThreadData;
+const port = parentPort!;
+const post = (message: FromJudgeThread) => port.postMessage(message);
+/** When judging ends, in ms since the epoch (0: not yet), written by the session on stop. */
+const deadline = new Float64Array(data.deadline);
+
+let har: HarStreamWriter | undefined;
+try {
+  har = data.har === undefined ? undefined : await HarStreamWriter.open(data.har, (failure) => post({ type: 'har-failed', failure }));
+} catch (error) {
+  post({ type: 'failed', message: (error as Error).message });
+}
+if (data.har === undefined || har) {
+  const judge = new ProxyJudge(data.options, (line) => post({ type: 'print', line }), har);
+  let notJudged = 0;
+  port.on('message', (message: ToJudgeThread) => {
+    if (message.type === 'exchange') {
+      const late = deadline[0]! > 0 && Date.now() > deadline[0]!;
+      if (late) notJudged++;
+      else judge.take(message.exchange);
+      post({ type: 'taken', bytes: message.exchange.requestBody.kept.byteLength + message.exchange.responseBody.kept.byteLength });
+    } else {
+      void judge.finish().then((judgement) => post({ type: 'finished', judgement: { ...judgement, notJudged } }));
+    }
+  });
+  post({ type: 'ready' });
+}

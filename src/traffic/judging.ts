@@ -1,0 +1,144 @@
+/**
+ * Where the proxy's exchanges are judged: in a thread of its own (judge-thread.ts), so the
+ * forwarding never waits on a judgement. Judging a list of 60,000 categories takes some
+ * 200 ms; on the forwarding thread it would sit in front of the client's next request.
+ * Run from the TypeScript sources with a stale build (development), the judge runs in the
+ * process instead: a thread loads compiled code, and stale code must never judge.
+ */
+import { Worker } from 'node:worker_threads';
+import { join } from 'node:path';
+import { buildIsCurrent } from '../core/build-state.js';
+import { packageRoot } from '../core/package-info.js';
+import { HarStreamWriter, type HarWriteFailure } from './har-writer.js';
+import { ProxyJudge, type ProxyJudgeOptions, type ProxyJudgement } from './proxy-judge.js';
+import type { ForwardedExchange } from './proxy.js';
+import { UsageError } from '../core/errors.js';
+
+/** Bytes of bodies handed to the judge and not yet judged, at most (256 MiB): past it, an exchange is forwarded and counted, not judged. */
+export const MAX_BACKLOG_BYTES = 256 * 1024 * 1024;
+
+/** How long past its deadline the judge may take to hand over its judgement before the session ends without it (ms). */
+const FINISH_GRACE_MS = 500;
+
+/** What the judging thread starts with. */
+export interface JudgeThreadData {
+  options: ProxyJudgeOptions;
+  har?: string;
+  /** A Float64Array's memory: when judging ends (ms since the epoch), 0 until the session stops. */
+  deadline: SharedArrayBuffer;
+}
+
+export type ToJudgeThread = { type: 'exchange'; exchange: ForwardedExchange } | { type: 'finish' };
+export type FromJudgeThread =
+  | { type: 'ready' }
+  | { type: 'failed'; message: string }
+  | { type: 'print'; line: string }
+  | { type: 'taken'; bytes: number }
+  | { type: 'har-failed'; failure: HarWriteFailure }
+  | { type: 'finished'; judgement: ProxyJudgement & { notJudged: number } };
+
+/** The proxy's judge, wherever it runs. */
+export interface Judging {
+  /** Hands over one exchange (its body bytes are moved, not copied). Never throws. */
+  take(exchange: ForwardedExchange): void;
+  /**
+   * Ends judging: what is not judged by `deadlineMs` (ms since the epoch) is counted, not
+   * judged; the HAR is closed.
+   * @returns the judgement, with `notJudged` counting the exchanges shed (a backlog past
+   *   {@link MAX_BACKLOG_BYTES}, the deadline), and `failed` when the thread died.
+   */
+  finish(deadlineMs: number): Promise<ProxyJudgement & { notJudged: number; failed?: string }>;
+}
+
+/** Where the judge's output goes: findings (redacted), and a HAR write that failed. */
+export interface JudgingOutput {
+  print: (line: string) => void;
+  onHarFailure: (failure: HarWriteFailure) => void;
+}
+
+/**
+ * Starts the judge: in a thread when the build is current, else in this process.
+ * @param har the HAR file to record to (`--har`).
+ * @throws UsageError when the HAR file cannot be created (not a regular file, no such folder).
+ */
+export async function startJudging(options: ProxyJudgeOptions, har: string | undefined, output: JudgingOutput): Promise<Judging> {
+  const compiled = import.meta.url.includes('/dist/src/') ? new URL('./judge-thread.js', import.meta.url) : buildIsCurrent() ? join(packageRoot, 'dist/src/traffic/judge-thread.js') : undefined;
+  return compiled === undefined ? inProcess(options, har, output) : inThread(compiled, options, har, output);
+}
+
+async function inProcess(options: ProxyJudgeOptions, har: string | undefined, output: JudgingOutput): Promise<Judging> {
+  const writer = har === undefined ? undefined : await HarStreamWriter.open(har, output.onHarFailure);
+  const judge = new ProxyJudge(options, output.print, writer);
+  return {
+    take: (exchange) => judge.take(exchange),
+    finish: async () => ({ ...(await judge.finish()), notJudged: 0 }),
+  };
+}
+
+async function inThread(file: URL | string, options: ProxyJudgeOptions, har: string | undefined, output: JudgingOutput): Promise<Judging> {
+  const deadline = new SharedArrayBuffer(Float64Array.BYTES_PER_ELEMENT);
+  const data: JudgeThreadData = { options, ...(har !== undefined ? { har } : {}), deadline };
+  const worker = new Worker(file, { workerData: data });
+  let backlog = 0;
+  let shed = 0;
+  let failed: string | undefined;
+  let finished: ((judgement: ProxyJudgement & { notJudged: number }) => void) | undefined;
+  const ready = new Promise<void>((resolve, reject) => {
+    worker.on('message', (message: FromJudgeThread) => {
+      switch (message.type) {
+        case 'ready':
+          return resolve();
+        case 'failed':
+          return reject(new UsageError(message.message));
+        case 'print':
+          return output.print(message.line);
+        case 'taken':
+          backlog -= message.bytes;
+          return;
+        case 'har-failed':
+          return output.onHarFailure(message.failure);
+        case 'finished':
+          return finished?.(message.judgement);
+      }
+    });
+    worker.on('error', (error) => {
+      failed = `the judging thread failed: ${error.message}`;
+      reject(error);
+    });
+  });
+  await ready.catch(async (error: unknown) => {
+    await worker.terminate();
+    throw error;
+  });
+  const empty: ProxyJudgement = { checks: [], counts: { entries: 0, judged: 0, other: 0, missing: {} }, notices: [], judgeErrors: 0, secrets: [] };
+  return {
+    take(exchange) {
+      const bytes = exchange.requestBody.kept.byteLength + exchange.responseBody.kept.byteLength;
+      if (failed !== undefined || backlog + bytes > MAX_BACKLOG_BYTES) {
+        shed++;
+        return;
+      }
+      backlog += bytes;
+      worker.postMessage({ type: 'exchange', exchange } satisfies ToJudgeThread, [exchange.requestBody.kept.buffer as ArrayBuffer, exchange.responseBody.kept.buffer as ArrayBuffer]);
+    },
+    async finish(deadlineMs) {
+      new Float64Array(deadline)[0] = deadlineMs;
+      let late: NodeJS.Timeout | undefined;
+      const judgement = await new Promise<(ProxyJudgement & { notJudged: number }) | undefined>((resolve) => {
+        if (failed !== undefined) return resolve(undefined);
+        finished = resolve;
+        worker.once('error', () => resolve(undefined));
+        worker.postMessage({ type: 'finish' } satisfies ToJudgeThread);
+        // One judgement still running past the deadline (a body of a gigabyte) must not hold the session: it ends without the judge's word.
+        late = setTimeout(() => {
+          failed = 'the judge did not end by its deadline';
+          resolve(undefined);
+        }, Math.max(0, deadlineMs - Date.now()) + FINISH_GRACE_MS);
+      });
+      clearTimeout(late);
+      await worker.terminate();
+      if (!judgement) return { ...empty, notJudged: shed, failed: failed ?? 'the judging thread ended without its judgement' };
+      return { ...judgement, notJudged: judgement.notJudged + shed };
+    },
+  };
+}
