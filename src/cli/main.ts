@@ -282,11 +282,11 @@ async function trafficOptions(flags: TrafficFlags, io: CliIo) {
     ...(apiKey ? { apiKey } : {}),
     secretHeaders,
     formats: flags.format ?? [...SETTINGS.formats.default],
-    strict: flags.strict ?? false,
+    strict: flags.strict ?? SETTINGS.strict.default,
     ...(flags.minMustChecks !== undefined ? { minMustChecks: flags.minMustChecks } : {}),
     ...(flags.maxResponseBytes !== undefined ? { maxBodyBytes: flags.maxResponseBytes } : {}),
     ...(knownFailures ? { knownFailures } : {}),
-    quiet: flags.quiet ?? false,
+    quiet: flags.quiet ?? SETTINGS.quiet.default,
     color: flags.color !== false && !io.env.NO_COLOR && Boolean(io.stdout.isTTY || io.env.FORCE_COLOR),
   };
 }

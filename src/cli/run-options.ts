@@ -57,7 +57,7 @@ async function optionsFor(
   };
   if (options.baseUrl === undefined) return { ...options, ...tls, env }; // the embedded reference server
   const baseUrl = normalizeBaseUrl(options.baseUrl);
-  assertSecureTransport(baseUrl, options.allowInsecureHttp ?? false);
+  assertSecureTransport(baseUrl, options.allowInsecureHttp ?? SETTINGS.allowInsecureHttp.default);
   return { ...options, baseUrl, ...(await apiKey(options.apiKeyFile, options.apiKeyEnv ?? SETTINGS.apiKeyEnv.default, env, cwd)), ...tls, env };
 }
 

@@ -143,8 +143,8 @@ export const SETTINGS = {
     reported: true, replays: true,
     help: 'largest list body read (any other answer: 8 times the body sent, plus 64 KiB); a check whose answer is larger is not judged (error)',
   },
-  allowInsecureHttp: { type: 'boolean', flag: '--allow-insecure-http', config: true, help: 'allow plain http to a host that is not this machine' },
-  strict: { type: 'boolean', flag: '--strict', config: true, reported: true, replays: true, help: 'should failures (HTTP standards the spec does not state) count for the verdict, as must failures do' },
+  allowInsecureHttp: { type: 'boolean', default: false, flag: '--allow-insecure-http', config: true, help: 'allow plain http to a host that is not this machine' },
+  strict: { type: 'boolean', default: false, flag: '--strict', config: true, reported: true, replays: true, help: 'should failures (HTTP standards the spec does not state) count for the verdict, as must failures do' },
   caFile: { type: 'path', flag: '--ca-file <file>', config: true, help: 'PEM file of extra trusted CA certificates (NODE_EXTRA_CA_CERTS works too)' },
   clientCert: { type: 'path', flag: '--client-cert <file>', config: true, help: 'PEM certificate the client presents for mutual TLS (with --client-key)' },
   clientKey: { type: 'path', flag: '--client-key <file>', config: true, help: 'PEM private key of --client-cert (unencrypted; never printed)' },
@@ -189,6 +189,7 @@ export const SETTINGS = {
   },
   acceptTruncated: {
     type: 'boolean',
+    default: false,
     flag: '--accept-truncated',
     config: true,
     reported: true,
@@ -235,8 +236,8 @@ export const SETTINGS = {
   reportDir: { type: 'path', flag: '--report-dir <dir>', help: 'directory for the report files (default: reports/<timestamp>, linked as reports/latest)' },
   formats: { type: 'list', choices: ALL_FORMATS, default: ALL_FORMATS, flag: '--format <formats>', help: `report files to write, comma-separated: ${ALL_FORMATS.join(', ')}` },
   color: { type: 'boolean', flag: '--no-color', help: 'plain console output (also NO_COLOR=1); default: colour on a terminal' },
-  quiet: { type: 'boolean', flag: '--quiet', help: 'print only the verdict (and the gate) and the paths of the reports' },
-  verbose: { type: 'boolean', flag: '--verbose', help: 'print every exchange of every check under its line' },
+  quiet: { type: 'boolean', default: false, flag: '--quiet', help: 'print only the verdict (and the gate) and the paths of the reports' },
+  verbose: { type: 'boolean', default: false, flag: '--verbose', help: 'print every exchange of every check under its line' },
 } as const satisfies Record<string, Setting>;
 
 export type SettingName = keyof typeof SETTINGS;

@@ -1,40 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { RecordedResponse } from '../core/exchange.js';
 
 /** Requests per second the pace never falls below: a second per request bounds the cost of a lone early 429. */
 export const MIN_RATE = 1;
 /** After a refusal, the pace falls to this fraction of the rate the target accepted in the last second. */
 export const DECREASE = 0.9;
-/** Wait after a refusal without Retry-After, in ms. */
-export const DEFAULT_REFUSAL_WAIT_MS = 1_000;
-
-/**
- * Whether a response refuses the request for now rather than answering it: 429 Too Many
- * Requests (RFC 6585 §4), or 503 Service Unavailable with a Retry-After (RFC 9110 §15.6.4,
- * §10.2.3). A refusal is the target's pace, not its answer: the request is sent again.
- * @returns the wait it asks for in ms (a default when a 429 names none), or undefined.
- */
-export function refusalWaitMs(response: RecordedResponse | undefined, now = Date.now()): number | undefined {
-  if (!response) return undefined;
-  const retryAfter = retryAfterMs(response.headers['retry-after'], now);
-  if (response.status === 429) return retryAfter ?? DEFAULT_REFUSAL_WAIT_MS;
-  if (response.status === 503 && retryAfter !== undefined) return retryAfter;
-  return undefined;
-}
-
-/** A Retry-After value (delay-seconds or an HTTP-date, RFC 9110 §10.2.3) in ms from now, or undefined. */
-export function retryAfterMs(value: string | undefined, now = Date.now()): number | undefined {
-  if (value === undefined) return undefined;
-  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
-}
-
-/** Whether a refusal says the client sent too many (429, RFC 6585 §4): only that lowers the pace; a 503 only holds it. */
-export function isTooMany(response: RecordedResponse | undefined): boolean {
-  return response?.status === 429;
-}
-
 /** What the pace decided about a refusal. */
 export type RefusalDecision = { waitMs: number } | { stop: string };
 

@@ -3,7 +3,8 @@ import pThrottle from 'p-throttle';
 import type { Redactor } from '../secrets/redactor.js';
 import { resourceExhausted } from '../core/tool-failure.js';
 import type { RunSettings } from '../config/settings.js';
-import { AdaptivePace, isTooMany, refusalWaitMs } from './adaptive-pace.js';
+import { AdaptivePace } from './adaptive-pace.js';
+import { refusalOf } from './retry-policy.js';
 import { BodyReader, BodyTooLarge, GaveWay, PausableDeadline, responseCap, type ReadBody } from './body-reader.js';
 import { ConnectionPool, type ConnectionSlot } from './connection-pool.js';
 import { recordedRequest, type Exchange, type RecordedResponse, type TransportError } from '../core/exchange.js';
@@ -167,9 +168,9 @@ export class HttpClient {
         report({ ...exchange, superseded: 'gave way to the checks holding large-body leases: sent again once its check held one' });
         continue;
       }
-      const waitMs = refusalWaitMs(exchange.response);
-      if (waitMs !== undefined) {
-        const decision = this.#pace.refused(sentAt, waitMs, isTooMany(exchange.response));
+      const refusal = refusalOf(exchange.response);
+      if (refusal !== undefined) {
+        const decision = this.#pace.refused(sentAt, refusal.waitMs, refusal.tooMany);
         const status = exchange.response!.status;
         if ('stop' in decision) {
           report({ ...exchange, superseded: `refused with ${status}; the run stopped` });

@@ -1,5 +1,6 @@
 import { BASELINE_FORM, writeJson, type ClientForm, type JsonDialect } from './client-form.js';
 import type { Credential } from './credential.js';
+import { maySendAgainUnasked } from './retry-policy.js';
 
 /** A request body: a JSON value serialized by the client, or text sent verbatim. */
 export type RequestBody = { json: unknown } | { text: string };
@@ -31,5 +32,5 @@ export function bodyText(body: RequestBody | undefined, dialect: JsonDialect = B
  * (RFC 9112 §9.3.1).
  */
 export function isIdempotent(spec: Pick<RequestSpec, 'method'>): boolean {
-  return ['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE'].includes(spec.method.toUpperCase());
+  return maySendAgainUnasked(spec.method);
 }

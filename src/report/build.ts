@@ -42,10 +42,10 @@ export function buildReport(record: RunRecord): Report {
   const facts = assessability(record, answered);
   const probes = record.preflight ? 1 : 0;
   const probesAnswered = record.preflight?.response ? 1 : 0;
-  const decided = decideVerdict(record.checks, { ...facts, runErrors: record.runErrors, strict: settings.strict ?? false });
+  const decided = decideVerdict(record.checks, { ...facts, runErrors: record.runErrors, strict: settings.strict });
   // A gate on coverage (--min-must-checks) stops a verdict that stands on too little; a must failure stands whatever the coverage.
   // So does a capture cut short, unless the cut is expected (--accept-truncated).
-  const shortfall = decided.verdict === 'nonconformant' || !facts.assessable ? undefined : (coverageShortfall(record.checks, settings.minMustChecks) ?? truncationShortfall(record.traffic, settings.acceptTruncated === true));
+  const shortfall = decided.verdict === 'nonconformant' || !facts.assessable ? undefined : (coverageShortfall(record.checks, settings.minMustChecks) ?? truncationShortfall(record.traffic, settings.acceptTruncated));
   const { verdict, reason } = shortfall ? { verdict: 'error' as const, reason: shortfall } : decided;
   const proxy = shownProxy(settings);
   const report: Report = {
@@ -61,7 +61,7 @@ export function buildReport(record: RunRecord): Report {
     startedAt: record.startedAt.toISOString(),
     durationMs: Math.round(record.durationMs),
     ...timing(record),
-    settings: { ...reportedValues(settings), seed: settings.seed, runId: settings.runId, profile: settings.profile, profileSource: settings.profileSource },
+    settings: { ...reportedValues(settings), seed: settings.seed, runId: settings.runId, profile: settings.profile, profileSource: settings.profileSource, strict: settings.strict },
     summary: {
       byLevel: countByLevel(record.checks),
       requests: record.exchanges.length + probes,
@@ -78,7 +78,7 @@ export function buildReport(record: RunRecord): Report {
   report.headline = headline(report);
   report.findings = findingsOf(report.checks);
   report.checks = withBlockers(report.checks, report.findings);
-  if (record.knownFailures) report.gate = gateOf(record.checks, record.knownFailures, record.startedAt.toISOString().slice(0, 10), settings.strict ?? false);
+  if (record.knownFailures) report.gate = gateOf(record.checks, record.knownFailures, record.startedAt.toISOString().slice(0, 10), settings.strict);
   if (record.preflight) {
     const { request, response, error } = record.preflight;
     report.preflight = { request, ...(response ? { response } : {}), ...(error ? { error } : {}) };

@@ -46,7 +46,7 @@ details>summary{cursor:pointer;color:#57606a;margin:4px 0}
  * colours), and what is out of scope.
  */
 export function renderHtml(report: Report): string {
-  const strict = report.settings.strict ?? false;
+  const strict = report.settings.strict;
   // Those that decide the verdict first (one policy: verdict.ts), each marked.
   const failures = report.checks.filter((check) => check.status === 'failed').sort(byWeight(strict));
   const mustErrors = report.checks.filter((check) => check.status === 'error' && check.level === 'must');

@@ -19,7 +19,7 @@ interface Judged {
 const isFailure = ({ check, strict }: Judged) => failsRun(check, strict);
 const isError = ({ check }: Judged) => check.status === 'error';
 const isSkipped = ({ check, strict }: Judged) => check.status === 'skipped' || (check.status === 'failed' && !countsForVerdict(check, strict));
-const judged = (report: Report) => report.checks.map((check) => ({ check, strict: report.settings.strict ?? false }));
+const judged = (report: Report) => report.checks.map((check) => ({ check, strict: report.settings.strict }));
 const classOf = (section: string) => `section_${section.replace(/\./g, '_')}`;
 
 /**

@@ -44,7 +44,7 @@ export interface CheckResult {
  * Settings the report records: those the table declares `reported` (config/settings.ts),
  * and what the run derived from them (the seed, its run id, the profile and where it came from).
  */
-export type ReportedSettings = Partial<SettingValues> & Pick<RunSettings, 'seed' | 'runId' | 'profile' | 'profileSource'>;
+export type ReportedSettings = Partial<SettingValues> & Pick<RunSettings, 'seed' | 'runId' | 'profile' | 'profileSource' | 'strict'>;
 
 /** Counts of checks by status. */
 export type StatusCounts = Record<CheckStatus, number>;

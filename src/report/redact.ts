@@ -1,73 +1,96 @@
-import type { Exchange, RecordedRequest, RecordedResponse } from '../core/exchange.js';
-import type { FailureRecord } from '../check/types.js';
+import type { Exchange } from '../core/exchange.js';
 import type { Redactor } from '../secrets/redactor.js';
 import type { Report } from './model.js';
 
 /**
- * Redaction at output. Judgements see every exchange as received; the secrets are
- * replaced only here, value by value, in the copy each writer renders: a header value, a
- * body, a message, a counterexample. What the tool wrote itself (check ids, titles,
- * clauses, verdicts, field and header names) is never redacted, so a key such as `name`,
- * `test` or `true` neither changes a verdict nor breaks a file nor renames a JUnit
- * testcase. Each writer then escapes the values for its own format.
+ * Redaction at output, by default. Judgements see every exchange as received; the secrets
+ * are replaced only here, in the copy each writer renders. Every string of a report or an
+ * exchange passes through the redactor (a new field, a notice, a traffic summary
+ * included), except the fields the tool writes itself and declares safe in
+ * {@link SAFE_FIELDS}: check ids, titles, clauses, levels, statuses, verdicts. So a key
+ * such as `name`, `test` or `true` neither changes a verdict nor breaks a file nor renames
+ * a JUnit testcase, and no field the tool adds tomorrow goes out raw. Member names are the
+ * tool's own (header names included) and never redacted. Each writer then escapes the
+ * values for its own format.
  */
 
-/** A copy of the report with every value that came from a request or a response redacted. */
+/**
+ * The fields the tool writes itself, by path from the report's root (`*` for each item of
+ * an array): the only strings that are not redacted. Every enumerated field of
+ * schemas/report.schema.json is among them (test/unit/redaction-default.test.ts).
+ */
+export const SAFE_FIELDS: ReadonlySet<string> = new Set([
+  'reportVersion',
+  'tool.name',
+  'tool.version',
+  'spec.title',
+  'spec.version',
+  'verdict',
+  'headline',
+  'startedAt',
+  'target.kind',
+  'target.proxy.variable',
+  'settings.profile',
+  'settings.profileSource',
+  'settings.runId',
+  'settings.formats.*',
+  'checks.*.id',
+  'checks.*.title',
+  'checks.*.clause',
+  'checks.*.level',
+  'checks.*.status',
+  'checks.*.reference',
+  'checks.*.requirements.*',
+  'checks.*.needs.*',
+  'checks.*.failure.checkId',
+  'requirements.*.id',
+  'requirements.*.clause',
+  'requirements.*.level',
+  'requirements.*.outcome',
+  'requirements.*.quote',
+  'requirements.*.interpretation',
+  'requirements.*.inapplicable',
+  'requirements.*.checks.*.id',
+  'requirements.*.checks.*.level',
+  'requirements.*.checks.*.status',
+  'outOfScope.*.clause',
+  'outOfScope.*.what',
+  'findings.*.id',
+  'findings.*.checks.*',
+  'findings.*.request.method',
+  'created.*.checkId',
+  'gate.known.*',
+  'gate.new.*',
+  'gate.stale.*',
+  'gate.expired.*.check',
+  'gate.expired.*.expires',
+]);
+
+/** Fields of an exchange (and of anything that carries one) that the tool writes itself. */
+const SAFE_EXCHANGE_FIELDS: ReadonlySet<string> = new Set(['checkId', 'credential', 'startedAt', 'connection', 'request.method', 'error.code', 'superseded']);
+
+/** A copy of the report with every string not declared safe redacted. */
 export function redactReport(report: Report, redactor: Redactor): Report {
-  const text = (value: string | undefined) => (value === undefined ? undefined : redactor.text(value));
-  return {
-    ...report,
-    verdictReason: redactor.text(report.verdictReason),
-    findings: report.findings.map((finding) => ({
-      ...finding,
-      summary: redactor.text(finding.summary),
-      ...(finding.found !== undefined ? { found: redactor.text(finding.found) } : {}),
-      ...(finding.expected ? { expected: redactor.value(finding.expected) } : {}),
-    })),
-    checks: report.checks.map((check) => ({
-      ...check,
-      ...(check.reason !== undefined ? { reason: text(check.reason) } : {}),
-      ...(check.failure ? { failure: redactFailure(check.failure, redactor) } : {}),
-      ...(check.property ? { property: redactor.value(check.property) } : {}),
-      ...(check.observations ? { observations: redactor.value(check.observations) } : {}),
-    })),
-    requirements: report.requirements.map((requirement) => ({
-      ...requirement,
-      checks: requirement.checks.map((check) => ({ ...check, ...(check.reason !== undefined ? { reason: text(check.reason) } : {}) })),
-    })),
-    created: report.created.map((category) => ({ ...category, id: redactor.text(category.id), name: redactor.text(category.name) })),
-    ...(report.preflight ? { preflight: redactExchangeParts(report.preflight, redactor) } : {}),
-    runErrors: redactor.value(report.runErrors),
-  };
+  return redacted(report, '', SAFE_FIELDS, redactor) as Report;
 }
 
-/** A copy of an exchange with its request, response and error redacted (ids, times and names kept). */
+/** A copy of an exchange with every string but its ids, times and method redacted. */
 export function redactExchange(exchange: Exchange, redactor: Redactor): Exchange {
-  return { ...exchange, ...redactExchangeParts(exchange, redactor) };
+  return redacted(exchange, '', SAFE_EXCHANGE_FIELDS, redactor) as Exchange;
 }
 
-function redactFailure(failure: FailureRecord, redactor: Redactor): FailureRecord {
-  return {
-    ...failure,
-    ...redactExchangeParts(failure, redactor),
-    message: redactor.text(failure.message),
-    ...(failure.expected !== undefined ? { expected: redactor.text(failure.expected) } : {}),
-    ...(failure.found !== undefined ? { found: redactor.text(failure.found) } : {}),
-    ...(failure.curl !== undefined ? { curl: redactor.text(failure.curl) } : {}),
-  };
+/** The value at `path` redacted: safe fields kept, bodies and response headers by their own rules, every other string as text. */
+function redacted(value: unknown, path: string, safe: ReadonlySet<string>, redactor: Redactor): unknown {
+  if (typeof value === 'string') return safe.has(path) ? value : redactString(value, path, redactor);
+  if (Array.isArray(value)) return value.map((item) => redacted(item, `${path}.*`.replace(/^\./, ''), safe, redactor));
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).map(([name, child]) => [name, redacted(child, path === '' ? name : `${path}.${name}`, safe, redactor)]));
 }
 
-/** The request, response and error of anything that carries them, redacted. */
-function redactExchangeParts<T extends { request: RecordedRequest; response?: RecordedResponse; error?: Exchange['error'] }>(parts: T, redactor: Redactor): T {
-  return {
-    ...parts,
-    request: { ...parts.request, url: redactor.text(parts.request.url), headers: redactor.value(parts.request.headers), ...(parts.request.body !== undefined ? { body: redactor.body(parts.request.body) } : {}) },
-    ...(parts.response ? { response: { ...parts.response, headers: redactHeaders(parts.response.headers, redactor), body: redactor.responseBody(parts.response.body) } } : {}),
-    ...(parts.error ? { error: { ...parts.error, message: redactor.text(parts.error.message) } } : {}),
-  };
-}
-
-/** Response headers, each value redacted with its pieces (see Redactor.header). */
-function redactHeaders(headers: Record<string, string>, redactor: Redactor): Record<string, string> {
-  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, redactor.header(value)]));
+/** A string that came from outside: a body keeps its JSON (Redactor.body), a response header loses every piece of a secret (Redactor.header). */
+function redactString(value: string, path: string, redactor: Redactor): string {
+  if (path === 'request.body' || path.endsWith('.request.body')) return redactor.body(value);
+  if (path === 'response.body' || path.endsWith('.response.body')) return redactor.responseBody(value);
+  if (/(?:^|\.)response\.headers\.[^.]+$/.test(path)) return redactor.header(value);
+  return redactor.text(value);
 }

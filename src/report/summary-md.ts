@@ -16,7 +16,7 @@ import type { RootContent } from 'mdast';
 export function renderSummary(report: Report): string {
   const icon = { conformant: '✅', partial: '🟡', nonconformant: '❌', error: '⚠️' }[bannerOf(report)];
   const basis = partialBasis(report);
-  const strict = report.settings.strict ?? false;
+  const strict = report.settings.strict;
   const where =
     report.target.kind === 'traffic'
       ? paragraph(text('Captured traffic of '), code(report.target.baseUrl), text(' judged; the tool sent nothing'))

@@ -21,7 +21,7 @@ export interface RunFacts {
   /** Problems of the run itself. */
   runErrors: string[];
   /** Whether `should` failures count for the verdict (`--strict`). */
-  strict?: boolean;
+  strict: boolean;
 }
 
 /**
@@ -57,7 +57,7 @@ const LEVEL_ORDER: ReadonlyArray<CheckResult['level']> = ['must', 'should', 'inf
 export function decideVerdict(checks: readonly CheckResult[], facts: RunFacts): { verdict: Verdict; reason: string } {
   if (!facts.assessable) return { verdict: 'error', reason: facts.unassessableReason ?? 'the target could not be assessed' };
   const must = checks.filter((check) => check.level === 'must');
-  const counted = checks.filter((check) => failsRun(check, facts.strict ?? false));
+  const counted = checks.filter((check) => failsRun(check, facts.strict));
   const failed = counted.filter((check) => check.level === 'must');
   const shouldFailed = counted.filter((check) => check.level === 'should');
   if (failed.length > 0 || shouldFailed.length > 0) {

@@ -52,7 +52,7 @@ export class TargetRun {
     /** The capture judged with the run (`--traffic`), when one was given. */
     readonly traffic?: JudgedTraffic,
   ) {
-    this.#format = new ConsoleFormat(options.color ?? Boolean((options.out as { isTTY?: boolean } | null)?.isTTY), settings.strict ?? false);
+    this.#format = new ConsoleFormat(options.color ?? Boolean((options.out as { isTTY?: boolean } | null)?.isTTY), settings.strict);
     this.#print = (text) => void (text !== undefined && options.out?.write(`${redactor.text(text)}\n`));
     this.collector = new CheckCollector(
       (result, exchanges) => {

@@ -173,7 +173,7 @@ export async function reportTraffic(traffic: JudgedTraffic, options: Omit<JudgeO
   });
   // Notices go to stderr as well: a capture cut short must not hide inside report.json.
   for (const notice of traffic.notices) options.err?.write(`petstore-conformance: notice: ${redactor.text(notice)}\n`);
-  const format = new ConsoleFormat(options.color ?? false, options.strict ?? false);
+  const format = new ConsoleFormat(options.color === true, report.settings.strict);
   print(redactor.text(options.quiet ? format.verdict(report) : format.summary(report)));
   const { writeReports } = await import('../report/write.js');
   const files = options.reportDir === null ? { written: [], failed: [] } : await writeReports(report, [], options.reportDir, options.formats.filter((f) => f !== 'har'), redactor);

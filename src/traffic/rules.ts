@@ -6,6 +6,7 @@
 import { ListedItems, expectThat, type SentFields } from '../check/expect.js';
 import type { RequestVariation } from '../http/request-variations.js';
 import { exactInteger, parseJson } from '../json/lossless.js';
+import { refusalOf } from '../http/retry-policy.js';
 import type { CapturedExchange } from './capture.js';
 
 /** A create the server refused, with the ids already listed under its fields before it started. */
@@ -47,9 +48,9 @@ export function preflightAnswered(exchange: CapturedExchange): void {
   });
 }
 
-/** A refusal to wait out (429, or 503 with Retry-After), not an answer: R-4-ANSWERS' reading, as active runs wait them out. */
+/** A refusal to wait out (http/retry-policy.ts: 429, or 503 with a Retry-After that parses), not an answer: R-4-ANSWERS' reading, as active runs wait them out. */
 export function waitedOut(response: { status: number; headers: Record<string, string> }): boolean {
-  return response.status === 429 || (response.status === 503 && response.headers['retry-after'] !== undefined);
+  return refusalOf(response) !== undefined;
 }
 
 /** Credentials that carry no token: their 401 challenges nothing about a token (RFC 6750 §3.1). */

@@ -36,6 +36,15 @@ async function whenOpen(pid: number, path: string): Promise<void> {
 
 const linux = process.platform === 'linux';
 
+/** The entries a HAR holds now, or -1 while it does not parse. */
+async function entriesIn(path: string): Promise<number> {
+  try {
+    return (JSON.parse(await readFile(path, 'utf8')) as { log: { entries: unknown[] } }).log.entries.length;
+  } catch {
+    return -1;
+  }
+}
+
 describe.runIf(linux)('a signal ends judge and run --traffic while they read a capture', () => {
   let dir: string;
   let endless: string;
@@ -194,6 +203,8 @@ describe('the proxy under attack', () => {
       const url = (await proxy.until(/listening on (http:\/\/\S+\/v1):/))[1]!;
       for (let i = 0; i < 3; i++) await (await request(`${url}/categories`)).body.text();
       await proxy.until(/list-401-missing #3/);
+      // The third entry is written beside its finding's line: killed once the file holds it (polled, at most 500 times).
+      for (let i = 0; i < 500 && (await entriesIn(har)) < 3; i++) await new Promise((resolve) => setTimeout(resolve, 20));
       proxy.child.kill('SIGKILL');
       await proxy.result;
       expect(JSON.parse(await readFile(har, 'utf8')).log.entries).toHaveLength(3);

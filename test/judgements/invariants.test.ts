@@ -91,6 +91,8 @@ describe('content types', () => {
     ['error-content-type-json', answered(400, error(400), { headers: { 'content-type': 'text/plain' } }), { expected: 'application/json', found: 'Content-Type is text/plain' }],
     ['success-content-type-json', answered(201, {}, { headers: { 'content-type': 'text/html' } }), { expected: 'application/json', found: 'Content-Type is text/html' }],
     ['success-content-type-json', answered(400, '', { headers: { 'content-type': 'text/html' } }), 'passed'],
+    ['success-content-type-json', answered(304, '', { headers: { 'content-type': 'text/html' } }), 'passed'],
+    ['success-content-type-json', answered(299, {}, { headers: { 'content-type': 'text/html' } }), { expected: 'application/json', found: 'Content-Type is text/html' }],
   ] as const)('%s: %j', (id, exchange, outcome) => expect(judge(id, 'must', [exchange]).outcome).toEqual(outcome));
 });
 

@@ -235,6 +235,26 @@ describe('judge: the command\'s report, exit codes and secrets', () => {
   });
 });
 
+describe('a capture read within bounds', () => {
+  test('with --max-response-bytes 1024, a body string of 1,372 characters (the base64 of 1 KiB) is judged; of 1,373, not kept, said why', async () => {
+    const list = (chars: number) => `[{"id":1,"name":"${'n'.repeat(chars - 20)}"}]`;
+    const path = await writeHar(dir, 'bounded.har', [entry({ status: 200, responseBody: list(1_373) }), entry({ status: 200, responseBody: list(1_372), startMs: 50 })]);
+    const { summary } = await judgeTraffic({ checks: CHECKS, files: [path], baseUrl: BASE, maxBodyBytes: 1024 }, new Redactor());
+    expect(summary.dropped).toEqual([{ exchange: 1, body: 'response body', reason: 'not kept: 1373 characters, larger than --max-response-bytes' }]);
+    expect(summary.missing).toEqual({ 'response body': 1 });
+  });
+
+  test('101 entries of an odd shape: all counted, the first 100 named, the rest judged', async () => {
+    const odd = { ...entry({ status: 200, responseBody: '[]' }), response: { status: 'two hundred' } };
+    const path = await writeHar(dir, 'odd.har', [...Array.from({ length: 101 }, () => odd), entry({ status: 200, responseBody: '[]' })]);
+    const { summary } = await judgeTraffic({ checks: CHECKS, files: [path], baseUrl: BASE }, new Redactor());
+    expect(summary.invalid!.entries).toBe(101);
+    expect(summary.invalid!.listed).toHaveLength(100);
+    expect(summary.invalid!.listed[0]).toEqual({ file: path, entry: 1, reason: 'response.status is not an integer (found string)' });
+    expect(summary.judged).toBe(1);
+  });
+});
+
 describe("this tool's own capture of a body it kept cut", () => {
   /** A list of `length` characters (ASCII) recorded as a run records it, written to HAR and read back. */
   const roundTrip = (length: number) => {
@@ -276,6 +296,11 @@ describe('a captured request is held only to the rules whose premise it meets (s
     const { LARGEST_BODY_BYTES } = await import('../../src/http/request-variations.js');
     expect(musts(await judge([upload(LARGEST_BODY_BYTES + 1, 413)]))).toEqual([]);
     expect(musts(await judge([upload(LARGEST_BODY_BYTES, 413)]))).toEqual(expect.arrayContaining(['create-401-missing']));
+  });
+
+  test('a valid create refused with 413 and an Error body is a size limit (section 8), no finding; with 418 (the near miss), a finding', async () => {
+    expect(musts(await judge([create({ name: 'Cats' }, 413, error(413))]))).toEqual([]);
+    expect(musts(await judge([create({ name: 'Cats' }, 418, error(418))]))).not.toEqual([]);
   });
 
   test('a body the writer left out is sized by bodySize: past the largest, outside', async () => {

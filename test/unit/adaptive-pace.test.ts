@@ -4,7 +4,9 @@
  * about the machine's speed.
  */
 import { describe, expect, test } from 'vitest';
-import { AdaptivePace, DECREASE, MIN_RATE, refusalWaitMs, retryAfterMs, type PaceClock } from '../../src/http/adaptive-pace.js';
+import { AdaptivePace, DECREASE, MIN_RATE, type PaceClock } from '../../src/http/adaptive-pace.js';
+import { maySendAgainUnasked, refusalOf, retryAfterMs } from '../../src/http/retry-policy.js';
+import { waitedOut } from '../../src/traffic/rules.js';
 import type { RecordedResponse } from '../../src/core/exchange.js';
 
 /**
@@ -32,6 +34,7 @@ function fakeClock(): PaceClock & { t: number; drain(): Promise<void> } {
   return clock;
 }
 
+const refusalWaitMs = (answer: RecordedResponse | undefined) => refusalOf(answer)?.waitMs;
 const response = (status: number, headers: Record<string, string> = {}): RecordedResponse => ({ status, headers, body: '', bodyBytes: 0, utf8Valid: true });
 
 describe('refusals', () => {
@@ -48,10 +51,25 @@ describe('refusals', () => {
     expect(refusalWaitMs(undefined)).toBeUndefined();
   });
 
+  test('one policy: the client and the traffic judge read a 503 alike, its Retry-After parsing or not', () => {
+    for (const retryAfter of ['1', 'Sat, 21 Nov 2026 20:00:10 GMT', 'soon', '']) {
+      const answer = response(503, { 'retry-after': retryAfter });
+      expect(waitedOut(answer), retryAfter).toBe(refusalOf(answer) !== undefined);
+    }
+    expect(waitedOut(response(503, { 'retry-after': 'soon' }))).toBe(false);
+  });
+
+  test('sent again unasked after a failure: idempotent methods only (RFC 9110 §9.2.2)', () => {
+    expect(['GET', 'head', 'PUT', 'DELETE', 'OPTIONS'].every(maySendAgainUnasked)).toBe(true);
+    expect(['POST', 'PATCH'].some(maySendAgainUnasked)).toBe(false);
+  });
+
   test('Retry-After is read as seconds or as an HTTP date', () => {
     expect(retryAfterMs('3')).toBe(3000);
     expect(retryAfterMs('Sat, 21 Nov 2026 20:00:10 GMT', Date.parse('Sat, 21 Nov 2026 20:00:00 GMT'))).toBe(10_000);
     expect(retryAfterMs('soon')).toBeUndefined();
+    // A date already past asks for no wait, never a negative one.
+    expect(retryAfterMs('Sat, 21 Nov 2026 19:59:50 GMT', Date.parse('Sat, 21 Nov 2026 20:00:00 GMT'))).toBe(0);
   });
 });
 

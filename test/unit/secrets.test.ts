@@ -334,3 +334,20 @@ describe('Redactor, pieces of a key in any case, in headers and in JSON bodies',
     expect(redactor.responseBody(near)).toBe(near);
   });
 });
+
+describe('Redactor, pieces at their edges', () => {
+  test('two runs of the key that touch become one placeholder, not two', () => {
+    const key = 'sk_live_4f9/Qz+8Kx7=mN2pL0vR5tW3yB';
+    const redactor = new Redactor().add(key, KEY_PLACEHOLDER);
+    expect(redactor.header(`${key.slice(0, 8)}${key.slice(20, 28)};`)).toBe(`${KEY_PLACEHOLDER};`);
+  });
+
+  test('a piece never takes a backslash with it: a JSON body holding a piece next to an escape stays JSON', () => {
+    const key = 'k3y\\w1thbackslash-0123456789';
+    const redactor = new Redactor().add(key, KEY_PLACEHOLDER);
+    const body = JSON.stringify({ echo: `y\\${key.slice(4, 14)}` });
+    const out = redactor.responseBody(body);
+    expect(() => JSON.parse(out)).not.toThrow();
+    expect(out).not.toContain(key.slice(4, 12));
+  });
+});

@@ -67,3 +67,21 @@ test('every format parses and no whole Bearer credential survives, for any key a
   // One xmllint run for all of them: each file must be well-formed XML.
   expect(await xmlErrors(junitFiles)).toEqual([]);
 });
+
+test('a request URL that carries the key in its query is redacted in every format', () => {
+  const apiKey = 'url-key-0123456789abcdefXYZ';
+  const exchange = answered(200, '[]', { checkId: 'auth-check' });
+  exchange.request.url = `http://127.0.0.1:9/v1/categories?api_key=${apiKey}&x=1`;
+  const check: CheckResult = {
+    id: 'auth-check', title: 'a check', clause: '5/R1', level: 'must', requirements: [], status: 'failed', durationMs: 1, requests: 1,
+    failure: { message: 'the key in the query was accepted', request: exchange.request, response: exchange.response! },
+  };
+  const report = buildReport({ settings: { ...settings, apiKey }, startedAt: new Date(0), durationMs: 1, checks: [check], exchanges: [exchange], created: [], runErrors: [] });
+  const redactor = new Redactor().add(apiKey, KEY_PLACEHOLDER);
+  for (const format of ['json', 'har', 'junit', 'html', 'md'] as const) {
+    const file = renderReport(report, [exchange], format, redactor);
+    expect(file, format).not.toContain(apiKey);
+    // summary.md names checks, not requests: the others show the URL, its key replaced.
+    if (format !== 'md') expect(file, format).toContain('api_key=');
+  }
+});

@@ -1,0 +1,244 @@
+/**
+ * A near miss beside every boundary the review's mutations crossed unseen (issue 34): each
+ * decision gets a case on each side of its edge, as the JSON-Schema-Test-Suite puts
+ * "boundary point is valid" between its valid and invalid cases. Every case here fails
+ * with one of the survivors listed in `npm run mutations`.
+ */
+import { describe, expect, test } from 'vitest';
+import type { CheckResult } from '../../src/report/model.js';
+import { exitCodeOf, gateLines, gateOf } from '../../src/report/gate.js';
+import { byWeight, countsForVerdict, coverageOf, decideVerdict, exitCodeFor, failsRun, partialBasis, truncationShortfall } from '../../src/report/verdict.js';
+import { resourceExhausted, toolFailure, withCauses } from '../../src/core/tool-failure.js';
+import { BASELINE_FORM, isBaselineForm, singleVariations, type ClientForm } from '../../src/http/client-form.js';
+import { Redactor } from '../../src/secrets/redactor.js';
+import { headerFields } from '../../src/traffic/capture.js';
+import { credentialName, knownKey, registerCaptureSecrets } from '../../src/traffic/credentials.js';
+import { joinTraffic } from '../../src/traffic/join.js';
+import { bodyKind, fieldsKeyOf, outsidePolicy, preflightAnswered, refusedAbsent, waitedOut } from '../../src/traffic/rules.js';
+import { ListedItems } from '../../src/check/expect.js';
+import { variationOf } from '../../src/check/premises.js';
+import { judged } from '../support/exchanges.js';
+import { TrafficJudge } from '../../src/traffic/judge.js';
+import { capturedExchange, normalVersion } from '../../src/traffic/capture.js';
+import { CHECKS } from '../support/checks.js';
+import { BASE, entry } from '../support/har.js';
+
+const check = (level: CheckResult['level'], status: CheckResult['status'], extra: Partial<CheckResult> = {}): CheckResult => ({
+  id: `${level}-${status}`,
+  title: 't',
+  clause: '4',
+  level,
+  requirements: [],
+  status,
+  durationMs: 1,
+  requests: 1,
+  ...extra,
+});
+
+describe('the verdict: an errored check decides it only at must', () => {
+  const passedMust = check('must', 'passed');
+  test.each([
+    ['an errored must check alone', 'must', 'error'],
+    ['an errored should check alone', 'should', 'conformant'],
+    ['an errored info check alone', 'info', 'conformant'],
+  ] as const)('%s: %s', (_what, level, verdict) => {
+    expect(decideVerdict([passedMust, check(level, 'error')], { assessable: true, runErrors: [], strict: false }).verdict).toBe(verdict);
+  });
+});
+
+describe('the gate: a known failure holds through its expiry day', () => {
+  const failed = [check('must', 'failed', { id: 'list-ids-unique' })];
+  test.each([
+    ['the day before', '2026-11-24', true],
+    ['its own day', '2026-11-25', true],
+    ['the day after', '2026-11-26', false],
+  ])('run %s its expiry: passed %s', (_when, today, passed) => {
+    const gate = gateOf(failed, [{ check: 'list-ids-unique', reason: 'known', expires: '2026-11-25' }], today);
+    expect(gate.passed).toBe(passed);
+  });
+});
+
+describe('client forms: the baseline is the baseline in every dimension', () => {
+  test.each<[string, Partial<ClientForm>]>([
+    ['json', { json: 'escaped-slash' }],
+    ['accept', { accept: null }],
+    ['contentType', { contentType: 'application/json; charset=utf-8' }],
+    ['framing', { framing: 'chunked' }],
+  ])('differing in %s alone: not the baseline', (_dimension, change) => {
+    expect(isBaselineForm({ ...BASELINE_FORM, ...change })).toBe(false);
+  });
+  test('the baseline itself, as a copy', () => expect(isBaselineForm({ ...BASELINE_FORM })).toBe(true));
+});
+
+describe('tool failures: resources exhausted are found as the error or its causes', () => {
+  const wrapped = (error: unknown, depth: number): unknown => (depth === 0 ? error : new Error(`wrapper ${depth}`, { cause: wrapped(error, depth - 1) }));
+  const emfile = Object.assign(new Error('open failed'), { code: 'EMFILE' });
+  const enomem = Object.assign(new Error('spawn failed'), { code: 'ENOMEM' });
+  test.each([0, 1, 2])('EMFILE and ENOMEM at depth %i', (depth) => {
+    expect(resourceExhausted(wrapped(emfile, depth))?.line).toMatch(/too many open files/);
+    expect(resourceExhausted(wrapped(enomem, depth))?.line).toMatch(/out of memory/);
+  });
+  test('another error, at any depth, is none', () => {
+    expect(resourceExhausted(wrapped(Object.assign(new Error('x'), { code: 'ECONNRESET' }), 2))).toBeUndefined();
+  });
+});
+
+describe('captured traffic', () => {
+  test('Proxy-Authorization and Authorization carry secrets from the first sight; another field does not', () => {
+    const redactor = new Redactor();
+    registerCaptureSecrets({ request: { headers: [{ name: 'Proxy-Authorization', value: 'Basic cHJveHktdXNlcjpwcm94eS1wYXNzd29yZA==' }, { name: 'X-Trace', value: 'trace-0123456789abcdef' }] } }, redactor, [], new Map());
+    expect(redactor.text('seen cHJveHktdXNlcjpwcm94eS1wYXNzd29yZA== here')).not.toContain('cHJveHktdXNlcjpwcm94eS1wYXNzd29yZA==');
+    expect(redactor.text('trace-0123456789abcdef')).toBe('trace-0123456789abcdef');
+  });
+
+  test('X-API-Key and Api-Key carry secrets from the first sight, in any case', () => {
+    for (const name of ['X-API-Key', 'api-key', 'Api-Key']) {
+      const redactor = new Redactor();
+      registerCaptureSecrets({ request: { headers: [{ name, value: 'gateway-key-0123456789abcdef' }] } }, redactor, [], new Map());
+      expect(redactor.text('gateway-key-0123456789abcdef'), name).not.toContain('gateway-key-0123456789abcdef');
+    }
+  });
+
+  test.each([
+    ['HTTP/1.0', 'HTTP/1.0'],
+    ['http/1.0', 'HTTP/1.0'],
+    [' Http/1.0 ', 'HTTP/1.0'],
+    ['HTTP/1.1', undefined],
+    ['h2', undefined],
+    [undefined, undefined],
+  ])('an answer in %j is HTTP/1.0: %s', (version, expected) => expect(normalVersion(version)).toBe(expected));
+
+  test('a header field sent twice keeps both values, joined (RFC 9110 §5.3); sent once, its one value', () => {
+    expect(headerFields([{ name: 'Vary', value: 'Accept' }, { name: 'vary', value: 'Origin' }])).toEqual({ vary: 'Accept, Origin' });
+    expect(headerFields([{ name: 'Vary', value: 'Accept' }])).toEqual({ vary: 'Accept' });
+  });
+
+  test.each([
+    [429, {}, true],
+    [503, { 'retry-after': '5' }, true],
+    [503, {}, false],
+    [502, { 'retry-after': '5' }, false],
+  ] as Array<[number, Record<string, string>, boolean]>)('a %i with %j is waited out: %s', (status, headers, expected) => {
+    expect(waitedOut({ status, headers })).toBe(expected);
+  });
+
+  test('a check failed both actively and in the capture keeps the active failure (its replay); failed in the capture alone, the capture’s', () => {
+    const active = check('must', 'failed', { id: 'c', failure: { message: 'active', request: { method: 'GET', url: 'http://a/v1/categories', headers: {} } } });
+    const passive = check('must', 'failed', { id: 'c', failure: { message: 'capture', request: { method: 'GET', url: 'http://a/v1/categories', headers: {} } }, traffic: { exchanges: 1, failures: 1, alone: true } });
+    expect(joinTraffic([active], [passive])[0]!.failure!.message).toBe('active');
+    expect(joinTraffic([check('must', 'passed', { id: 'c' })], [passive])[0]!.failure!.message).toBe('capture');
+  });
+
+  test.each([
+    ['the key', 'Bearer abcdefghijklmnop', 'valid'],
+    ['the key with its last character removed', 'Bearer abcdefghijklmno', 'key-char-removed'],
+    ['the key with its last two characters removed', 'Bearer abcdefghijklmn', 'unverified'],
+    ['the key with a character added', 'Bearer abcdefghijklmnopq', 'key-char-added'],
+    ['the key with two characters added', 'Bearer abcdefghijklmnopqr', 'unverified'],
+  ])('%s is named %s', (_what, authorization, name) => {
+    expect(credentialName(authorization, knownKey('abcdefghijklmnop', undefined))).toBe(name);
+  });
+});
+
+describe('the traffic judge and the checks it reports under', () => {
+  const exchange = () => capturedExchange(entry({ status: 200, responseBody: '[]', authorization: null }) as never, 1, () => 'missing')!;
+  test('every check it judges is known: with the whole list, a keyless list is judged', () => {
+    const judge = new TrafficJudge(BASE, CHECKS);
+    expect(judge.judge(exchange()).map((finding) => finding.checkId)).toContain('list-401-missing');
+  });
+  test('a check it judges missing from the list fails loudly, never drops out of the report', () => {
+    const judge = new TrafficJudge(BASE, CHECKS.filter((check) => check.id !== 'auth-rejects-generated-credentials'));
+    expect(() => judge.judge(exchange())).toThrow(/unknown check auth-rejects-generated-credentials/);
+  });
+});
+
+describe('the remaining exported decisions, each with a case on each side of its edge', () => {
+  const listOf = (items: unknown[]) => capturedExchange(entry({ status: 200, responseBody: JSON.stringify(items) }) as never, 1, () => 'valid')!;
+
+  test('fieldsKeyOf: a name and a description never spell another pair; no string name, no key', () => {
+    expect(fieldsKeyOf({ name: 'a:b', description: 'c' })).not.toBe(fieldsKeyOf({ name: 'a', description: 'b:c' }));
+    expect(fieldsKeyOf({ name: 'a' })).not.toBe(fieldsKeyOf({ name: 'a', description: '' }));
+    expect(fieldsKeyOf({ name: 'a', description: 'b' })).toBe(fieldsKeyOf({ description: 'b', name: 'a' }));
+    expect(fieldsKeyOf({ name: 1 })).toBeUndefined();
+  });
+
+  test('refusedAbsent: a refused create listed after fails; listed before it, or created by the capture, passes', () => {
+    const list = listOf([{ id: 7, name: 'Cats' }]);
+    const refusal = { fields: { name: 'Cats' }, endMs: 0, seq: 3, listedBefore: new Set<string>() };
+    expect(judged(() => refusedAbsent(list, new ListedItems(list), [refusal], new Map()))).toMatchObject({ expected: 'refused creates absent' });
+    expect(judged(() => refusedAbsent(list, new ListedItems(list), [{ ...refusal, listedBefore: new Set(['7']) }], new Map()))).toBe('passed');
+    expect(judged(() => refusedAbsent(list, new ListedItems(list), [refusal], new Map([['7', {}]])))).toBe('passed');
+  });
+
+  test.each([
+    [undefined, 'create-rejects-missing-body'],
+    ['{"name":', 'create-rejects-malformed-json'],
+    ['[]', 'create-rejects-non-object'],
+    ['{}', 'create-rejects-missing-name'],
+    ['{"name":1}', 'create-rejects-wrong-type-name'],
+    ['{"name":"a","description":1}', 'create-rejects-wrong-type-description'],
+    ['{"name":"a","description":"b"}', 'valid'],
+  ])('bodyKind(%j) is %s', (text, kind) => expect(bodyKind(text).kind).toBe(kind));
+
+  test.each([[204, 'passed'], [200, 'passed'], [299, 'passed'], [300, 'failed'], [199, 'failed'], [403, 'failed']] as const)('preflightAnswered: %i %s', (status, outcome) => {
+    const preflight = capturedExchange(entry({ method: 'OPTIONS', status, responseBody: '' }) as never, 1, () => 'missing')!;
+    expect(judged(() => preflightAnswered(preflight)) === 'passed' ? 'passed' : 'failed').toBe(outcome);
+  });
+
+  test('outsidePolicy: a form post refused with 415 is a policy; answered 400, none', () => {
+    const form = (status: number) => capturedExchange(entry({ requestBody: 'name=Cats', contentType: 'application/x-www-form-urlencoded', status, responseBody: '{}' }) as never, 1, () => 'valid')!;
+    const variation = variationOf(form(415).request)!;
+    expect(outsidePolicy(variation, form(415))).toMatch(/application\/x-www-form-urlencoded are refused \(415\)/);
+    expect(outsidePolicy(variation, form(400))).toBeUndefined();
+  });
+
+  test('the levels and the verdict: must always counts, should only with --strict, info never', () => {
+    expect([countsForVerdict({ level: 'must' }, false), countsForVerdict({ level: 'should' }, false), countsForVerdict({ level: 'should' }, true), countsForVerdict({ level: 'info' }, true)]).toEqual([true, false, true, false]);
+    expect([failsRun({ level: 'must', status: 'failed' }, false), failsRun({ level: 'must', status: 'error' }, false)]).toEqual([true, false]);
+    const order = [{ level: 'info' as const }, { level: 'should' as const }, { level: 'must' as const }];
+    expect([...order].sort(byWeight(false)).map((c) => c.level)).toEqual(['must', 'should', 'info']);
+    expect([...order].sort(byWeight(true)).map((c) => c.level)).toEqual(['must', 'should', 'info']);
+  });
+
+  test('exit codes: the verdict’s, or the gate’s; an error stays 3 whatever the gate', () => {
+    const gate = (passed: boolean) => ({ passed, known: [], new: [], stale: [], expired: [] });
+    expect([exitCodeFor('conformant'), exitCodeFor('nonconformant'), exitCodeFor('error')]).toEqual([0, 1, 3]);
+    expect([exitCodeOf('nonconformant', gate(true)), exitCodeOf('conformant', gate(false)), exitCodeOf('error', gate(true)), exitCodeOf('nonconformant', undefined)]).toEqual([0, 1, 3, 1]);
+    expect(gateLines({ ...gate(false), expired: [{ check: 'c', expires: '2020-01-01' }] }).join('\n')).toMatch(/the known failure c expired on 2020-01-01/);
+  });
+
+  test('a capture cut short: no verdict unless accepted; none cut, nothing to say', () => {
+    const traffic = (truncated?: Array<{ file: string; entries: number; reason: string }>) => ({ files: ['a.har'], entries: 1, judged: 1, other: 0, missing: {}, ...(truncated ? { truncated } : {}) });
+    const cut = [{ file: 'a.har', entries: 1, reason: 'ends before its JSON does' }];
+    expect(truncationShortfall(traffic(cut), false)).toMatch(/a\.har ends before its JSON does: judged up to its last whole entry \(1 entries\)/);
+    expect(truncationShortfall(traffic(cut), true)).toBeUndefined();
+    expect(truncationShortfall(traffic([]), false)).toBeUndefined();
+    expect(truncationShortfall(undefined, false)).toBeUndefined();
+  });
+
+  test('coverage and what a partial verdict stands on: ran + untested = must; only a capture’s partial verdict names its checks', () => {
+    const checks = [check('must', 'passed', { id: 'a' }), check('must', 'skipped', { id: 'b' }), check('should', 'passed', { id: 'c' })];
+    expect(coverageOf(checks)).toMatchObject({ must: 2, ran: 1, untested: 1 });
+    expect(coverageOf([checks[0]!])).toMatchObject({ must: 1, ran: 1, untested: 0 });
+    const judgedOn = checks.map((c) => (c.id === 'a' ? { ...c, traffic: { exchanges: 1, failures: 0, alone: true } } : c));
+    const base = { verdict: 'conformant' as const, coverage: coverageOf(judgedOn), checks: judgedOn, target: { baseUrl: BASE, kind: 'traffic' as const } };
+    expect(partialBasis({ ...base, traffic: { files: [], entries: 1, judged: 1, other: 0, missing: {} } })).toMatch(/^Must checks judged \(1 of 2\): a/);
+    expect(partialBasis({ ...base, verdict: 'nonconformant' })).toBeUndefined();
+  });
+
+  test('singleVariations: each differs from the baseline in one way, none in framing', () => {
+    const forms = singleVariations();
+    expect(forms.length).toBeGreaterThan(5);
+    for (const form of forms) {
+      expect(form.framing).toBe(BASELINE_FORM.framing);
+      expect([form.json !== BASELINE_FORM.json, form.accept !== BASELINE_FORM.accept, form.contentType !== BASELINE_FORM.contentType].filter(Boolean)).toHaveLength(1);
+    }
+  });
+
+  test('toolFailure and withCauses: a resource named at once; any other error, its line and its causes', () => {
+    expect(toolFailure(Object.assign(new Error('x'), { code: 'EMFILE' })).line).toMatch(/too many open files/);
+    expect(toolFailure(new Error('boom', { cause: new Error('deeper') })).line).toMatch(/boom/);
+    expect(withCauses(new Error('outer', { cause: new Error('inner') }))).toBe('outer: inner');
+    expect(withCauses(new Error('alone'))).toBe('alone');
+  });
+});
