@@ -178,3 +178,18 @@ describe('the README', () => {
     expect(report.checks.map((c) => c.id).filter((id) => !documented(id))).toEqual([]);
   });
 });
+
+describe('the request budget of a full run', () => {
+  /**
+   * Requests a full run sends against the embedded server, declared: 411–446 over seeds
+   * (2026-11-25). A change that sends more than 10 % more, or 10 % fewer (coverage lost),
+   * fails here until the budget is changed with it, on purpose.
+   */
+  const FULL_RUN_REQUESTS = 430;
+  test('seed 1: within 10 % of the budget', async () => {
+    const seed = 1;
+    const outcome = await runConformance({ reportDir: null, seed, out: null });
+    expect(outcome.report.summary.requests).toBeGreaterThanOrEqual(Math.floor(FULL_RUN_REQUESTS * 0.9));
+    expect(outcome.report.summary.requests).toBeLessThanOrEqual(Math.ceil(FULL_RUN_REQUESTS * 1.1));
+  });
+});

@@ -1,0 +1,27 @@
+/**
+ * The project's tests in two tiers. `npm test` runs the fast one: every judgement, rule,
+ * renderer and unit with its near misses, and the run, judge and proxy end to end on a
+ * few servers, in under 2 minutes on 2 cores. `npm run test:slow` runs the files that start
+ * a server, the CLI or a browser for every case: the fault matrix (every fault and variant,
+ * judged actively and on its own capture), 20 seeds per policy, the CLI's every exit path,
+ * the proxy in front of every variant, hostile captures and targets. CI (`.ci/run`) runs
+ * both; together they are the whole suite.
+ */
+export const SLOW_TESTS = [
+  'test/suite/matrix.test.ts',
+  'test/suite/seeds.test.ts',
+  'test/cli/cli.test.ts',
+  'test/cli/hostile-traffic.test.ts',
+  'test/traffic/proxy.test.ts',
+  'test/suite/safety.test.ts',
+  'test/suite/fleet.test.ts',
+  'test/suite/verdicts.test.ts',
+  'test/cli/traffic.test.ts',
+  'test/suite/hostile-bodies.test.ts',
+  'test/suite/properties.test.ts',
+  'test/traffic/real-clients.test.ts',
+  'test/traffic/recorders.test.ts',
+];
+
+/** Set by `npm run mutations`: every test file is eligible, whichever tier it is in. */
+export const ALL_TIERS = process.env.PCS_ALL_TESTS === '1';
