@@ -160,6 +160,24 @@ if (wanted('a') || wanted('d') || wanted('e')) {
     ratios.aStartBeforeRunMs = Math.round(median(a.samples.map((s) => s.wallMs - s.report!.durationMs)));
     ratios.aFirstCheckRequestMs = Math.round(median(a.samples.map((s) => s.wallMs - s.report!.durationMs + (s.report!.timing?.firstCheckRequestMs ?? 0))));
     ratios.aRequestsMs = Math.round(median(reports.map((r) => r.timing?.requestsMs ?? 0)));
+    // Each phase as a share of the wall time: Node's own start (an empty script), the CLI's
+    // imports up to the run's clock, the runner's start to the first check request, the
+    // requests, and the rest (the reports, the worker's end).
+    const nodeStarts: number[] = [];
+    for (let i = 0; i < 5; i++) nodeStarts.push((await timed([process.execPath, '-e', '0'])).wallMs);
+    const wall = a.wallMsMedian;
+    const processStart = median(nodeStarts);
+    const beforeRun = ratios.aStartBeforeRunMs as number;
+    const firstRequest = median(reports.map((r) => r.timing?.firstCheckRequestMs ?? 0));
+    const requestsMs = ratios.aRequestsMs as number;
+    const phases: Array<[string, number]> = [
+      ['process start', processStart],
+      ['imports', beforeRun - processStart],
+      ["the runner's start to the first request", firstRequest],
+      ['requests', requestsMs],
+      ['reports and the end', wall - beforeRun - firstRequest - requestsMs],
+    ];
+    ratios.aPhases = Object.fromEntries(phases.map(([name, ms]) => [name, { ms: Math.round(ms), share: +(ms / wall).toFixed(3) }]));
   }
   if (a && d) ratios.aOverD = +(a.wallMsMedian / d.wallMsMedian).toFixed(2);
   if (a && d && e) ratios.aMinusEOverD = +((a.wallMsMedian - e.wallMsMedian) / d.wallMsMedian).toFixed(2);
@@ -301,6 +319,8 @@ for (const r of rows) {
 const lines: string[] = [];
 if (ratios.aFirstCheckRequestMs !== undefined) {
   lines.push(`(a): process start to the run's start ${ratios.aStartBeforeRunMs} ms; to the first check request ${ratios.aFirstCheckRequestMs} ms; requests ${ratios.aRequestsMs} ms`);
+  const phases = ratios.aPhases as Record<string, { ms: number; share: number }>;
+  lines.push(`(a) phases of the wall time: ${Object.entries(phases).map(([name, { ms, share }]) => `${name} ${ms} ms (${(share * 100).toFixed(0)} %)`).join(', ')}`);
 }
 if (ratios.aOverD !== undefined) lines.push(`(a) ÷ (d): ${ratios.aOverD}`);
 if (ratios.aMinusEOverD !== undefined) lines.push(`((a) − (e)) ÷ (d), the run beyond vitest's fixed start against the bare loop: ${ratios.aMinusEOverD}`);
