@@ -38,6 +38,8 @@ export function refusalOf(response: { status: number; headers: Record<string, st
 export function retryAfterMs(value: string | undefined, now = Date.now()): number | undefined {
   if (value === undefined) return undefined;
   if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
+  // An HTTP-date starts with its day name (IMF-fixdate, RFC 850, asctime: RFC 9110 §5.6.7); Date.parse alone would read `5.5` as a date.
+  if (!/^(mon|tue|wed|thu|fri|sat|sun)/i.test(value.trim())) return undefined;
   const date = Date.parse(value);
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }

@@ -244,6 +244,14 @@ describe('a capture read within bounds', () => {
     expect(summary.missing).toEqual({ 'response body': 1 });
   });
 
+  test('two entries each within the bound of one entry, together past it: both read (the bound is per entry)', async () => {
+    const headers = Object.fromEntries(Array.from({ length: 1_000 }, (_, i) => [`x-h${i}`, 'v'.repeat(600)]));
+    const path = await writeHar(dir, 'wide.har', [entry({ status: 200, responseBody: '[]', requestHeaders: headers }), entry({ status: 200, responseBody: '[]', requestHeaders: headers, startMs: 50 })]);
+    const { summary } = await judgeTraffic({ checks: CHECKS, files: [path], baseUrl: BASE, maxBodyBytes: 1024 }, new Redactor());
+    expect(summary.invalid).toBeUndefined();
+    expect(summary.judged).toBe(2);
+  });
+
   test('101 entries of an odd shape: all counted, the first 100 named, the rest judged', async () => {
     const odd = { ...entry({ status: 200, responseBody: '[]' }), response: { status: 'two hundred' } };
     const path = await writeHar(dir, 'odd.har', [...Array.from({ length: 101 }, () => odd), entry({ status: 200, responseBody: '[]' })]);
@@ -296,6 +304,12 @@ describe('a captured request is held only to the rules whose premise it meets (s
     const { LARGEST_BODY_BYTES } = await import('../../src/http/request-variations.js');
     expect(musts(await judge([upload(LARGEST_BODY_BYTES + 1, 413)]))).toEqual([]);
     expect(musts(await judge([upload(LARGEST_BODY_BYTES, 413)]))).toEqual(expect.arrayContaining(['create-401-missing']));
+  });
+
+  test('an invalid body answered 401 under the known key is a finding; under a key the capture cannot verify, none', async () => {
+    const refusedBody = { ...create({ description: 'no name' }, 401, error(401)) };
+    expect(musts(await judge([refusedBody], { apiKey: KEY }))).toContain('create-rejects-missing-name');
+    expect(musts(await judge([refusedBody]))).not.toContain('create-rejects-missing-name');
   });
 
   test('a valid create refused with 413 and an Error body is a size limit (section 8), no finding; with 418 (the near miss), a finding', async () => {

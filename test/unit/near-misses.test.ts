@@ -9,6 +9,7 @@ import type { CheckResult } from '../../src/report/model.js';
 import { exitCodeOf, gateLines, gateOf } from '../../src/report/gate.js';
 import { byWeight, countsForVerdict, coverageOf, decideVerdict, exitCodeFor, failsRun, partialBasis, truncationShortfall } from '../../src/report/verdict.js';
 import { resourceExhausted, toolFailure, withCauses } from '../../src/core/tool-failure.js';
+import { retryAfterMs } from '../../src/http/retry-policy.js';
 import { BASELINE_FORM, isBaselineForm, singleVariations, type ClientForm } from '../../src/http/client-form.js';
 import { Redactor } from '../../src/secrets/redactor.js';
 import { headerFields } from '../../src/traffic/capture.js';
@@ -240,5 +241,46 @@ describe('the remaining exported decisions, each with a case on each side of its
     expect(toolFailure(new Error('boom', { cause: new Error('deeper') })).line).toMatch(/boom/);
     expect(withCauses(new Error('outer', { cause: new Error('inner') }))).toBe('outer: inner');
     expect(withCauses(new Error('alone'))).toBe('alone');
+  });
+});
+
+describe('the second sample’s survivors, each with a near miss', () => {
+  test('every cookie of a Cookie field is a secret, not the first alone', () => {
+    const redactor = new Redactor();
+    registerCaptureSecrets({ request: { headers: [{ name: 'Cookie', value: 'a=first-secret-0123456789; b=second-secret-0123456789' }] } }, redactor, [], new Map());
+    expect(redactor.text('first-secret-0123456789 second-secret-0123456789')).not.toMatch(/first-secret|second-secret/);
+  });
+
+  test('HTTP/2 pseudo-headers are no header fields; a field of the same name without the colon is', () => {
+    expect(headerFields([{ name: ':authority', value: 'a.example' }, { name: 'authority', value: 'b' }])).toEqual({ authority: 'b' });
+  });
+
+  test.each([
+    [[check('should', 'passed')], 'error'],
+    [[check('must', 'passed'), check('should', 'passed')], 'conformant'],
+  ] as const)('a run whose must checks passed: %#', (checks, verdict) => {
+    expect(decideVerdict([...checks], { assessable: true, runErrors: [], strict: false }).verdict).toBe(verdict);
+  });
+
+  test.each([['5', 5000], [' 5 ', 5000], ['5.5', undefined]] as const)('Retry-After %j waits %s ms', (value, ms) => expect(retryAfterMs(value, 0)).toBe(ms));
+
+  test('an expired entry fails the gate even when nothing failed; the day before its expiry, it does not', () => {
+    const passing = [check('must', 'passed', { id: 'list-ids-unique' })];
+    expect(gateOf(passing, [{ check: 'list-ids-unique', reason: 'known', expires: '2026-11-24' }], '2026-11-25').passed).toBe(false);
+    expect(gateOf(passing, [{ check: 'list-ids-unique', reason: 'known', expires: '2026-11-25' }], '2026-11-25').passed).toBe(true);
+  });
+});
+
+describe.runIf(process.platform === 'linux')('a file the user names that is not a regular file is named for what it is', () => {
+  test('a FIFO is a FIFO, a device a device, and neither is read', async () => {
+    const { execFileSync } = await import('node:child_process');
+    const { mkdtemp } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { readInput } = await import('../../src/config/read-input.js');
+    const fifo = join(await mkdtemp(join(tmpdir(), 'pcs-fifo-')), 'key.fifo');
+    execFileSync('mkfifo', [fifo]);
+    await expect(readInput(fifo, 'the key file')).rejects.toThrow(/is not a regular file \(a FIFO\)/);
+    await expect(readInput('/dev/zero', 'the key file')).rejects.toThrow(/is not a regular file \(a device\)/);
   });
 });
