@@ -85,7 +85,7 @@ describe('16 MiB answers to every request', () => {
       env: { ...process.env, PETSTORE_API_KEY: apiKey, NO_COLOR: '1' },
       stdio: 'ignore',
     });
-    const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), 420_000);
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
     clearTimeout(timer);
     const report = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8'));
@@ -116,6 +116,6 @@ describe('16 MiB answers to every request', () => {
     } finally {
       await server.close();
     }
-    // A guard, not a bound: the child is killed at 120 s; on a loaded machine the run takes minutes of 16 MiB bodies.
-  }, 180_000);
+    // A guard, not a bound: the child is killed at 420 s; on a loaded machine the run takes minutes of 16 MiB bodies.
+  }, 480_000);
 });
