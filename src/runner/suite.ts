@@ -86,6 +86,7 @@ function suiteVitest(targets: readonly RunSettings[], suites: SuiteFiles, report
         pool: 'threads',
         // Compiled suites are imported natively (no per-module Vite transform over RPC).
         ...(suites.native ? { experimental: { viteModuleRunner: false, nodeLoader: false } } : {}),
+        ...(suites.preload ? { execArgv: ['--import', suites.preload] } : {}),
         maxWorkers: 1,
         fileParallelism: false,
         isolate: false,

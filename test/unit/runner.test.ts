@@ -41,7 +41,12 @@ describe('which suite files a run loads', () => {
 
   test('the compiled bundle, imported natively, when the build is current', async () => {
     const root = await pkg(1_000, 2_000);
-    expect(suiteFiles(false, root)).toEqual({ dir: join(root, 'dist/worker'), include: 'conformance.test.js', native: true });
+    expect(suiteFiles(false, root)).toEqual({
+      dir: join(root, 'dist/worker'),
+      include: 'conformance.test.js',
+      native: true,
+      preload: pathToFileURL(join(root, 'dist/src/runner/worker-preload.js')).href,
+    });
   });
 
   test('the sources, through vitest\'s transform, when a source is newer than its build or was never built', async () => {
@@ -77,6 +82,29 @@ describe('a conformance class whose module fails to load', () => {
       expect(await suite.finished).toBeUndefined();
       expect(collector.runErrors).toEqual([`${join(dir, 'conformance.test.js')}: conformance class model did not load: the module is broken`]);
       expect(collector.results).toEqual([]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the suite\'s worker', () => {
+  test('imports the suite files\' preload before them (--import), and nothing when they have none', async () => {
+    await mkdir(join(packageRoot, 'reports'), { recursive: true });
+    const dir = await mkdtemp(join(packageRoot, 'reports', '.runner-test-'));
+    try {
+      // The one test writes the worker's execArgv beside itself.
+      await writeFile(join(dir, 'conformance.test.js'), `import { writeFileSync } from 'node:fs';\nimport { test } from 'vitest';\ntest('argv', () => writeFileSync(${JSON.stringify(join(dir, 'argv.json'))}, JSON.stringify(process.execArgv)));\n`);
+      const execArgvWith = async (preload: string | undefined) => {
+        const suite = await startSuite([{ concurrency: 1, runId: 'r1' } as RunSettings], [new CheckCollector()], { files: { dir, include: 'conformance.test.js', native: true, ...(preload ? { preload } : {}) } });
+        await suite.finished;
+        return JSON.parse(await readFile(join(dir, 'argv.json'), 'utf8')) as string[];
+      };
+      const { preload } = suiteFiles(true);
+      // Beside what the worker inherits from this process (vitest's own options).
+      const imported = (argv: string[]) => argv.flatMap((arg, at) => (arg === '--import' ? [argv[at + 1]] : []));
+      expect(imported(await execArgvWith(preload))).toEqual([preload]);
+      expect(imported(await execArgvWith(undefined))).toEqual([]);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
