@@ -62,16 +62,20 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
 
   const run = program.command('run', { isDefault: true }).description('run the suite against a target (default: an embedded reference server)');
   // Every setting's flag comes from the table; its attribute is commander's name for the flag.
-  const flagged = SETTING_LIST.filter(([, setting]) => setting.flag).map(([name, setting]) => ({ name, option: optionFor(setting) }));
-  for (const { option } of flagged) run.addOption(option);
+  const flagged = SETTING_LIST.filter(([, setting]) => setting.flag).map(([name, setting]) => ({ name, option: optionFor(setting), alias: aliasFor(setting) }));
+  for (const { option, alias } of flagged) {
+    run.addOption(option);
+    if (alias) run.addOption(alias);
+  }
   run
     .option('--config <file>', `YAML file of named targets (default: the nearest ${DEFAULT_CONFIG_FILE}, here or in a folder above)`)
     .option('--target <name>', 'the configured target to run against; flags override its settings')
     .action(async (parsed: Record<string, unknown>, command: Command) => {
       const flags: RunFlags = { config: parsed.config as string | undefined, target: parsed.target as string | undefined };
-      for (const { name, option } of flagged) (flags as Record<string, unknown>)[name] = parsed[option.attributeName()];
-      const attribute = new Map(flagged.map(({ name, option }) => [name, option.attributeName()]));
-      code = await runCommand(flags, (name) => command.getOptionValueSource(attribute.get(name) ?? name) === 'cli', io);
+      for (const { name, option, alias } of flagged) (flags as Record<string, unknown>)[name] = valueOf(parsed, option, alias);
+      const given = (option: Option | undefined) => option !== undefined && command.getOptionValueSource(option.attributeName()) === 'cli';
+      const options = new Map(flagged.map(({ name, option, alias }) => [name, [option, alias]]));
+      code = await runCommand(flags, (name) => (options.get(name) ?? []).some(given), io);
     });
 
   program
@@ -360,12 +364,30 @@ async function serve(flags: ServeFlags, io: CliIo): Promise<number> {
   return 0;
 }
 
-/** A commander option for a setting: its flag, help with bounds and default, and a parser that applies them. */
+/** The value of a setting given by its flag or by its alias (both at once: a usage error, or for a repeatable flag, both lists). */
+function valueOf(parsed: Record<string, unknown>, option: Option, alias: Option | undefined): unknown {
+  const value = parsed[option.attributeName()];
+  const aliased = alias && parsed[alias.attributeName()];
+  if (aliased === undefined) return value;
+  if (value === undefined) return aliased;
+  if (Array.isArray(value)) return [...value, ...(aliased as unknown[])];
+  throw new UsageError(`${alias.long} and ${option.long} name the same setting: give one`);
+}
+
+/** The hidden commander option for a setting's alias (see Setting.alias): the same argument and parser as its flag. */
+function aliasFor(setting: Setting): Option | undefined {
+  if (!setting.alias) return undefined;
+  const argument = setting.flag!.slice(setting.flag!.indexOf(' '));
+  return optionFor({ ...setting, flag: `${setting.alias}${argument}`, short: undefined, alias: undefined }).hideHelp();
+}
+
+/** A commander option for a setting: its flag (and one-letter flag), help with bounds and default, and a parser that applies them. */
 function optionFor(setting: Setting): Option {
   const facts = [setting.type === 'integer' || setting.type === 'number' ? `${setting.min} to ${setting.max} ${setting.unit}` : undefined];
   if (setting.default !== undefined && setting.type !== 'boolean') facts.push(`default ${Array.isArray(setting.default) ? setting.default.join(',') : setting.default}`);
   const shown = facts.filter((fact) => fact !== undefined);
-  const option = new Option(setting.flag!, `${setting.help}${shown.length > 0 ? ` (${shown.join('; ')})` : ''}`);
+  const alias = setting.alias ? `; also ${setting.alias}` : '';
+  const option = new Option(setting.short ? `${setting.short}, ${setting.flag}` : setting.flag!, `${setting.help}${alias}${shown.length > 0 ? ` (${shown.join('; ')})` : ''}`);
   if (setting.type === 'boolean') return option;
   return option.argParser((text: string, previous: unknown) => {
     try {

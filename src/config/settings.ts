@@ -26,6 +26,10 @@ interface Declared {
   help: string;
   /** The command-line flag, e.g. `--rate-limit <per-second>`; absent: not on the command line. */
   flag?: string;
+  /** A one-letter flag for the same setting, as the neighbouring tools spell it (curl's `-H`). */
+  short?: string;
+  /** Another long flag for the same setting, as the neighbouring tools spell it (Schemathesis's `--url`). */
+  alias?: string;
   /** Whether a configured target may set it, under the setting's own name. */
   config?: true;
   /** Whether report.json records it under `settings`. */
@@ -97,7 +101,7 @@ export type Setting = NumberSetting | TextSetting | ChoiceSetting | ListSetting 
  * its use.
  */
 export const SETTINGS = {
-  baseUrl: { type: 'url', flag: '--base-url <url>', config: true, help: 'the target base URL, ending with /v1; absent: an embedded reference server' },
+  baseUrl: { type: 'url', flag: '--base-url <url>', short: '-u', alias: '--url', config: true, help: 'the target base URL, ending with /v1; absent: an embedded reference server' },
   apiKeyEnv: {
     type: 'string',
     pattern: '^[A-Za-z_][A-Za-z0-9_]*$',
@@ -151,7 +155,7 @@ export const SETTINGS = {
   headers: {
     type: 'texts',
     pattern: HEADER_PATTERN,
-    flag: '--header <name: value>', replays: true, reported: true,
+    flag: '--header <name: value>', short: '-H', replays: true, reported: true,
     config: true,
     help: 'a header sent with every request, e.g. "X-Tenant: blue" (repeatable); shown as given in reports and replays',
   },

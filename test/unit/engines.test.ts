@@ -33,3 +33,14 @@ test('every installed package runs on the oldest Node the package declares, and 
   const refusing = packages.filter((pkg) => pkg.node !== undefined && !semver.satisfies(oldest, pkg.node)).map((pkg) => `${pkg.name}@${pkg.version} needs node ${pkg.node}`);
   expect(refusing).toEqual([]);
 });
+
+test('npm install is silent: every dependency with an install script has its decision in allowScripts (npm 11 warns about each one without)', () => {
+  const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { allowScripts?: Record<string, boolean> };
+  const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, { hasInstallScript?: boolean }> };
+  const withScripts = Object.entries(lock.packages)
+    .filter(([path, entry]) => path !== '' && entry.hasInstallScript)
+    .map(([path]) => path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length));
+  expect(withScripts).toContain('esbuild'); // the one today: its binary comes from @esbuild/<platform>, so it is denied
+  const decided = new Set(Object.keys(manifest.allowScripts ?? {}).map((entry) => entry.replace(/(?<=.)@[^@]*$/, '')));
+  expect(withScripts.filter((name) => !decided.has(name))).toEqual([]);
+});

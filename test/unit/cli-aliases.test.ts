@@ -1,0 +1,55 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { main } from '../../src/cli/main.js';
+import { startReferenceServer, type ReferenceServer } from '../../src/reference/server.js';
+import type { Report } from '../../src/report/model.js';
+
+let server: ReferenceServer;
+let dir: string;
+beforeAll(async () => {
+  server = await startReferenceServer();
+  dir = await mkdtemp(join(tmpdir(), 'pcs-aliases-'));
+});
+afterAll(async () => {
+  await server.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** Runs the CLI in this process with `args` (no check selected: the probe alone) and returns its exit code, stderr and report. */
+async function cli(args: string[]): Promise<{ code: number; stderr: string; report?: Report }> {
+  const out = join(dir, String(Math.random()).slice(2));
+  let stderr = '';
+  const err = new PassThrough().on('data', (chunk) => (stderr += chunk));
+  const code = await main(['run', ...args, '--checks', '^nothing$', '--report-dir', out, '--format', 'json', '--quiet'], {
+    stdout: new PassThrough().resume(),
+    stderr: err,
+    env: { PETSTORE_API_KEY: server.apiKey },
+    cwd: dir,
+  });
+  const report = await readFile(join(out, 'report.json'), 'utf8').then((text) => JSON.parse(text) as Report, () => undefined);
+  return { code, stderr, report };
+}
+
+describe('the flags users of neighbouring tools type', () => {
+  test('-u and --url (Schemathesis) name the base URL, as --base-url does', async () => {
+    for (const flag of ['--base-url', '--url', '-u']) {
+      const { report } = await cli([flag, server.baseUrl]);
+      expect(report?.target, flag).toEqual({ baseUrl: server.baseUrl, kind: 'external' });
+    }
+  });
+
+  test('--url beside --base-url is a usage error (exit 2), not a silent choice', async () => {
+    const { code, stderr, report } = await cli(['--url', server.baseUrl, '--base-url', server.baseUrl]);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/^petstore-conformance: error: --url and --base-url name the same setting: give one/);
+    expect(report).toBeUndefined();
+  });
+
+  test('-H (curl, httpie, Schemathesis) adds a header as --header does, and both together add both', async () => {
+    const { report } = await cli(['-u', server.baseUrl, '-H', 'X-Tenant: blue', '--header', 'X-Team: red']);
+    expect(report?.settings.headers).toEqual(['X-Tenant: blue', 'X-Team: red']);
+  });
+});
