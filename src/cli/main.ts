@@ -34,7 +34,7 @@ export const defaultIo = (interrupt?: AbortSignal): CliIo => ({ stdout: process.
 
 /**
  * Runs the command line and returns the exit code: 0 conformant, 1 nonconformant,
- * 2 usage or configuration error, 3 the target could not be assessed (see README).
+ * 2 usage or configuration error, 3 the target could not be assessed (see docs/running.md).
  * Never throws: every error becomes one line on stderr.
  */
 export async function main(argv: string[], io: CliIo = defaultIo()): Promise<number> {
@@ -55,6 +55,8 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
     )
     .exitOverride()
     .configureOutput({
+      // The width of the terminal the help goes to (commander would read process.stdout's): 80 off a terminal.
+      getOutHelpWidth: () => (io.stdout.isTTY ? (io.stdout as { columns?: number }).columns ?? 80 : 80),
       writeOut: (text) => io.stdout.write(text),
       writeErr: (text) => io.stderr.write(text),
       outputError: (text, write) => write(`petstore-conformance: ${text.trim().replace(/^error: /, 'error: ')} (see --help)\n`),
@@ -367,8 +369,8 @@ async function serve(flags: ServeFlags, io: CliIo): Promise<number> {
 /** The value of a setting given by its flag or by its alias (both at once: a usage error, or for a repeatable flag, both lists). */
 function valueOf(parsed: Record<string, unknown>, option: Option, alias: Option | undefined): unknown {
   const value = parsed[option.attributeName()];
-  const aliased = alias && parsed[alias.attributeName()];
-  if (aliased === undefined) return value;
+  const aliased = alias ? parsed[alias.attributeName()] : undefined;
+  if (alias === undefined || aliased === undefined) return value;
   if (value === undefined) return aliased;
   if (Array.isArray(value)) return [...value, ...(aliased as unknown[])];
   throw new UsageError(`${alias.long} and ${option.long} name the same setting: give one`);

@@ -5,7 +5,7 @@
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -185,27 +185,44 @@ describe('traceability', () => {
 describe('the CI examples', () => {
   const RUNS_SUITE = /petstore-conformance(\.js)? run --base-url/;
 
-  test('the GitHub Actions workflow runs the suite\'s own action pinned to a tag, publishes JUnit, and the action writes the summary, keeps the reports and tells exit 3 apart', async () => {
+  test('the GitHub Actions workflow runs the suite\'s own action at a ref, publishes JUnit, and the action writes the summary, keeps the reports and tells exit 3 apart', async () => {
     const workflow = parseYaml(await readFile(join(ROOT, 'examples/ci/github-actions.yml'), 'utf8'));
     const steps = workflow.jobs.conformance.steps as Array<Record<string, unknown> & { with?: Record<string, unknown> }>;
     const suite = steps.find((step) => /\/petstore-conformance@/.test(String(step.uses)))!;
-    expect(String(suite.uses)).toMatch(/@v\d+\.\d+\.\d+$/);
+    expect(String(suite.uses)).toMatch(/@[\w.-]+$/);
     expect(suite.with?.['api-key']).toBe('${{ secrets.PETSTORE_API_KEY }}');
     expect(workflow.permissions.checks).toBe('write');
     expect(steps.find((step) => String(step.uses).startsWith('mikepenz/action-junit-report@'))?.with?.report_paths).toBe('${{ steps.conformance.outputs.report-dir }}/junit.xml');
     const action = await readFile(join(ROOT, 'action.yml'), 'utf8');
-    expect(action).toMatch(/bin\/petstore-conformance\.js" run --base-url "\$BASE_URL"/);
     expect(action).toMatch(/if \[ "\$code" -eq 3 \] && \[ "\$NOT_ASSESSABLE_FAILS" != "true" \]/);
     expect(action).toContain('>> "$GITHUB_STEP_SUMMARY"');
     expect(action).toMatch(/uses: actions\/upload-artifact@v\d+/);
     expect(Number(/node-version: (\d+)/.exec(action)?.[1])).toBeGreaterThanOrEqual(22);
   });
 
-  test('the GitLab CI job runs a pinned suite on a supported Node, allows exit 3 as its own outcome, keeps JUnit and the reports', async () => {
+  test('the action\'s run step, run by bash as a runner runs it: without a base URL, a conformant self-test (exit 0) with its outputs and job summary', async () => {
+    const action = parseYaml(await readFile(join(ROOT, 'action.yml'), 'utf8')) as { runs: { steps: Array<{ id?: string; run?: string; env?: Record<string, string> }> } };
+    const step = action.runs.steps.find((candidate) => candidate.id === 'run')!;
+    const dir = await mkdtemp(join(tmpdir(), 'pcs-action-'));
+    try {
+      const inputs: Record<string, string> = { 'api-key': '', 'base-url': '', profile: '', 'known-failures': '', strict: 'false', args: '--seed 1', 'report-dir': join(dir, 'reports'), 'not-assessable-fails': 'false' };
+      const env = Object.fromEntries(Object.entries(step.env!).map(([name, value]) => [name, inputs[/inputs\.([\w-]+)/.exec(value)![1]!]!]));
+      const code = await new Promise<number>((resolve) =>
+        execFile('bash', ['-e', '-c', step.run!], { env: { ...process.env, ...env, GITHUB_ACTION_PATH: ROOT, GITHUB_OUTPUT: join(dir, 'output'), GITHUB_STEP_SUMMARY: join(dir, 'summary') } }, (error) => resolve(error ? Number(error.code) : 0)),
+      );
+      expect(code).toBe(0);
+      expect(await readFile(join(dir, 'output'), 'utf8')).toBe('exit-code=0\nverdict=conformant\n');
+      expect(await readFile(join(dir, 'summary'), 'utf8')).toContain('CONFORMANT');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('the GitLab CI job runs the suite at a ref on a supported Node, allows exit 3 as its own outcome, keeps JUnit and the reports', async () => {
     const pipeline = parseYaml(await readFile(join(ROOT, 'examples/ci/gitlab-ci.yml'), 'utf8'));
     const job = pipeline.conformance;
     expect(job.script.join('\n')).toMatch(RUNS_SUITE);
-    expect(job.variables.SUITE_REF).toMatch(/^v\d+\.\d+\.\d+$/);
+    expect(job.variables.SUITE_REF).toMatch(/^[\w./-]+$/);
     expect(Number(/^node:(\d+)/.exec(job.image)?.[1])).toBeGreaterThanOrEqual(22);
     expect(job.allow_failure).toEqual({ exit_codes: [3] });
     expect(job.artifacts.reports.junit).toBe('reports/ci/junit.xml');

