@@ -10,6 +10,7 @@ import { wasCreateApplied } from './applied.js';
 import { exampleCredentials, type InvalidCredential } from '../arbitraries/invalid-credential.js';
 import { derivedHex } from './seed.js';
 import type { CheckLevel, CreatedCategory } from './types.js';
+import { progressReporter, type ProgressReporter } from '../core/progress-channel.js';
 import { listenForStop } from '../core/stop-channel.js';
 import { HeapPacer } from '../core/heap-pacer.js';
 
@@ -34,6 +35,8 @@ export class RunState {
 
   readonly #observers: Array<(exchange: Exchange) => void> = [];
   readonly #stopListening: () => void;
+  /** Posts the count of requests sent, when a status line shows it. */
+  readonly #progress: ProgressReporter | undefined;
 
   /** Whether the run was told to stop (a signal, the deadline): checks that have not started do not. */
   interrupted = false;
@@ -52,6 +55,7 @@ export class RunState {
       this.interrupted = true;
       this.guard.stop(reason);
     });
+    this.#progress = settings.progress ? progressReporter(settings.runId) : undefined;
     this.redactor = new Redactor().add(settings.apiKey, KEY_PLACEHOLDER).addAll(secretHeaders(settings.extraHeaders));
     this.valid = validCredential(settings.apiKey);
     this.invalid = exampleCredentials(settings.apiKey, derivedHex(settings.seed, 'unknown-key', 24));
@@ -62,6 +66,7 @@ export class RunState {
       guard: this.guard,
       wasApplied: (spec, send) => wasCreateApplied(spec, send, this.valid, new Set(this.created.map((category) => category.id))),
       onExchange: (exchange) => {
+        this.#progress?.sent(this.guard.counts.requests);
         if (exchange.response) this.peerVersion = exchange.response.httpVersion ?? 'HTTP/1.1';
         for (const observer of this.#observers) observer(exchange);
         const category = createdCategory(exchange);
@@ -127,6 +132,7 @@ export class RunState {
   /** Closes the state's connections and stops listening for a stop. */
   async close(): Promise<void> {
     this.#stopListening();
+    this.#progress?.close();
     this.#observers.length = 0;
     await this.client.close();
   }

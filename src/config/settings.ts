@@ -334,6 +334,8 @@ export interface RunSettings extends ResolvedSettings {
   proxy?: ProxyEnvironment;
   /** When `deadlineSeconds` ends, in ms since the epoch: no request is sent from then on. */
   deadlineAt?: number;
+  /** Whether the worker posts its count of requests sent (core/progress-channel.ts): a terminal shows a status line. */
+  progress?: boolean;
 }
 
 /**

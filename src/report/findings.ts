@@ -6,10 +6,11 @@ import type { CheckResult, Finding } from './model.js';
  * and path) and what was found there ("POST /v1/categories → status 200"), with every expectation it missed, so
  * that a server answering 200 instead of 201 shows as one root cause with the checks it
  * fails, not as unrelated failures. Failures that say no expected/found are a finding
- * each. Most checks first.
+ * each. Ordered by the most severe level among a finding's checks (must, should, info),
+ * then by how many checks it fails: an info cause never sits above a must cause.
  */
 export function findingsOf(checks: readonly CheckResult[]): Finding[] {
-  const groups = new Map<string, { head: string; data?: Pick<Finding, 'request' | 'found'>; expected: string[]; checks: string[] }>();
+  const groups = new Map<string, { head: string; data?: Pick<Finding, 'request' | 'found'>; expected: string[]; checks: string[]; rank: number }>();
   for (const check of checks) {
     const failure = check.failure;
     if (check.status !== 'failed' || !failure) continue;
@@ -22,13 +23,15 @@ export function findingsOf(checks: readonly CheckResult[]): Finding[] {
       ...(deviated ? { data: { request, found: failure.found! } } : {}),
       expected: [],
       checks: [],
+      rank: LEVEL_RANK[check.level],
     };
+    group.rank = Math.min(group.rank, LEVEL_RANK[check.level]);
     if (deviated && !group.expected.includes(failure.expected!)) group.expected.push(failure.expected!);
     group.checks.push(check.id);
     groups.set(key, group);
   }
   return [...groups.values()]
-    .sort((a, b) => b.checks.length - a.checks.length)
+    .sort((a, b) => a.rank - b.rank || b.checks.length - a.checks.length)
     .map((group, i) => ({
       id: `F${i + 1}`,
       summary: group.expected.length > 0 ? `${group.head}, expected ${group.expected.join('; ')}` : group.head,
@@ -36,6 +39,9 @@ export function findingsOf(checks: readonly CheckResult[]): Finding[] {
       ...(group.data ? { ...group.data, expected: group.expected } : {}),
     }));
 }
+
+/** Severity of a level, most severe first. */
+const LEVEL_RANK: Record<CheckResult['level'], number> = { must: 0, should: 1, info: 2 };
 
 /** The request each capability rests on (CheckDefinition.needs): a finding there blocks the checks that need it. */
 const CAPABILITY_REQUEST: Record<Capability, { method: string; path: string }> = {

@@ -1,6 +1,6 @@
 import { escapeUTF8 } from 'entities';
 import { visible } from './visible.js';
-import type { CheckLevel } from '../check/types.js';
+import type { CheckLevel, PropertyRecord } from '../check/types.js';
 import { failureText } from './failure-text.js';
 import { bannerOf, byWeight, countsForVerdict, partialBasis } from './verdict.js';
 import type { CheckResult, Report } from './model.js';
@@ -34,6 +34,7 @@ code{font-family:ui-monospace,SFMono-Regular,Menlo,monospace}
 .lv{display:inline-block;border-radius:10px;padding:0 8px;font-size:12px;font-weight:600;color:#fff}
 .lv-must{background:#8250df}.lv-should{background:#0969da}.lv-info{background:#6e7781}
 .status{display:inline-block;border-radius:4px;padding:0 6px;background:#ffebe9;color:#cf222e;font-weight:700;font-family:ui-monospace,SFMono-Regular,Menlo,monospace}
+.status.as-expected{background:#eaeef2;color:#24292f;font-weight:400}
 .card.blocked{border-left-color:#9a6700}
 details>summary{cursor:pointer;color:#57606a;margin:4px 0}
 `;
@@ -66,7 +67,7 @@ export function renderHtml(report: Report): string {
 <section class="verdict ${e(bannerOf(report))}">
 <h1>${e(report.headline)}</h1>
 <div>${e(report.verdictReason)}</div>${basis ? `\n<div>${e(basis)}</div>` : ''}
-<div class="meta">${report.target.kind === 'traffic' ? `traffic of ${e(report.target.baseUrl)}, nothing sent` : `${e(report.target.baseUrl)} · profile ${e(report.settings.profile)} · seed ${e(report.settings.seed)}`} · ${e(report.startedAt)} · ${report.target.kind === 'traffic' ? '' : `${e(report.summary.requests)} requests in `}${e((report.durationMs / 1000).toFixed(2))} s · ${e(report.tool.name)} ${e(report.tool.version)}, spec ${e(report.spec.version)}</div>${report.traffic ? `\n<div class="meta">Traffic: ${e(trafficWords(report.traffic))}</div>` : ''}
+<div class="meta">${report.target.kind === 'traffic' ? `captured traffic of ${e(report.target.baseUrl)} judged; the tool sent nothing` : `${e(report.target.baseUrl)} · profile ${e(report.settings.profile)} · seed ${e(report.settings.seed)}`} · ${e(report.startedAt)} · ${report.target.kind === 'traffic' ? '' : `${e(report.summary.requests)} requests in `}${e((report.durationMs / 1000).toFixed(2))} s · ${e(report.tool.name)} ${e(report.tool.version)}, spec ${e(report.spec.version)}</div>${report.traffic ? `\n<div class="meta">Traffic: ${e(trafficWords(report.traffic))}</div>` : ''}
 </section>
 
 <nav class="toc"><a href="#root-causes">Root causes (${report.findings.length})</a><a href="#levels">Checks by level</a><a href="#failures">Failures (${failures.length})</a><a href="#not-evaluated">Not evaluated (${mustErrors.length})</a><a href="#requirements">Requirements</a><a href="#checks">All checks</a><a href="#scope">Out of scope</a><a href="#written">Written</a></nav>
@@ -111,6 +112,15 @@ ${report.checks.map((c) => `<tr><td><code>${e(c.id)}</code></td><td>${e(c.clause
 `;
 }
 
+/**
+ * Where a counterexample came from: the coverage phase (one of the inputs sent before any
+ * generated one, nothing shrunk) or a generated run (fast-check's path, runs and shrinks).
+ */
+function counterexampleHeading(property: PropertyRecord): string {
+  if (property.path === undefined && property.numRuns === 0) return `Counterexample: a coverage input, sent before any generated one (seed ${property.seed})`;
+  return `Counterexample (seed ${property.seed}, path ${property.path ?? 'none'}, ${property.numRuns} run${property.numRuns === 1 ? '' : 's'}, ${property.numShrinks} shrink${property.numShrinks === 1 ? '' : 's'})`;
+}
+
 /** The level as a coloured badge: must, should and info are told apart at a glance. */
 const levelBadge = (level: CheckLevel) => `<span class="lv lv-${level}">${level}</span>`;
 
@@ -122,16 +132,18 @@ function failureCard(check: CheckResult, counts: boolean): string {
   const property = check.property;
   const failure = check.failure!;
   const received = failure.response ? `HTTP ${failure.response.status}` : failure.error ? `no response: ${failure.error.code}` : '';
+  // Red only when the status (or its absence) is the deviation: a 201 with a wrong body was the right status.
+  const statusDeviates = !failure.response || failure.found === undefined || failure.found.startsWith('status ');
   const text = failureText(check, true);
   const exchange = text.length > FOLDED_CHARS
     ? `<details><summary>the whole exchange (${e(text.length)} characters)</summary><pre>${e(text)}</pre></details>`
     : `<pre>${e(text)}</pre>`;
   return `<div class="card" id="${e(check.id)}">
-<div><code>${e(check.id)}</code> · ${e(check.clause)} · ${levelBadge(check.level)} · ${counts ? 'fails the run' : 'not counted in the verdict'}${check.reference ? ` · ${e(check.reference)}` : ''}${received ? ` · received <span class="status">${e(received)}</span>` : ''}</div>
+<div><code>${e(check.id)}</code> · ${e(check.clause)} · ${levelBadge(check.level)} · ${counts ? 'fails the run' : 'not counted in the verdict'}${check.reference ? ` · ${e(check.reference)}` : ''}${received ? ` · received <span class="${statusDeviates ? 'status' : 'status as-expected'}">${e(received)}</span>` : ''}</div>
 <div><strong>${e(check.title)}</strong></div>
 <div>${e(failure.message.split('\n')[0]!)}</div>
 ${exchange}
-${property?.counterexample ? `<div>Counterexample (seed ${e(property.seed)}, path ${e(property.path ?? '')}, ${e(property.numRuns)} runs, ${e(property.numShrinks)} shrinks):</div><pre>${e(property.counterexample)}</pre>` : ''}
+${property?.counterexample ? `<div>${e(counterexampleHeading(property))}:</div><pre>${e(property.counterexample)}</pre>` : ''}
 ${property?.replay ? `<div>Replay:</div><pre>${e(property.replay)}</pre>` : ''}
 </div>`;
 }

@@ -23,6 +23,8 @@ export class CheckCollector implements Reporter {
   interrupted = false;
   /** Why the run stopped sending (a budget, 429s, a 5xx burst), when a check reported it. */
   stopped: string | undefined;
+  /** How many checks the suite declares for this target, once its file is collected (before any runs). */
+  total: number | undefined;
 
   /**
    * @param onCheck receives each result as soon as its check finishes, with the check's
@@ -36,6 +38,10 @@ export class CheckCollector implements Reporter {
     private readonly onSecrets: (secrets: ReadonlyArray<{ value: string; shown: string }>) => void = () => {},
     readonly runId?: string,
   ) {}
+
+  onTestModuleCollected(module: TestModule): void {
+    this.total = (this.total ?? 0) + [...module.children.allTests()].filter((testCase) => this.#mine(testCase)).length;
+  }
 
   onTestCaseResult(testCase: TestCase): void {
     if (this.#mine(testCase)) this.#accept(testCase);
@@ -176,6 +182,7 @@ function toCheckResult(meta: CheckMeta, testCase: TestCase, unrun: string, reque
  */
 export function laneReporter(collectors: readonly CheckCollector[], onTargetEnd: (collector: CheckCollector) => void = () => {}): Reporter {
   return {
+    onTestModuleCollected: (module) => collectors.forEach((collector) => collector.onTestModuleCollected(module)),
     onTestCaseResult: (testCase) => collectors.forEach((collector) => collector.onTestCaseResult(testCase)),
     // A target's block is a top-level suite of the file.
     onTestSuiteResult: (suite) => {

@@ -17,6 +17,8 @@ import { findingsOf, withBlocker } from '../report/findings.js';
 import { exitCodeOf } from '../report/gate.js';
 import { redactExchange, redactReport } from '../report/redact.js';
 import { linkLatest } from '../report/report-dir.js';
+import { StatusLine, type Terminal } from '../report/status-line.js';
+import { listenForProgress } from '../core/progress-channel.js';
 import { KEY_PLACEHOLDER, Redactor, shortSecretNotice } from '../secrets/redactor.js';
 import { CheckCollector } from './collector.js';
 import type { RunOptions, RunOutcome } from './options.js';
@@ -39,6 +41,9 @@ export class TargetRun {
   #probing: Promise<boolean> | undefined;
   readonly #print: (text: string | undefined) => void;
   readonly #format: ConsoleFormat;
+  /** The status line, on a terminal (see report/status-line.ts), and how it stops hearing the worker's count. */
+  readonly #status: StatusLine | undefined;
+  #stopProgress: (() => void) | undefined;
 
   private constructor(
     readonly options: RunOptions,
@@ -53,9 +58,15 @@ export class TargetRun {
     readonly traffic?: JudgedTraffic,
   ) {
     this.#format = new ConsoleFormat(options.color ?? Boolean((options.out as { isTTY?: boolean } | null)?.isTTY), settings.strict);
-    this.#print = (text) => void (text !== undefined && options.out?.write(`${redactor.text(text)}\n`));
+    this.#status = settings.progress && options.out ? new StatusLine(options.out as Terminal, startedAt.getTime()) : undefined;
+    this.#print = (text) => {
+      if (text === undefined) return;
+      if (this.#status) this.#status.print(redactor.text(text));
+      else options.out?.write(`${redactor.text(text)}\n`);
+    };
     this.collector = new CheckCollector(
       (result, exchanges) => {
+        this.#status?.update({ checksDone: this.collector.results.length, ...(this.collector.total !== undefined ? { checksTotal: this.collector.total } : {}) });
         // Nothing to print (a fleet's targets print no check lines): no finding to work out either.
         if (this.#reached === false || options.quiet || !options.out) return;
         // A check blocked by a deviation seen so far says so at once, as the report will.
@@ -132,6 +143,10 @@ export class TargetRun {
     for (const notice of notices) options.err?.write(`petstore-conformance: warning: ${notice}\n`);
     for (const notice of traffic?.notices ?? []) options.err?.write(`petstore-conformance: notice: ${redactor.text(notice)}\n`);
     if (!options.quiet) run.#print(run.#format.header(settings, toolVersion));
+    if (run.#status) {
+      run.#status.start();
+      run.#stopProgress = listenForProgress(settings.runId, (requests) => run.#status!.update({ requests }));
+    }
     return run;
   }
 
@@ -179,6 +194,8 @@ export class TargetRun {
       ...(this.traffic ? { traffic: this.traffic.summary } : {}),
     });
     const exchanges = [...(this.#preflight ? [this.#preflight] : []), ...judged.exchanges];
+    this.#stopProgress?.();
+    this.#status?.stop();
     // The verdict first: a report that cannot be written (a full disk) never hides it.
     this.#print(options.quiet ? this.#format.verdict(report) : this.#format.summary(report));
     const files = options.reportDir === null ? { written: [], failed: [] } : await (await reportWriters()).writeReports(report, exchanges, options.reportDir, settings.formats, redactor);
@@ -229,6 +246,8 @@ function settingsFor(options: RunOptions, embedded: ReferenceServer | undefined,
     userAgent: `petstore-conformance/${toolVersion}`,
     profile: options.profile ?? defaultProfile(embedded ? undefined : options.baseUrl),
     profileSource: options.profile ? 'explicit' : 'default',
+    // A status line on a terminal (a fleet's targets print nothing: their out is null).
+    ...(options.out && (options.out as { isTTY?: boolean }).isTTY && !options.quiet ? { progress: true } : {}),
     ...(options.caPem ? { caPem: options.caPem } : {}),
     ...(options.clientCertPem && options.clientKeyPem ? { clientCertPem: options.clientCertPem, clientKeyPem: options.clientKeyPem } : {}),
     ...(options.deadlineSeconds ? { deadlineAt: startedAt.getTime() + options.deadlineSeconds * 1000 } : {}),

@@ -24,3 +24,17 @@ test('"blocked by" matches the request, whatever the summary says', () => {
   const listed: Finding = { id: 'F1', summary: 'POST /v1/categories → status 200', checks: ['a'], request: { method: 'GET', path: '/v1/categories' }, found: 'status 200', expected: ['x'] };
   expect(withBlocker(blocked, [listed]).reason).toBe('no create succeeded');
 });
+
+test('ordered by the most severe level among a finding\'s checks, then by how many checks it fails (issue 36: an info cause sat above a must cause)', () => {
+  const at = (level: CheckResult['level'], id: string, path: string): CheckResult => {
+    const check = failed(id, 'GET', 'status 200', 'x');
+    return { ...check, level, failure: { ...check.failure!, request: { ...check.failure!.request, url: `http://127.0.0.1:9/v1/${path}` } } };
+  };
+  const order = (checks: CheckResult[]) => findingsOf(checks).map((finding) => finding.checks.join('+'));
+  // An info cause of three checks, a should cause of two, a must cause of one: must first.
+  expect(order([at('info', 'i1', 'a'), at('info', 'i2', 'a'), at('info', 'i3', 'a'), at('should', 's1', 'b'), at('should', 's2', 'b'), at('must', 'm1', 'c')])).toEqual(['m1', 's1+s2', 'i1+i2+i3']);
+  // Near miss: one must check among info ones makes the cause a must cause, ranked by its count among must causes.
+  expect(order([at('must', 'm1', 'c'), at('info', 'i1', 'a'), at('must', 'm2', 'a')])).toEqual(['i1+m2', 'm1']);
+  // Same level: the cause failing more checks first.
+  expect(order([at('must', 'm1', 'c'), at('must', 'm2', 'a'), at('must', 'm3', 'a')])).toEqual(['m2+m3', 'm1']);
+});

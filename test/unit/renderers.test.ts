@@ -46,6 +46,17 @@ function fixture(kind: 'conformant' | 'findings' | 'strict' | 'not-assessable' |
     if (kind === 'findings') {
       const wrong = post(200, { id: 3, name: 'Cats' });
       checks[1] = check('create-answers-201', 'must', '4.2', { message: 'Expected status 201, received 200', exchange: wrong });
+      // Issue 36's blemishes: an info cause failing more checks than a must cause (listed after it);
+      // a 201 that was right with a body that was not (its status not shown as the deviation);
+      // a property failed by a coverage input (no fast-check path, no run, no shrink).
+      const challenge = answered(401, { code: 'u', message: 'no', status: 401 }, { seq: 5 });
+      checks.push(check('unauthorized-has-scope', 'info', '5', { message: 'Expected a scope', exchange: challenge }));
+      checks.push(check('unauthorized-has-realm', 'info', '5', { message: 'Expected a realm', exchange: challenge }));
+      const noId = post(201, { name: 'Cats' });
+      const bodyWrong = check('create-name-only', 'must', '4.2/R1', { message: 'Expected a Category, received a body without id', exchange: noId });
+      checks.push({ ...bodyWrong, failure: { ...bodyWrong.failure!, expected: 'a Category', found: 'a body without id' } });
+      const coverage = check('create-valid-bodies', 'must', '4.2/R1', { message: 'Expected status 201, received 500', exchange: post(500, { code: 'x', message: 'boom', status: 500 }) });
+      checks.push({ ...coverage, property: { seed: 42, numRuns: 0, numShrinks: 0, coverage: 12, counterexample: 'an empty description: {"name":"a","description":""}' } });
     }
   }
   if (kind === 'hostile') {
@@ -148,9 +159,9 @@ test('the fixtures differ where they should: counts and verdicts', () => {
   const verdicts = KINDS.map((kind) => fixture(kind).report.verdict);
   expect(verdicts).toEqual(['conformant', 'nonconformant', 'nonconformant', 'error', 'nonconformant', 'nonconformant', 'conformant']);
   const junit = renderJunit(fixture('findings').report);
-  // One must failure; the should and the info findings are skipped, not failures.
-  expect(junit).toMatch(/<testsuites[^>]* failures="1"/);
-  expect((junit.match(/<skipped /g) ?? []).length).toBe(2);
+  // Three must failures; the should and the three info findings are skipped, not failures.
+  expect(junit).toMatch(/<testsuites[^>]* failures="3"/);
+  expect((junit.match(/<skipped /g) ?? []).length).toBe(4);
   expect(renderJunit(fixture('strict').report)).toMatch(/<testsuites[^>]* failures="1"/);
 });
 
@@ -185,4 +196,15 @@ describe('a verdict on part of the interface is never green', () => {
     const failing = fixture('traffic').report;
     expect(buildReport({ ...base, settings: { ...settings, targetKind: 'traffic', minMustChecks: 3 }, checks: failing.checks, traffic: failing.traffic! }).verdict).toBe('nonconformant');
   });
+});
+
+test('a counterexample says where it came from: a coverage input (nothing generated, nothing shrunk), or a generated run with its path, runs and shrinks', () => {
+  const { report } = fixture('findings');
+  const property = (record: NonNullable<CheckResult['property']>) => {
+    const checks = report.checks.map((check) => (check.id === 'create-valid-bodies' ? { ...check, property: record } : check));
+    return /<div>(Counterexample[^<]*):<\/div>/.exec(renderHtml({ ...report, checks }))![1];
+  };
+  expect(property({ seed: 42, numRuns: 0, numShrinks: 0, counterexample: 'x' })).toBe('Counterexample: a coverage input, sent before any generated one (seed 42)');
+  // Near miss: the first generated run failed (one run, a path).
+  expect(property({ seed: 42, numRuns: 1, numShrinks: 3, path: '0:1', counterexample: 'x' })).toBe('Counterexample (seed 42, path 0:1, 1 run, 3 shrinks)');
 });

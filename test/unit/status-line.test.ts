@@ -1,0 +1,130 @@
+import { PassThrough } from 'node:stream';
+import { afterEach, describe, expect, test, vi } from 'vitest';
+import { listenForProgress, PROGRESS_INTERVAL_MS, progressReporter } from '../../src/core/progress-channel.js';
+import { duration, PACE_KNOWN_AFTER, StatusLine, statusText } from '../../src/report/status-line.js';
+import { runConformance } from '../../src/runner/run.js';
+
+const ERASE = '\r\u001b[2K';
+
+describe('statusText', () => {
+  const known = { checksDone: PACE_KNOWN_AFTER.checks, checksTotal: 60, requests: 12, elapsedMs: PACE_KNOWN_AFTER.ms };
+
+  test('checks done of total, requests, elapsed time, and an estimate once the pace is known', () => {
+    expect(statusText(known)).toBe('5 of 60 checks · 12 requests · 5 s · about 55 s left');
+  });
+
+  test('near misses: no estimate one check or one ms before the pace is known, nor when all are done, nor without a total', () => {
+    expect(statusText({ ...known, checksDone: PACE_KNOWN_AFTER.checks - 1 })).toBe('4 of 60 checks · 12 requests · 5 s');
+    expect(statusText({ ...known, elapsedMs: PACE_KNOWN_AFTER.ms - 1 })).toBe('5 of 60 checks · 12 requests · 5 s');
+    expect(statusText({ ...known, checksDone: 60 })).toBe('60 of 60 checks · 12 requests · 5 s');
+    expect(statusText({ ...known, checksDone: 59 })).toMatch(/ · about 0 s left$/);
+    expect(statusText({ ...known, checksTotal: undefined, requests: 1 })).toBe('5 checks · 1 request · 5 s');
+  });
+
+  test('durations on each side of a minute and of an hour', () => {
+    expect([59_499, 59_500, 3_599_499, 3_599_500, 3_660_000].map(duration)).toEqual(['59 s', '1 min 00 s', '59 min 59 s', '1 h 00 min', '1 h 01 min']);
+  });
+});
+
+describe('StatusLine on a terminal', () => {
+  afterEach(() => vi.useRealTimers());
+
+  /** A terminal that keeps what it was sent. */
+  const terminal = (columns?: number) => {
+    const written: string[] = [];
+    return { written, columns, write: (text: string) => written.push(text) };
+  };
+
+  test('stays below every line printed: erased, the line written, drawn again; erased for good when the run ends', () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    let now = 1_000;
+    const out = terminal(100);
+    const line = new StatusLine(out, 1_000, () => now).start();
+    line.update({ checksTotal: 61 });
+    line.print('  ✓ must 5/R2 list-401-missing');
+    now += 2_000;
+    vi.advanceTimersByTime(1_000); // redrawn each second: the elapsed time moves
+    line.update({ checksDone: 1, requests: 3 });
+    line.update({ requests: 2 }); // a late count never takes it back
+    line.stop();
+    vi.advanceTimersByTime(5_000); // stopped: never drawn again
+    expect(out.written).toEqual([
+      '0 checks · 0 requests · 0 s',
+      `${ERASE}0 of 61 checks · 0 requests · 0 s`,
+      `${ERASE}  ✓ must 5/R2 list-401-missing\n`,
+      '0 of 61 checks · 0 requests · 0 s',
+      `${ERASE}0 of 61 checks · 0 requests · 2 s`,
+      `${ERASE}1 of 61 checks · 3 requests · 2 s`,
+      `${ERASE}1 of 61 checks · 3 requests · 2 s`,
+      ERASE,
+    ]);
+  });
+
+  test('never wider than the terminal (a wrapped line would not be erased whole); 80 columns when the terminal says none', () => {
+    const narrow = terminal(20);
+    new StatusLine(narrow, 0, () => 0).start().stop();
+    expect(narrow.written[0]).toBe('0 checks · 0 reque…');
+    const unknown = terminal(0);
+    new StatusLine(unknown, 0, () => 0).start().stop();
+    expect(unknown.written[0]).toBe('0 checks · 0 requests · 0 s');
+  });
+});
+
+describe('the progress channel', () => {
+  afterEach(() => vi.useRealTimers());
+
+  test('posts at once, then at most every interval, the latest count last; closing posts what is left', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    let now = 0;
+    const heard: number[] = [];
+    let arrived!: () => void;
+    const stop = listenForProgress('progress-test', (requests) => {
+      heard.push(requests);
+      if (requests === 5) arrived();
+    });
+    const done = new Promise<void>((resolve) => (arrived = resolve));
+    const reporter = progressReporter('progress-test', () => now);
+    reporter.sent(1); // posted
+    reporter.sent(2); // within the interval: held
+    now += PROGRESS_INTERVAL_MS - 1;
+    reporter.sent(3);
+    now += 1;
+    vi.advanceTimersByTime(PROGRESS_INTERVAL_MS); // the trailing post: 3
+    reporter.sent(4);
+    reporter.sent(5);
+    reporter.close(); // what is left: 5
+    await done;
+    stop();
+    expect(heard).toEqual([1, 3, 5]);
+  });
+});
+
+describe('a run', () => {
+  /** A stream the run writes its console to, as a terminal (isTTY) or not. */
+  const console = (tty: boolean) => {
+    const out = Object.assign(new PassThrough(), tty ? { isTTY: true, columns: 120 } : {});
+    let text = '';
+    out.on('data', (chunk) => (text += chunk));
+    return { out, text: () => text };
+  };
+
+  test('on a terminal keeps a status line of checks and live requests, erased before the summary; off one writes none', async () => {
+    const tty = console(true);
+    const run = await runConformance({ reportDir: null, out: tty.out, color: false, seed: 1, checkFilter: '^list-401-' });
+    const statuses = [...tty.text().matchAll(/(\d+) of (\d+) checks · (\d+) requests?/g)].map((match) => match.slice(1).map(Number));
+    expect(statuses.length).toBeGreaterThan(1);
+    const total = run.report.checks.length;
+    expect(statuses.every(([, of]) => of === total)).toBe(true);
+    expect(Math.max(...statuses.map(([done]) => done!))).toBe(total);
+    expect(Math.max(...statuses.map(([, , requests]) => requests!))).toBeGreaterThan(0);
+    // The summary after the last erase: no status below it.
+    const summary = tty.text().slice(tty.text().lastIndexOf(ERASE) + ERASE.length);
+    expect(summary).toMatch(/^\nChecks\n|^Checks\n/);
+    expect(summary).not.toMatch(/ of \d+ checks/);
+
+    const plain = console(false);
+    await runConformance({ reportDir: null, out: plain.out, color: false, seed: 1, checkFilter: '^list-401-' });
+    expect(plain.text()).not.toContain('\u001b[2K');
+    expect(plain.text()).not.toMatch(/ of \d+ checks · /);
+  });
+});
