@@ -242,15 +242,21 @@ async function usableReportDir(asked: string | undefined, io: CliIo): Promise<st
 /** The options `judge` and `proxy` share, as commander options: the interface, the key when known, secrets and the report (flags from the table of settings). */
 function trafficOptionList(): Option[] {
   return [
-    optionFor({ ...SETTINGS.baseUrl, help: 'required: the base URL of the interface the traffic went to, ending with /v1; entries elsewhere are counted and left alone' }).makeOptionMandatory(),
+    trafficBaseUrl(),
+    // `--url`, as for `run`: the one flag is checked for in trafficOptions (commander's mandatory option knows no alias).
+    aliasFor(SETTINGS.baseUrl)!,
     new Option('--api-key-env <name>', 'environment variable holding the valid key, when you know it: a valid key answered 401 is then judged too'),
     ...[SETTINGS.headerEnv, SETTINGS.minMustChecks, SETTINGS.maxResponseBytes, SETTINGS.reportDir, SETTINGS.formats, SETTINGS.strict, SETTINGS.knownFailures, SETTINGS.quiet, SETTINGS.color].map(optionFor),
   ];
 }
 
 /** The flags `judge` and `proxy` share: the interface, the key when known, secrets, and the report. */
+/** `judge` and `proxy`'s base URL: required, given as `--base-url`, `-u` or `--url`. */
+const trafficBaseUrl = () => optionFor({ ...SETTINGS.baseUrl, help: 'required: the base URL of the interface the traffic went to, ending with /v1; entries elsewhere are counted and left alone' });
+
 interface TrafficFlags {
-  baseUrl: string;
+  baseUrl?: string;
+  url?: string;
   apiKeyEnv?: string;
   headerEnv?: string[];
   reportDir?: string;
@@ -272,7 +278,10 @@ interface JudgeFlags extends TrafficFlags {
 
 /** The traffic options common to `judge` and `proxy`, read from flags and the environment. */
 async function trafficOptions(flags: TrafficFlags, io: CliIo) {
-  const baseUrl = normalizeBaseUrl(flags.baseUrl);
+  const option = trafficBaseUrl();
+  const given = valueOf(flags as unknown as Record<string, unknown>, option, aliasFor(SETTINGS.baseUrl)) as string | undefined;
+  if (given === undefined) throw new UsageError(`required option '${option.flags}' not specified`);
+  const baseUrl = normalizeBaseUrl(given);
   let apiKey: string | undefined;
   if (flags.apiKeyEnv !== undefined) {
     apiKey = io.env[flags.apiKeyEnv] || undefined;

@@ -44,7 +44,7 @@ describe('judge', () => {
   });
 
   test.each([
-    [['judge', 'x.har'], /required option '--base-url <url>' not specified/],
+    [['judge', 'x.har'], /^petstore-conformance: error: required option '-u, --base-url <url>' not specified\n$/],
     [['judge', '/no/such/capture.har', '--base-url', BASE], /cannot read the capture \/no\/such\/capture\.har: ENOENT/],
     [['judge', fileURLToPath(new URL('../../package.json', import.meta.url)), '--base-url', BASE], /is not a HAR: no log\.entries/],
     [['judge', 'x.har', '--base-url', BASE, '--api-key-env', 'NO_SUCH_VARIABLE_SET'], /--api-key-env NO_SUCH_VARIABLE_SET: the variable is not set/],

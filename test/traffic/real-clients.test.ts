@@ -23,8 +23,8 @@ import { CHECKS } from '../support/checks.js';
 import { loadCatalogue } from '../support/matrix.js';
 
 const run = promisify(execFile);
-/** A client: the program it runs, and whether it is installed here. */
-const CLIENTS = { curl: '/usr/bin/curl', httpie: '/usr/bin/http', python3: '/usr/bin/python3', chromium: '/usr/bin/chromium' } as const;
+/** A client: the program it runs (Python requests: the Debian package's module), and whether it is installed here. */
+const CLIENTS = { curl: '/usr/bin/curl', httpie: '/usr/bin/http', requests: '/usr/lib/python3/dist-packages/requests', chromium: '/usr/bin/chromium' } as const;
 const installed = (client: keyof typeof CLIENTS) => existsSync(CLIENTS[client]);
 for (const client of Object.keys(CLIENTS) as Array<keyof typeof CLIENTS>) {
   if (!installed(client)) console.log(`real clients: ${client} skipped, not installed at ${CLIENTS[client]}; CI installs it`);
@@ -54,14 +54,14 @@ async function clients(url: string, env: NodeJS.ProcessEnv): Promise<void> {
     await sh(`http --ignore-stdin --print= --form POST '${url}/categories' name='Cats from httpie' "Authorization:Bearer $PETSTORE_API_KEY"`);
     await sh(`http --ignore-stdin --print= --form POST '${url}/categories' name='Cats from httpie'`);
   }
-  if (installed('python3')) {
+  if (installed('requests')) {
     const python = `import os, requests
 u = '${url}/categories'
 k = {'Authorization': 'Bearer ' + os.environ['PETSTORE_API_KEY']}
 requests.post(u, data={'name': 'Cats from requests'}, headers=k)
 requests.post(u, data={'name': 'Cats from requests'})
 requests.get(u, headers=k)`;
-    await run(CLIENTS.python3, ['-c', python], opts);
+    await run('/usr/bin/python3', ['-c', python], opts); // Debian's, which reads dist-packages
   }
   if (installed('chromium')) await preflights(url, env.PETSTORE_API_KEY!);
 }

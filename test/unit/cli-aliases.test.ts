@@ -53,3 +53,21 @@ describe('the flags users of neighbouring tools type', () => {
     expect(report?.settings.headers).toEqual(['X-Tenant: blue', 'X-Team: red']);
   });
 });
+
+describe('judge and proxy take the base URL as run does', () => {
+  test('--url and -u stand for --base-url; none of them is a usage error naming the flag', async () => {
+    const judge = async (args: string[]) => {
+      let stderr = '';
+      const code = await main(['judge', join(dir, 'no-such.har'), ...args], {
+        stdout: new PassThrough().resume(),
+        stderr: new PassThrough().on('data', (chunk) => (stderr += chunk)),
+        env: {},
+        cwd: dir,
+      });
+      return { code, stderr };
+    };
+    // Given: the capture is read (and is missing), so the base URL was taken.
+    for (const flag of ['--base-url', '--url', '-u']) expect(await judge([flag, 'http://127.0.0.1:9/v1'])).toEqual({ code: 2, stderr: expect.stringMatching(/cannot read the capture .*no-such\.har/) });
+    expect(await judge([])).toEqual({ code: 2, stderr: "petstore-conformance: error: required option '-u, --base-url <url>' not specified\n" });
+  });
+});
