@@ -117,9 +117,16 @@ export async function startValidatingProxy(options: ProxyOptions): Promise<Runni
     // What goes upstream, as the target receives it: the end-to-end fields in order, the target's Host.
     const fields = [...forwardedPairs(incoming.rawHeaders), 'host', target.host];
     const requestBody = new CappedBuffer(maxBody);
-    const hasBody = incoming.headers['content-length'] !== undefined ? incoming.headers['content-length'] !== '0' : incoming.headers['transfer-encoding'] !== undefined;
+    const chunked = incoming.headers['content-length'] === undefined && incoming.headers['transfer-encoding'] !== undefined;
+    const hasBody = chunked || (incoming.headers['content-length'] !== undefined && incoming.headers['content-length'] !== '0');
     // The body is kept as undici reads it on its way upstream, at the target's pace.
-    const body = hasBody ? incoming.pipe(new Transform({ transform: (chunk: Buffer, _encoding, done) => (requestBody.add(chunk), done(null, chunk)) })) : null;
+    const piped = hasBody ? incoming.pipe(new Transform({ transform: (chunk: Buffer, _encoding, done) => (requestBody.add(chunk), done(null, chunk)) })) : null;
+    // A chunked body goes upstream chunked, as it came. undici frames a stream that has ended
+    // by the time it writes with a Content-Length (util.bodyLength): the target would get one
+    // framing or the other by timing (a 411 policy seen in one run of three under load). An
+    // async iterable has no length: undici always sends it chunked.
+    // (undici's dispatch reads async iterables, core/request.js; its types leave them out.)
+    const body = (piped && chunked ? chunksOf(piped) : piped) as Dispatcher.DispatchOptions['body'];
     if (!hasBody) incoming.resume();
     let abortUpstream: ((error: Error) => void) | undefined;
     const upstream = upstreams.get(incoming.socket)!;
@@ -158,7 +165,8 @@ export async function startValidatingProxy(options: ProxyOptions): Promise<Runni
               method,
               url: `${target.origin}${upstreamPath}`,
               clientHeaders: incoming.rawHeaders,
-              forwardedHeaders: fields,
+              // What the target received: the chunked framing is the proxy's own hop, the same as the client's.
+              forwardedHeaders: chunked ? [...fields, 'transfer-encoding', 'chunked'] : fields,
               requestBody: requestBody.taken(),
               status: answer!.status,
               responseHeaders: answer!.rawHeaders,
@@ -283,4 +291,9 @@ function forwardedPairs(raw: readonly string[]): string[] {
   const result: string[] = [];
   for (const { name, value } of pairs(raw)) if (!NOT_FORWARDED.has(name.toLowerCase())) result.push(name, value);
   return result;
+}
+
+/** A stream's chunks as an async iterable: a body undici cannot measure, so sends chunked. */
+async function* chunksOf(stream: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+  yield* stream;
 }

@@ -6,7 +6,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -84,6 +84,36 @@ describe('forwarding', () => {
       const judged = await judge.finish();
       expect(judged.checks.find((check) => check.id === 'answers-allowed-status')!.status).toBe('failed');
       expect(judged.counts.judged).toBe(1);
+    } finally {
+      await proxy.close();
+      await upstream.close();
+    }
+  });
+
+  test('a chunked body reaches the target chunked even when all of it arrived before it went upstream, and is recorded so; a body with a Content-Length keeps it', async () => {
+    // undici frames a stream that has ended by the time it writes with a Content-Length: a
+    // request written at once used to reach a 411-refusing target as an ordinary create.
+    const upstream = await recordingUpstream((_req, res, body) => res.writeHead(201, { 'content-type': 'application/json' }).end(body));
+    const forwarded: string[][] = [];
+    const proxy = await startValidatingProxy({ target: upstream.baseUrl, host: '127.0.0.1', port: 0, onForwarded: (exchange) => forwarded.push(exchange.forwardedHeaders) });
+    const { port } = new URL(proxy.baseUrl);
+    /** Writes a whole request in one write (the body ended before the proxy forwards it) and waits for the answer's end. */
+    const sendAtOnce = (framing: string, body: string) =>
+      new Promise<void>((resolve, reject) => {
+        // Connection: close, not a half-close: the proxy closes once the answer is through.
+        const socket = connect(Number(port), '127.0.0.1', () => socket.write(`POST /v1/categories HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: application/json\r\n${framing}\r\n\r\n${body}`));
+        socket.on('error', reject).on('close', () => resolve()).resume();
+      });
+    const json = '{"name":"Cats"}';
+    try {
+      await sendAtOnce('Transfer-Encoding: chunked', `${json.length.toString(16)}\r\n${json}\r\n0\r\n\r\n`);
+      await sendAtOnce(`Content-Length: ${json.length}`, json);
+      const framing = (raw: string[]) => raw.flatMap((field, i) => (i % 2 === 0 && /^(transfer-encoding|content-length)$/i.test(field) ? [`${field.toLowerCase()}: ${raw[i + 1]}`] : []));
+      expect(upstream.seen.map((seen) => [framing(seen.rawHeaders), seen.body.toString()])).toEqual([
+        [['transfer-encoding: chunked'], json],
+        [[`content-length: ${json.length}`], json],
+      ]);
+      expect(forwarded.map(framing)).toEqual([['transfer-encoding: chunked'], [`content-length: ${json.length}`]]);
     } finally {
       await proxy.close();
       await upstream.close();
