@@ -115,6 +115,11 @@ const MUTATIONS: Mutation[] = [
   { file: 'src/traffic/proxy.ts', what: 'a chunked body goes upstream as a stream (undici gives an ended one a Content-Length)', from: 'const body = (piped && chunked ? chunksOf(piped) : piped)', to: 'const body = (piped)', tests: ['test/traffic/proxy.test.ts'] },
   { file: 'src/report/findings.ts', what: 'root causes ordered by count alone (an info cause above a must cause)', from: '.sort((a, b) => a.rank - b.rank || b.checks.length - a.checks.length)', to: '.sort((a, b) => b.checks.length - a.checks.length)', tests: ['test/unit/findings.test.ts'] },
   { file: 'src/runner/suite.ts', what: "the worker does without its preload (Node 20 starts vitest's loader-hooks thread again)", from: "...(suites.preload ? { execArgv: ['--import', suites.preload] } : {}),", to: '', tests: ['test/unit/runner.test.ts'] },
+  // Issue 34's third fresh sample (scripts/mutation-samples/2026-11-26.json, 11 of 15 killed as written): its survivors, each with the test written for it.
+  { file: 'src/report/html.ts', what: "an Error body's wrong status field shows the right HTTP status as the deviation", from: "/^status \\d{3}(?!\\d)/.test(failure.found)", to: "failure.found.includes('status')", tests: ['test/unit/renderers.test.ts'] },
+  { file: 'src/runner/worker-preload.ts', what: 'any question mark in a path becomes a query', from: 'path.lastIndexOf(VITEST_QUERY)', to: "path.indexOf('?')", tests: ['test/unit/worker-preload.test.ts'] },
+  { file: 'src/runner/target-run.ts', what: '--quiet still draws the status line', from: '(options.out as { isTTY?: boolean }).isTTY && !options.quiet ? { progress: true }', to: '(options.out as { isTTY?: boolean }).isTTY ? { progress: true }', tests: ['test/unit/status-line.test.ts'] },
+  { file: 'src/config/known-failures.ts', what: 'a misspelt check id sharing exactly the threshold prefix suggests nothing', from: 'sharedPrefix(id, check) >= Math.min(12, check.length - 1)', to: 'sharedPrefix(id, check) > Math.min(12, check.length - 1)', tests: ['test/unit/near-misses.test.ts'] },
 ];
 
 const run = promisify(execFile);

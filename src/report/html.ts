@@ -132,8 +132,9 @@ function failureCard(check: CheckResult, counts: boolean): string {
   const property = check.property;
   const failure = check.failure!;
   const received = failure.response ? `HTTP ${failure.response.status}` : failure.error ? `no response: ${failure.error.code}` : '';
-  // Red only when the status (or its absence) is the deviation: a 201 with a wrong body was the right status.
-  const statusDeviates = !failure.response || failure.found === undefined || failure.found.startsWith('status ');
+  // Red only when the HTTP status (or its absence) is the deviation: a 201 with a wrong body was
+  // the right status, and so is a 400 whose Error body's status field is wrong ("status field 200").
+  const statusDeviates = !failure.response || failure.found === undefined || /^status \d{3}(?!\d)/.test(failure.found);
   const text = failureText(check, true);
   const exchange = text.length > FOLDED_CHARS
     ? `<details><summary>the whole exchange (${e(text.length)} characters)</summary><pre>${e(text)}</pre></details>`

@@ -284,3 +284,27 @@ describe.runIf(process.platform === 'linux')('a file the user names that is not 
     await expect(readInput('/dev/zero', 'the key file')).rejects.toThrow(/is not a regular file \(a device\)/);
   });
 });
+
+describe('a known failure naming no check: the ids it is closest to', async () => {
+  const { loadKnownFailures } = await import('../../src/config/known-failures.js');
+  const { mkdtemp, writeFile } = await import('node:fs/promises');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const dir = await mkdtemp(join(tmpdir(), 'pcs-known-'));
+  /** The usage error for a file naming `check`, among the ids of `ids`. */
+  const refusal = async (check: string, ids: string[]) => {
+    const path = join(dir, `${check}.yaml`);
+    await writeFile(path, `- check: ${check}\n  reason: r\n  expires: 2999-01-01\n`);
+    return loadKnownFailures(path, ids).then(() => 'accepted', (error: Error) => error.message);
+  };
+
+  test('a shared prefix of 12 characters (or the whole id but one) suggests the id; 11 does not', async () => {
+    const ids = ['create-name-only'];
+    // 'create-name-' is 12 characters: exactly the threshold.
+    expect(await refusal('create-name-xyzw', ids)).toMatch(/\(did you mean create-name-only\?\)/);
+    expect(await refusal('create-nameXxyzw', ids)).not.toMatch(/did you mean/);
+    // A short id: its length but one is the threshold.
+    expect(await refusal('list-ax', ['list-ab'])).toMatch(/\(did you mean list-ab\?\)/);
+    expect(await refusal('list-xx', ['list-ab'])).not.toMatch(/did you mean/);
+  });
+});

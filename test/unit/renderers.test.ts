@@ -208,3 +208,16 @@ test('a counterexample says where it came from: a coverage input (nothing genera
   // Near miss: the first generated run failed (one run, a path).
   expect(property({ seed: 42, numRuns: 1, numShrinks: 3, path: '0:1', counterexample: 'x' })).toBe('Counterexample (seed 42, path 0:1, 1 run, 3 shrinks)');
 });
+
+test('the received status is shown as the deviation only when the HTTP status is what was found wrong', () => {
+  const { report } = fixture('findings');
+  const badge = (found: string | undefined) => {
+    const checks = report.checks.map((check) => (check.id === 'create-name-only' ? { ...check, failure: { ...check.failure!, found } } : check));
+    return /<code>create-name-only<\/code>[^\n]*received <span class="([^"]+)">/.exec(renderHtml({ ...report, checks: checks as CheckResult[] }))![1];
+  };
+  expect(badge('status 400')).toBe('status');
+  expect(badge(undefined)).toBe('status'); // nothing said: the status may be it
+  // Near misses: the Error body's status field, and a body, were wrong; the 201 was right.
+  expect(badge('status field 200')).toBe('status as-expected');
+  expect(badge('a body without id')).toBe('status as-expected');
+});

@@ -108,7 +108,7 @@ describe('a run', () => {
     return { out, text: () => text };
   };
 
-  test('on a terminal keeps a status line of checks and live requests, erased before the summary; off one writes none', async () => {
+  test('on a terminal keeps a status line of checks and live requests, erased before the summary; with --quiet or off a terminal, none', async () => {
     const tty = console(true);
     const run = await runConformance({ reportDir: null, out: tty.out, color: false, seed: 1, checkFilter: '^list-401-' });
     const statuses = [...tty.text().matchAll(/(\d+) of (\d+) checks · (\d+) requests?/g)].map((match) => match.slice(1).map(Number));
@@ -121,6 +121,12 @@ describe('a run', () => {
     const summary = tty.text().slice(tty.text().lastIndexOf(ERASE) + ERASE.length);
     expect(summary).toMatch(/^\nChecks\n|^Checks\n/);
     expect(summary).not.toMatch(/ of \d+ checks/);
+
+    // Near misses: --quiet on a terminal, and no terminal.
+    const quiet = console(true);
+    await runConformance({ reportDir: null, out: quiet.out, color: false, seed: 1, checkFilter: '^list-401-missing$', quiet: true });
+    expect(quiet.text()).toMatch(/^Verdict: /m);
+    expect(quiet.text()).not.toContain('\u001b[2K');
 
     const plain = console(false);
     await runConformance({ reportDir: null, out: plain.out, color: false, seed: 1, checkFilter: '^list-401-' });

@@ -1,11 +1,20 @@
 import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, test } from 'vitest';
 import { packageRoot } from '../../src/core/package-info.js';
 
-const PRELOAD = pathToFileURL(join(packageRoot, 'dist/src/runner/worker-preload.js')).href;
+// The source as it stands, compiled here (esbuild), not the build: a change to it is tested before `npm run build`.
+const PRELOAD = await (async () => {
+  const { transform } = await import('esbuild');
+  const { code } = await transform(await readFile(join(packageRoot, 'src/runner/worker-preload.ts'), 'utf8'), { loader: 'ts', format: 'esm', target: 'node20' });
+  const file = join(await mkdtemp(join(tmpdir(), 'pcs-preload-')), 'worker-preload.mjs');
+  await writeFile(file, code);
+  return pathToFileURL(file).href;
+})();
 const hasRegisterHooks = typeof (await import('node:module') as { registerHooks?: unknown }).registerHooks === 'function';
 
 /**
