@@ -205,15 +205,11 @@ export class TargetRun {
     for (const { path, reason } of files.failed) (options.err ?? options.out)?.write(`petstore-conformance: could not write ${path}: ${reason}\n`);
     if (files.failed.length > 0) (options.err ?? options.out)?.write(`petstore-conformance: the reports are incomplete (${files.failed.length} of ${settings.formats.length} not written); the verdict above stands\n`);
     collector.release();
-    const outcome = {
-      report: redactReport(report, redactor),
-      exitCode: exitCodeOf(report.verdict, report.gate),
-      written: files.written,
-      ...(files.failed.length > 0 ? { unwritten: files.failed } : {}),
-      exchanges: keepExchanges ? judged.exchanges.map((exchange) => redactExchange(exchange, redactor)) : [],
-    };
     redactor.forgetTexts();
-    return outcome;
+    return withRedactedOnRead({ exitCode: exitCodeOf(report.verdict, report.gate), written: files.written, ...(files.failed.length > 0 ? { unwritten: files.failed } : {}) }, {
+      report: () => redactReport(report, redactor),
+      exchanges: () => (keepExchanges ? judged.exchanges.map((exchange) => redactExchange(exchange, redactor)) : []),
+    });
   }
 
   /** Stops the embedded reference server, if the run started one. */
@@ -222,6 +218,19 @@ export class TargetRun {
   }
 }
 
+
+/**
+ * The outcome, its report and exchanges redacted when first read (then kept): the CLI reads
+ * neither, and redacting every exchange again took about 20 ms of a run's end
+ * (`npm run bench -- a`); a library caller gets them as before.
+ */
+function withRedactedOnRead(outcome: Omit<RunOutcome, 'report' | 'exchanges'>, redacted: { report: () => RunOutcome['report']; exchanges: () => RunOutcome['exchanges'] }): RunOutcome {
+  for (const [name, redact] of Object.entries(redacted)) {
+    let value: unknown;
+    Object.defineProperty(outcome, name, { enumerable: true, get: () => (value ??= redact()) });
+  }
+  return outcome as RunOutcome;
+}
 
 /** The report writers (renderers for every format), loaded only when a run writes reports; loading starts early, while the worker starts. */
 export const reportWriters = () => import('../report/write.js');
