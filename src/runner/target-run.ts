@@ -206,9 +206,11 @@ export class TargetRun {
     if (files.failed.length > 0) (options.err ?? options.out)?.write(`petstore-conformance: the reports are incomplete (${files.failed.length} of ${settings.formats.length} not written); the verdict above stands\n`);
     collector.release();
     redactor.forgetTexts();
+    // Only what the outcome may give is held: a fleet keeps no exchanges (50 targets' would weigh on memory).
+    const kept = keepExchanges ? judged.exchanges : [];
     return withRedactedOnRead({ exitCode: exitCodeOf(report.verdict, report.gate), written: files.written, ...(files.failed.length > 0 ? { unwritten: files.failed } : {}) }, {
       report: () => redactReport(report, redactor),
-      exchanges: () => (keepExchanges ? judged.exchanges.map((exchange) => redactExchange(exchange, redactor)) : []),
+      exchanges: () => kept.map((exchange) => redactExchange(exchange, redactor)),
     });
   }
 
