@@ -168,6 +168,31 @@ describe('filters', () => {
   });
 });
 
+describe('what a check observed', () => {
+  test('is in the report only when there is something: no check carries an empty list', async () => {
+    const { report } = await runConformance({ checkFilter: '^(list-401-missing|edge-long-name|no-server-error)$', reportDir: null, out: null, seed: 1 });
+    const ran = report.checks.filter((check) => check.status !== 'skipped');
+    expect(ran.map((check) => check.id).sort()).toEqual(['edge-long-name', 'list-401-missing', 'no-server-error']);
+    expect(ran.filter((check) => check.observations !== undefined && check.observations.length === 0).map((check) => check.id)).toEqual([]);
+    expect(report.checks.find((check) => check.id === 'list-401-missing')).not.toHaveProperty('observations');
+  });
+});
+
+describe('--verbose', () => {
+  test('prints each exchange under its check; a check that sent none (judged on the run\'s exchanges) gets nothing under it, not a blank line', async () => {
+    const { PassThrough } = await import('node:stream');
+    const out = new PassThrough();
+    let text = '';
+    out.on('data', (chunk) => (text += chunk));
+    await runConformance({ checkFilter: '^(list-401-missing|no-server-error)$', reportDir: null, out, color: false, verbose: true, seed: 1 });
+    const lines = text.split('\n');
+    const at = (id: string) => lines.findIndex((line) => line.includes(` ${id} `));
+    expect(lines[at('list-401-missing') + 1]).toMatch(/^\s+GET \/v1\/categories \[missing\] → 401 /);
+    // The check line, then the summary's blank line and "Checks": nothing in between.
+    expect(lines.slice(at('no-server-error') + 1, at('no-server-error') + 3)).toEqual(['', 'Checks']);
+  });
+});
+
 describe('docs/checks.md', () => {
   test('documents every check the suite has', async () => {
     const readme = await readFile(new URL('../../docs/checks.md', import.meta.url), 'utf8');

@@ -112,6 +112,22 @@ describe('AdaptivePace', () => {
     expect(pace.rate).toBeLessThan(lowered);
   });
 
+  test('the edge: a request sent at the very instant of the last decrease is at the new pace; one sent a millisecond before is not', () => {
+    const lowering = (sentAt: number) => {
+      const clock = fakeClock();
+      const pace = new AdaptivePace(30_000, undefined, clock);
+      for (let i = 0; i < 40; i++) pace.accepted();
+      clock.t = 10;
+      pace.refused(5, 0); // the decrease, at t = 10
+      const lowered = pace.rate;
+      clock.t = 20;
+      pace.refused(sentAt, 0);
+      return pace.rate < lowered;
+    };
+    expect(lowering(10)).toBe(true);
+    expect(lowering(9)).toBe(false);
+  });
+
   test('additive increase: each accepted answer adds 1/rate, one request per second per second', () => {
     const clock = fakeClock();
     const pace = new AdaptivePace(30_000, undefined, clock);

@@ -1,0 +1,86 @@
+/**
+ * Near misses beside boundaries a sample of 30 random boundary mutations (`<` for `<=`,
+ * `>=` for `>` …, 2026-11-26) crossed unseen: each decision here gets a case on each side
+ * of its edge. Equivalent mutants (a tie that picks the same value, a bound past the end of
+ * a loop that matches nothing) are left out, as they can fail no test.
+ */
+import { describe, expect, test } from 'vitest';
+import { exampleCredentials } from '../../src/arbitraries/invalid-credential.js';
+import { codePoints } from '../../src/check/length-limit.js';
+import { accepts } from '../../src/config/setting-values.js';
+import { SETTINGS } from '../../src/config/settings.js';
+import { gateLines } from '../../src/report/gate.js';
+import type { CheckResult } from '../../src/report/model.js';
+import type { TrafficSummary } from '../../src/report/model.js';
+import { trafficWords } from '../../src/report/traffic-words.js';
+import { coverageShortfall, truncationShortfall } from '../../src/report/verdict.js';
+import { capturedExchange } from '../../src/traffic/capture.js';
+import { TrafficJudge } from '../../src/traffic/judge.js';
+import { CHECKS } from '../support/checks.js';
+import { BASE, entry } from '../support/har.js';
+
+describe('a list setting', () => {
+  test('takes one choice or more, never none (--format "" would write no report)', () => {
+    expect(accepts(SETTINGS.formats, ['json'])).toBe(true);
+    expect(accepts(SETTINGS.formats, [])).toBe(false);
+  });
+});
+
+describe('code points of a text (section 8: length limits count characters)', () => {
+  test.each([
+    ['U+10000, the first pair (high unit 0xD800)', '\u{10000}', 1],
+    ['U+10FFFF, the last pair (high unit 0xDBFF)', '\u{10FFFF}', 1],
+    ['a lone high unit 0xDBFF before a letter', '\uDBFFa', 2],
+    ['a lone low unit 0xDC00', '\uDC00', 1],
+    ['0xDC00 then a low unit: no pair', '\uDC00\uDC00', 2],
+  ])('%s', (_what, text, count) => expect(codePoints(text)).toBe(count));
+});
+
+describe('the credentials one edit from the key, for a key of one or two characters', () => {
+  const examples = (key: string) => Object.fromEntries(exampleCredentials(key, 'ab12').map((credential) => [credential.name, credential]));
+  test.each(['key-char-removed', 'key-char-changed'])('%s: unavailable for a key of one character, sent for a key of two', (name) => {
+    expect(examples('k')[name]).toMatchObject({ unavailable: 'the key has one character' });
+    expect(examples('kx')[name]).not.toHaveProperty('unavailable');
+    expect(examples('kx')[name]!.header).toMatch(/^Bearer \S+$/);
+  });
+});
+
+describe('messages that list what there is, and say nothing of what there is not', () => {
+  const must = (id: string, status: CheckResult['status']): CheckResult => ({ id, title: id, clause: '4', level: 'must', requirements: [], status, durationMs: 0, requests: 0 });
+
+  test('--min-must-checks: the checks that ran are named after a colon, none ran: no colon', () => {
+    expect(coverageShortfall([must('a', 'skipped')], 2)).toBe('only 0 must checks ran, fewer than --min-must-checks 2');
+    expect(coverageShortfall([must('a', 'passed')], 2)).toBe('only 1 must check ran, fewer than --min-must-checks 2: a');
+  });
+
+  test('a capture cut short: the others cut are counted from the second on', () => {
+    const cut = (n: number): TrafficSummary => ({ files: [], entries: 3, judged: 3, other: 0, missing: {}, truncated: Array.from({ length: n }, (_, i) => ({ file: `f${i}.har`, entries: 3, reason: 'ends mid-entry' })) }) as TrafficSummary;
+    expect(truncationShortfall(cut(1), false)).not.toMatch(/more cut/);
+    expect(truncationShortfall(cut(2), false)).toMatch(/, and 1 more cut;/);
+  });
+
+  test('the gate: new failures are listed when there are some', () => {
+    const gate = { passed: true, known: [], new: [] as string[], stale: [], expired: [] };
+    expect(gateLines(gate)).toEqual(['Gate: PASSED']);
+    expect(gateLines({ ...gate, passed: false, new: ['a'] })).toEqual(['Gate: FAILED', 'Gate: new failures: a']);
+  });
+
+  test('traffic in words: bodies not kept are said when there are some', () => {
+    const traffic = { files: [], entries: 2, judged: 2, other: 0, missing: {} } as TrafficSummary;
+    expect(trafficWords(traffic)).toBe('2 exchanges judged of 2 entries (0 left alone)');
+    expect(trafficWords({ ...traffic, missing: { 'response body': 1 } })).toBe('2 exchanges judged of 2 entries (0 left alone); bodies not kept: response body 1');
+  });
+});
+
+describe('the traffic judge notes where entries left alone went', () => {
+  test('ten origins at most (what a wrong --base-url is told); one already noted is still counted', () => {
+    const judge = new TrafficJudge(BASE, CHECKS);
+    const elsewhere = (port: number, seq: number) => capturedExchange(entry({ url: `http://127.0.0.1:${port}/v1/categories`, status: 200, responseBody: '[]' }) as never, seq, () => 'valid')!;
+    for (let port = 1; port <= 11; port++) judge.judge(elsewhere(port, port));
+    judge.judge(elsewhere(1, 12));
+    const noted = judge.otherOrigins();
+    expect(noted).toHaveLength(10);
+    expect(noted[0]).toBe('http://127.0.0.1:1/v1 (2)');
+    expect(noted).not.toContain('http://127.0.0.1:11/v1 (1)');
+  });
+});
