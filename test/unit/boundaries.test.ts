@@ -84,3 +84,56 @@ describe('the traffic judge notes where entries left alone went', () => {
     expect(noted).not.toContain('http://127.0.0.1:11/v1 (1)');
   });
 });
+
+describe('the proxy judge records a body only where one went through', () => {
+  test('a GET without a body has none (no empty postData in the HAR); a POST of 15 bytes has its 15', async () => {
+    const { ProxyJudge } = await import('../../src/traffic/proxy-judge.js');
+    const appended: Array<{ method: string; body?: string }> = [];
+    const har = { append: (exchange: { request: { method: string; body?: string } }) => appended.push(exchange.request), close: async () => undefined, entries: 0 };
+    const judge = new ProxyJudge({ baseUrl: BASE, checks: CHECKS }, () => {}, har as never);
+    const forwarded = (method: string, body: string) => ({
+      startMs: 0,
+      endMs: 1,
+      method,
+      url: `${BASE}/categories`,
+      clientHeaders: ['Content-Type', 'application/json'],
+      forwardedHeaders: ['Content-Type', 'application/json'],
+      requestBody: { kept: Buffer.from(body), bytes: Buffer.byteLength(body) },
+      status: 401,
+      responseHeaders: ['Content-Type', 'application/json'],
+      responseBody: { kept: Buffer.from('{}'), bytes: 2 },
+    });
+    judge.take(forwarded('GET', ''));
+    judge.take(forwarded('POST', '{"name":"Cats"}'));
+    expect(appended.map((request) => [request.method, request.body])).toEqual([
+      ['GET', undefined],
+      ['POST', '{"name":"Cats"}'],
+    ]);
+    expect('body' in appended[0]!).toBe(false);
+  });
+});
+
+describe('bounded tokens: the entry a capture is read by', () => {
+  /** The JSON text read through stream-json's parser (as har-reader.ts reads it) and the bounded stage, assembled back. */
+  async function read(text: string, bounds: { valueChars: number; entryChars: number; entryDepth: number }): Promise<unknown> {
+    const { Readable } = await import('node:stream');
+    const { default: chain } = await import('stream-chain');
+    const { parser } = await import('stream-json');
+    const { default: Assembler } = await import('stream-json/assembler.js');
+    const { boundedTokens } = await import('../../src/traffic/bounded-tokens.js');
+    const assembler = new Assembler() as unknown as Record<string, (value?: string) => void> & { current: unknown };
+    // As har-reader.ts chains them.
+    const tokens = Readable.from([text]).pipe(chain([parser({ packKeys: false, packStrings: false, packNumbers: false, streamKeys: true, streamStrings: true, streamNumbers: true }), boundedTokens(bounds)]));
+    for await (const token of tokens as unknown as AsyncIterable<{ name: string; value?: string }>) assembler[token.name]?.(token.value);
+    return assembler.current;
+  }
+  const bounds = { valueChars: 1000, entryChars: 100, entryDepth: 2 };
+
+  test('an entry heavier than its bound is cut, by a member of its own as by a deeper one; a lighter one is kept', async () => {
+    const heavy = 'x'.repeat(200);
+    // The entries are the values at depth 2 (the array's items).
+    expect(JSON.stringify(await read(`[{"a":"${heavy}"}]`, bounds))).toMatch(/__petstoreConformanceCut/);
+    expect(JSON.stringify(await read(`[{"a":{"b":"${heavy}"}}]`, bounds))).toMatch(/__petstoreConformanceCut/);
+    expect(await read('[{"a":"short"}]', bounds)).toEqual([{ a: 'short' }]);
+  });
+});
