@@ -135,6 +135,10 @@ const MUTATIONS: Mutation[] = [
   {"file": "src/runner/target-run.ts", "what": "--verbose prints a blank line under a check that sent nothing", "from": "if (options.verbose && exchanges.length > 0) this.#print(this.#format.exchanges(exchanges));", "to": "if (options.verbose && exchanges.length >= 0) this.#print(this.#format.exchanges(exchanges));", "tests": ["test/suite/run.test.ts"]},
   {"file": "src/traffic/proxy-judge.ts", "what": "a GET through the proxy is recorded with an empty body", "from": "...(forwarded.requestBody.bytes > 0 && sent ? { body: sent.text } : {})", "to": "...(forwarded.requestBody.bytes >= 0 && sent ? { body: sent.text } : {})", "tests": ["test/unit/boundaries.test.ts"]},
   {"file": "src/traffic/bounded-tokens.ts", "what": "an entry made heavy by a member of its own is not cut (only by deeper ones)", "from": "return open.length >= bounds.entryDepth && weight > bounds.entryChars ? cutEntry(out) : out;", "to": "return open.length > bounds.entryDepth && weight > bounds.entryChars ? cutEntry(out) : out;", "tests": ["test/unit/boundaries.test.ts"]},
+  // The last look at this round's change: its new boundaries without a near miss.
+  {"file": "src/core/progress-channel.ts", "what": "a count exactly one interval after the last post waits for the timer", "from": "if (now() - lastPostAt >= PROGRESS_INTERVAL_MS) post();", "to": "if (now() - lastPostAt > PROGRESS_INTERVAL_MS) post();", "tests": ["test/unit/status-line.test.ts"]},
+  {"file": "src/report/status-line.ts", "what": "a status line exactly as wide as allowed is cut", "from": "text.length > width ?", "to": "text.length >= width ?", "tests": ["test/unit/status-line.test.ts"]},
+  {"file": "src/cli/main.ts", "what": "--help ignores the terminal's width", "from": "getOutHelpWidth: () => (io.stdout.isTTY ? (io.stdout as { columns?: number }).columns ?? 80 : 80),", "to": "getOutHelpWidth: () => 80,", "tests": ["test/unit/docs.test.ts", "test/unit/cli-aliases.test.ts"]},
 ];
 
 const run = promisify(execFile);

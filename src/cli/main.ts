@@ -250,10 +250,10 @@ function trafficOptionList(): Option[] {
   ];
 }
 
-/** The flags `judge` and `proxy` share: the interface, the key when known, secrets, and the report. */
 /** `judge` and `proxy`'s base URL: required, given as `--base-url`, `-u` or `--url`. */
 const trafficBaseUrl = () => optionFor({ ...SETTINGS.baseUrl, help: 'required: the base URL of the interface the traffic went to, ending with /v1; entries elsewhere are counted and left alone' });
 
+/** The flags `judge` and `proxy` share: the interface, the key when known, secrets, and the report. */
 interface TrafficFlags {
   baseUrl?: string;
   url?: string;
@@ -375,13 +375,12 @@ async function serve(flags: ServeFlags, io: CliIo): Promise<number> {
   return 0;
 }
 
-/** The value of a setting given by its flag or by its alias (both at once: a usage error, or for a repeatable flag, both lists). */
+/** The value of a setting given by its flag or by its alias (both at once: a usage error). */
 function valueOf(parsed: Record<string, unknown>, option: Option, alias: Option | undefined): unknown {
   const value = parsed[option.attributeName()];
   const aliased = alias ? parsed[alias.attributeName()] : undefined;
   if (alias === undefined || aliased === undefined) return value;
   if (value === undefined) return aliased;
-  if (Array.isArray(value)) return [...value, ...(aliased as unknown[])];
   throw new UsageError(`${alias.long} and ${option.long} name the same setting: give one`);
 }
 

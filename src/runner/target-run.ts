@@ -223,8 +223,9 @@ export class TargetRun {
 
 /**
  * The outcome, its report and exchanges redacted when first read (then kept): the CLI reads
- * neither, and redacting every exchange again took about 20 ms of a run's end
- * (`npm run bench -- a`); a library caller gets them as before.
+ * neither, and redacting every exchange again was about 20 ms of a run's end in a CPU
+ * profile (`node --cpu-prof`); 11 interleaved runs: 0.98 s before, 0.95 s after. A library
+ * caller gets them as before.
  */
 function withRedactedOnRead(outcome: Omit<RunOutcome, 'report' | 'exchanges'>, redacted: { report: () => RunOutcome['report']; exchanges: () => RunOutcome['exchanges'] }): RunOutcome {
   for (const [name, redact] of Object.entries(redacted)) {

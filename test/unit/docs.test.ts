@@ -44,6 +44,21 @@ describe('docs/cli.md', () => {
   });
 });
 
+describe('--help', () => {
+  test('wraps at the width of the terminal it goes to, and at 80 columns off a terminal (what docs/cli.md holds)', async () => {
+    const { main } = await import('../../src/cli/main.js');
+    const { Writable } = await import('node:stream');
+    const widest = async (tty: boolean) => {
+      let text = '';
+      const out = Object.assign(new Writable({ write: (chunk, _encoding, done) => ((text += String(chunk)), done()) }), tty ? { isTTY: true, columns: 120 } : {});
+      await main(['run', '--help'], { stdout: out, stderr: out, env: {}, cwd: packageRoot });
+      return Math.max(...text.split('\n').map((line) => line.length));
+    };
+    expect(await widest(false)).toBeLessThanOrEqual(80);
+    expect(await widest(true)).toBeGreaterThan(80);
+  });
+});
+
 describe('every Markdown file renders as written', () => {
   test.each([...documents.keys()])('%s', (path) => {
     expect(markdownProblems(path, documents, exists, FLAGS)).toEqual([]);

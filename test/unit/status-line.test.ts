@@ -60,6 +60,16 @@ describe('StatusLine on a terminal', () => {
     ]);
   });
 
+  test('the edge of the width: a line exactly as wide as the terminal allows is whole, one character more is cut', () => {
+    const text = '0 checks · 0 requests · 0 s'; // 27 characters; the last column stays free
+    const exact = terminal(text.length + 1);
+    new StatusLine(exact, 0, () => 0).start().stop();
+    expect(exact.written[0]).toBe(text);
+    const narrower = terminal(text.length);
+    new StatusLine(narrower, 0, () => 0).start().stop();
+    expect(narrower.written[0]).toBe(`${text.slice(0, text.length - 2)}…`);
+  });
+
   test('never wider than the terminal (a wrapped line would not be erased whole); 80 columns when the terminal says none', () => {
     const narrow = terminal(20);
     new StatusLine(narrow, 0, () => 0).start().stop();
@@ -96,6 +106,28 @@ describe('the progress channel', () => {
     await done;
     stop();
     expect(heard).toEqual([1, 3, 5]);
+  });
+
+  test('the edge of the interval: a count one interval after the last post goes at once; one a millisecond sooner waits', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    let now = 0;
+    const heard: number[] = [];
+    let arrived!: () => void;
+    const done = new Promise<void>((resolve) => (arrived = resolve));
+    const stop = listenForProgress('progress-edge', (requests) => {
+      heard.push(requests);
+      if (requests === 3) arrived();
+    });
+    const reporter = progressReporter('progress-edge', () => now);
+    reporter.sent(1); // posted at 0
+    now = PROGRESS_INTERVAL_MS - 1;
+    reporter.sent(2); // a millisecond sooner: held (no timer is run in this test)
+    now = PROGRESS_INTERVAL_MS;
+    reporter.sent(3); // exactly one interval: posted at once, with the latest count
+    await done;
+    stop();
+    reporter.close();
+    expect(heard).toEqual([1, 3]);
   });
 });
 
