@@ -139,6 +139,16 @@ const MUTATIONS: Mutation[] = [
   {"file": "src/core/progress-channel.ts", "what": "a count exactly one interval after the last post waits for the timer", "from": "if (now() - lastPostAt >= PROGRESS_INTERVAL_MS) post();", "to": "if (now() - lastPostAt > PROGRESS_INTERVAL_MS) post();", "tests": ["test/unit/status-line.test.ts"]},
   {"file": "src/report/status-line.ts", "what": "a status line exactly as wide as allowed is cut", "from": "text.length > width ?", "to": "text.length >= width ?", "tests": ["test/unit/status-line.test.ts"]},
   {"file": "src/cli/main.ts", "what": "--help ignores the terminal's width", "from": "getOutHelpWidth: () => (io.stdout.isTTY ? (io.stdout as { columns?: number }).columns ?? 80 : 80),", "to": "getOutHelpWidth: () => 80,", "tests": ["test/unit/docs.test.ts", "test/unit/cli-aliases.test.ts"]},
+  // Random sweeps over src/ before the fourth fresh sample (2026-11-26): the survivors that are no equivalent mutant, each with the test written for it.
+  {"file": "src/check/failure-record.ts", "what": "a failure record names its own check and not another", "from": "if (exchange.checkId !== checkId) record.checkId", "to": "if (exchange.checkId === checkId) record.checkId", "tests": ["test/unit/near-misses.test.ts"]},
+  {"file": "src/check/context.ts", "what": "the first look waits before lists, not before writes", "from": "if (!isIdempotent({ method })) await this.run.firstLook();", "to": "if (isIdempotent({ method })) await this.run.firstLook();", "tests": ["test/unit/run-state.test.ts"]},
+  {"file": "src/check/length-limit.ts", "what": "the unexplained refusal is sought in UTF-16 units", "from": "!explains(MEASURES[0]![1])", "to": "!explains(MEASURES[1]![1])", "tests": ["test/judgements/others.test.ts"]},
+  {"file": "src/traffic/har-writer.ts", "what": "close does not wait for the writes under way", "from": "    await this.#queue;\n", "to": "", "tests": ["test/unit/har-writer.test.ts"]},
+  {"file": "src/reference/server.ts", "what": "close leaves connections in flight open", "from": "        server.closeAllConnections();\n", "to": "", "tests": ["test/unit/reference-server.test.ts"]},
+  {"file": "src/http/hung-routes.ts", "what": "a route answered since the request was sent hangs all the same", "from": "if (this.#hung.has(route) || (this.#lastAnswer", "to": "if (this.#hung.has(route) && (this.#lastAnswer", "tests": ["test/unit/hung-routes.test.ts"]},
+  {"file": "src/judgements/deprecation.ts", "what": "a Deprecation date of one digit (@0) is refused", "from": "const SF_DATE = /^@-?\\d{1,15}$/;", "to": "const SF_DATE = /^@-?\\d{2,15}$/;", "tests": ["test/judgements/auth-and-scope.test.ts"]},
+  {"file": "src/cli/signals.ts", "what": "a report unfinished after a failure ends the process without a word", "from": "      process.stderr.write(`petstore-conformance: ${failure.line}; the report could not be finished\\n`);\n", "to": "", "tests": ["test/unit/signals.test.ts"]},
+  {"file": "src/cli/signals.ts", "what": "a later failure replaces the first", "from": "    if (interrupt.signal.reason instanceof ToolFailure) return;\n", "to": "", "tests": ["test/unit/signals.test.ts"]},
 ];
 
 const run = promisify(execFile);

@@ -47,6 +47,12 @@ describe('pets-deprecation-signalled: Deprecation as a date, Sunset as an HTTP-d
     ['near miss: Sunset in another zone', { deprecation: '@1767225600', sunset: 'Wed, 30 Jun 2027 23:59:59 UTC' }, 'failed'],
     ['near miss: no Sunset', { deprecation: '@1767225600' }, 'failed'],
     ['near miss: no Deprecation', { sunset: 'Wed, 30 Jun 2027 23:59:59 GMT' }, 'failed'],
+    // RFC 9651 §3.3.1: an Integer has 1 to 15 digits, and the date is one (§3.3.7).
+    ['the epoch, one digit: @0', { deprecation: '@0', sunset: 'Wed, 30 Jun 2027 23:59:59 GMT' }, 'passed'],
+    ['a date before the epoch: @-1', { deprecation: '@-1', sunset: 'Wed, 30 Jun 2027 23:59:59 GMT' }, 'passed'],
+    ['fifteen digits', { deprecation: '@999999999999999', sunset: 'Wed, 30 Jun 2027 23:59:59 GMT' }, 'passed'],
+    ['near miss: no digit', { deprecation: '@', sunset: 'Wed, 30 Jun 2027 23:59:59 GMT' }, 'failed'],
+    ['near miss: sixteen digits', { deprecation: '@1000000000000000', sunset: 'Wed, 30 Jun 2027 23:59:59 GMT' }, 'failed'],
   ] as const)('%s', (_what, headers, outcome) => {
     const result = judged(() => signalsDeprecation(pets(headers)));
     expect(result === 'passed' ? 'passed' : 'failed').toBe(outcome);

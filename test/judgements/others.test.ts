@@ -156,6 +156,15 @@ describe('length limits', () => {
     expect(explainingMeasures([refused, seen({ name: 'x'.repeat(300) }, true)], { name: 255 })).toEqual({ unexplained: refused });
   });
 
+  test('the refusal reported is the first that no limit in characters explains, not the first refusal', () => {
+    // 300 ASCII characters are over 255 in every measure; 200 emoji are 200 characters (within) but 400 UTF-16 units (over).
+    const overEverywhere = seen({ name: 'x'.repeat(300) }, false);
+    const withinCharacters = seen({ name: '😀'.repeat(200) }, false);
+    // Accepted: 128 emoji (256 units, 512 bytes) rule out UTF-16 units and bytes, so no measure explains all.
+    const observations = [overEverywhere, withinCharacters, seen({ name: '😀'.repeat(128) }, true)];
+    expect(explainingMeasures(observations, { name: 255 })).toEqual({ unexplained: withinCharacters });
+  });
+
   test.each([
     ['255 characters: a CJK probe accepted, an emoji probe accepted', 255, ['accepted', 'accepted'], ['characters']],
     ['255 UTF-16 units: the emoji probe refused', 255, ['accepted', 'refused'], ['UTF-16 code units']],

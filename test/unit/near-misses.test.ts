@@ -18,7 +18,9 @@ import { joinTraffic } from '../../src/traffic/join.js';
 import { bodyKind, fieldsKeyOf, outsidePolicy, preflightAnswered, refusedAbsent, waitedOut } from '../../src/traffic/rules.js';
 import { ListedItems } from '../../src/check/expect.js';
 import { variationOf } from '../../src/check/premises.js';
-import { judged } from '../support/exchanges.js';
+import { answered, judged } from '../support/exchanges.js';
+import { CheckFailure } from '../../src/core/errors.js';
+import { failureRecord } from '../../src/check/failure-record.js';
 import { TrafficJudge } from '../../src/traffic/judge.js';
 import { capturedExchange, normalVersion } from '../../src/traffic/capture.js';
 import { CHECKS } from '../support/checks.js';
@@ -306,5 +308,15 @@ describe('a known failure naming no check: the ids it is closest to', async () =
     // A short id: its length but one is the threshold.
     expect(await refusal('list-ax', ['list-ab'])).toMatch(/\(did you mean list-ab\?\)/);
     expect(await refusal('list-xx', ['list-ab'])).not.toMatch(/did you mean/);
+  });
+});
+
+describe('a failure record names the check that made its exchange only when another did', () => {
+  const failure = new CheckFailure('x', answered(500, {}, { checkId: 'create-name-only' }), { expected: 'a', found: 'b' });
+  test('an invariant failing on a create of create-name-only names that check', () => {
+    expect(failureRecord(failure, 'no-server-error').checkId).toBe('create-name-only');
+  });
+  test('near miss: the check failing on its own exchange names none', () => {
+    expect(failureRecord(failure, 'create-name-only')).not.toHaveProperty('checkId');
   });
 });
