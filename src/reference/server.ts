@@ -42,7 +42,7 @@ export interface ReferenceServer {
 }
 
 /** Request bodies kept at most, in bytes; a larger body is answered 413 after authentication. */
-const MAX_BODY_BYTES = 1024 * 1024;
+export const REFERENCE_MAX_BODY_BYTES = 1024 * 1024;
 
 /**
  * Starts the reference implementation of the categories interface: in memory, on
@@ -106,7 +106,7 @@ async function readRequest(req: IncomingMessage): Promise<ApiRequest> {
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.byteLength;
-    if (size <= MAX_BODY_BYTES) chunks.push(chunk);
+    if (size <= REFERENCE_MAX_BODY_BYTES) chunks.push(chunk);
   }
   return {
     method: req.method ?? 'GET',
@@ -114,6 +114,6 @@ async function readRequest(req: IncomingMessage): Promise<ApiRequest> {
     query: new URLSearchParams((req.url ?? '').split('?', 2)[1] ?? ''),
     headers: req.headers,
     body: Buffer.concat(chunks),
-    bodyTooLarge: size > MAX_BODY_BYTES,
+    bodyTooLarge: size > REFERENCE_MAX_BODY_BYTES,
   };
 }

@@ -16,7 +16,7 @@ import { headerFields } from '../../src/traffic/capture.js';
 import { credentialName, knownKey, registerCaptureSecrets } from '../../src/traffic/credentials.js';
 import { joinTraffic } from '../../src/traffic/join.js';
 import { bodyKind, fieldsKeyOf, outsidePolicy, preflightAnswered, refusedAbsent, waitedOut } from '../../src/traffic/rules.js';
-import { ListedItems } from '../../src/check/expect.js';
+import { ListedItems, quote } from '../../src/check/expect.js';
 import { variationOf } from '../../src/check/premises.js';
 import { answered, judged } from '../support/exchanges.js';
 import { CheckFailure } from '../../src/core/errors.js';
@@ -319,4 +319,12 @@ describe('a failure record names the check that made its exchange only when anot
   test('near miss: the check failing on its own exchange names none', () => {
     expect(failureRecord(failure, 'create-name-only')).not.toHaveProperty('checkId');
   });
+});
+
+describe('a value quoted in a message is shortened only past its limit', () => {
+  test.each([
+    ['exactly the limit: whole', 'x'.repeat(80), JSON.stringify('x'.repeat(80))],
+    ['near miss: one past the limit: shortened, its length said', 'x'.repeat(81), JSON.stringify(`${'x'.repeat(80)}…(81 chars)`)],
+    ['absent', undefined, 'absent'],
+  ] as const)('%s', (_d, text, shown) => expect(quote(text)).toBe(shown));
 });

@@ -1,10 +1,12 @@
 /**
- * The embedded reference server's lifecycle (src/reference/server.ts): closing it ends
- * every connection, answered or not, so a run or a test never waits on a client.
+ * The embedded reference server (src/reference/server.ts): closing it ends every
+ * connection, answered or not, so a run or a test never waits on a client; its body limit
+ * is exact.
  */
 import { request } from 'node:http';
-import { expect, test } from 'vitest';
-import { startReferenceServer } from '../../src/reference/server.js';
+import { request as undiciRequest } from 'undici';
+import { describe, expect, test } from 'vitest';
+import { REFERENCE_MAX_BODY_BYTES, startReferenceServer } from '../../src/reference/server.js';
 import { countingRequests } from '../support/targets.js';
 
 /** A GET whose answer never comes until the server ends its connection: resolves with how it ended. */
@@ -31,4 +33,27 @@ test('near miss: a request answered before close gets its answer', async () => {
   const answered = await pendingGet(`${server.baseUrl}/categories`);
   await server.close();
   expect(answered).toBe('answered 401');
+});
+
+describe('the body limit: a body of exactly REFERENCE_MAX_BODY_BYTES is read, one byte more is refused with 413', () => {
+  /** A create whose JSON body is `bytes` long (its description pads it). */
+  const body = (bytes: number) => {
+    const head = '{"name":"big","description":"';
+    return `${head}${'x'.repeat(bytes - head.length - 2)}"}`;
+  };
+  test.each([
+    ['exactly the limit: read (and judged on its fields)', REFERENCE_MAX_BODY_BYTES, 201],
+    ['near miss: one byte more: 413', REFERENCE_MAX_BODY_BYTES + 1, 413],
+  ])('%s', async (_d, bytes, status) => {
+    const server = await startReferenceServer();
+    try {
+      const text = body(bytes);
+      expect(Buffer.byteLength(text)).toBe(bytes);
+      const response = await undiciRequest(`${server.baseUrl}/categories`, { method: 'POST', headers: { authorization: `Bearer ${server.apiKey}`, 'content-type': 'application/json' }, body: text });
+      await response.body.dump();
+      expect(response.statusCode).toBe(status);
+    } finally {
+      await server.close();
+    }
+  });
 });

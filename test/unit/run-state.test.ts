@@ -1,21 +1,23 @@
 /**
  * The run's state as a check sees it (src/check/run-state.ts, src/check/context.ts): the
- * first look at the target goes out before anything that may write, and only then.
+ * first look at the target goes out before anything that may write, and only then; a
+ * class reads the state of its target while it registers its checks, and only then.
  */
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { withDefaults, type RunSettings } from '../../src/config/settings.js';
 import { CheckContext } from '../../src/check/context.js';
-import { RunState } from '../../src/check/run-state.js';
+import { registerFor, releaseRun, runState, RunState } from '../../src/check/run-state.js';
 import { startReferenceServer, type ReferenceServer } from '../../src/reference/server.js';
 
 let server: ReferenceServer;
+let settings: RunSettings;
 let run: RunState;
 /** Methods of the requests the run completed, in completion order. */
 let sent: string[];
 
 beforeEach(async () => {
   server = await startReferenceServer();
-  const settings: RunSettings = {
+  settings = {
     ...withDefaults({}),
     baseUrl: server.baseUrl,
     apiKey: server.apiKey,
@@ -51,5 +53,21 @@ describe('the first look: one list before the first request that may write', () 
     expect(sent).toEqual(['GET']);
     await new CheckContext('list-answers-200-array', run).firstLook();
     expect(sent).toEqual(['GET', 'GET']);
+  });
+});
+
+describe('the state of a target is read while a class registers its checks, never after', () => {
+  test('inside registerFor: the state of the target registering, one per run id', async () => {
+    const seen: RunState[] = [];
+    registerFor(settings, () => void seen.push(runState(), runState()));
+    expect(seen[0]).toBeInstanceOf(RunState);
+    expect(seen[1]).toBe(seen[0]);
+    await releaseRun(settings);
+  });
+
+  test('near miss: after registerFor returned (a check body running later), reading it is a defect of the suite', async () => {
+    registerFor(settings, () => void runState());
+    expect(() => runState()).toThrow(/while a class module registers its checks/);
+    await releaseRun(settings);
   });
 });

@@ -108,6 +108,34 @@ describe('the progress channel', () => {
     expect(heard).toEqual([1, 3, 5]);
   });
 
+  test('after a trailing post, the next count held within an interval gets a trailing post of its own', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    let now = 0;
+    const heard: number[] = [];
+    let arrived!: () => void;
+    const done = new Promise<void>((resolve) => (arrived = resolve));
+    const stop = listenForProgress('progress-trailing', (requests) => {
+      heard.push(requests);
+      if (requests === 4) arrived();
+    });
+    const reporter = progressReporter('progress-trailing', () => now);
+    reporter.sent(1); // posted at 0
+    now = 10;
+    reporter.sent(2); // held: a trailing post at the interval's end
+    now = PROGRESS_INTERVAL_MS;
+    vi.advanceTimersByTime(PROGRESS_INTERVAL_MS - 10); // posts 2
+    now = PROGRESS_INTERVAL_MS + 10;
+    reporter.sent(3); // held again: its own trailing post
+    now = 2 * PROGRESS_INTERVAL_MS;
+    vi.advanceTimersByTime(PROGRESS_INTERVAL_MS - 10); // posts 3
+    now = 4 * PROGRESS_INTERVAL_MS;
+    reporter.sent(4); // long after: at once
+    await done;
+    stop();
+    reporter.close();
+    expect(heard).toEqual([1, 2, 3, 4]);
+  });
+
   test('the edge of the interval: a count one interval after the last post goes at once; one a millisecond sooner waits', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     let now = 0;

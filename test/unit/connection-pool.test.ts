@@ -1,0 +1,78 @@
+/**
+ * The client's connections (src/http/connection-pool.ts): a slot knows whether a request
+ * goes out on a kept-alive connection or a new one (RFC 9112 §9.3), and heeds only the
+ * events of its current dispatcher. Dispatchers are fakes that emit what undici's Agent does.
+ */
+import { EventEmitter } from 'node:events';
+import { describe, expect, test } from 'vitest';
+import { ConnectionPool, ConnectionSlot, type WatchedDispatcher } from '../../src/http/connection-pool.js';
+
+/** A fake single-connection dispatcher: its events are emitted by the test. */
+class FakeDispatcher extends EventEmitter {
+  destroyed = false;
+  async destroy(): Promise<void> {
+    this.destroyed = true;
+  }
+}
+
+function slotWithFakes() {
+  const made: FakeDispatcher[] = [];
+  const slot = new ConnectionSlot(3, () => {
+    made.push(new FakeDispatcher());
+    return made.at(-1) as unknown as WatchedDispatcher;
+  });
+  return { slot, made };
+}
+
+describe('a connection slot', () => {
+  test('counts connections as its dispatcher opens and closes them', () => {
+    const { slot, made } = slotWithFakes();
+    let announced = 0;
+    slot.onConnect(() => announced++);
+    expect([slot.open, slot.connectionId]).toEqual([false, '3.1']);
+    slot.dispatcher(false);
+    made[0]!.emit('connect');
+    made[0]!.emit('peerVersion', 'HTTP/1.0');
+    expect([slot.open, slot.connectionId, slot.connects, slot.peerVersion, announced]).toEqual([true, '3.1', 1, 'HTTP/1.0', 1]);
+    made[0]!.emit('disconnect');
+    expect([slot.open, slot.connectionId, slot.connects]).toEqual([false, '3.2', 1]);
+    made[0]!.emit('connect');
+    expect([slot.open, slot.connectionId, slot.connects, slot.peerVersion, announced]).toEqual([true, '3.2', 2, undefined, 2]);
+  });
+
+  test('a fresh request on an open connection gets a new dispatcher; the old one is destroyed and no longer heard', () => {
+    const { slot, made } = slotWithFakes();
+    slot.dispatcher(false);
+    made[0]!.emit('connect');
+    expect(slot.dispatcher(false)).toBe(made[0]);
+    const fresh = slot.dispatcher(true);
+    expect([fresh, made[0]!.destroyed, slot.open]).toEqual([made[1], true, false]);
+    made[0]!.emit('connect');
+    made[0]!.emit('peerVersion', 'HTTP/1.0');
+    expect([slot.open, slot.connects, slot.peerVersion]).toEqual([false, 1, undefined]);
+    made[1]!.emit('connect');
+    made[0]!.emit('disconnect');
+    expect([slot.open, slot.connects]).toEqual([true, 2]);
+  });
+
+  test('near miss: a fresh request when no connection is open keeps the dispatcher', () => {
+    const { slot, made } = slotWithFakes();
+    slot.dispatcher(false);
+    expect(slot.dispatcher(true)).toBe(made[0]);
+    expect(made).toHaveLength(1);
+  });
+});
+
+describe('the pool', () => {
+  test('a request takes the warmest idle slot; requests at once take one slot each', async () => {
+    const pool = new ConnectionPool(3, () => new FakeDispatcher() as unknown as WatchedDispatcher);
+    const one = await pool.use(async (slot) => slot.index);
+    const again = await pool.use(async (slot) => slot.index);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const together = Promise.all([1, 2, 3].map(() => pool.use(async (slot) => (await held, slot.index))));
+    release();
+    expect([one, again, (await together).sort()]).toEqual([1, 1, [1, 2, 3]]);
+    await pool.close();
+  });
+});
