@@ -211,6 +211,16 @@ describe('judge: the command\'s report, exit codes and secrets', () => {
     expect(outcome.report.checks.find((check) => check.id === 'list-401-missing')!.traffic).toEqual({ exchanges: 15, failures: 15, alone: true });
   });
 
+  test('the summary is coloured only when asked (a terminal): --color, never by default', async () => {
+    const path = await writeHar(dir, 'colour.har', [entry({ ...list([]), authorization: null })]);
+    const printed = async (color?: boolean) => {
+      let text = '';
+      await judgeCapture({ checks: CHECKS, files: [path], baseUrl: BASE, reportDir: null, formats: ['json'], out: { write: (chunk: string) => ((text += chunk), true) } as never, ...(color === undefined ? {} : { color }) });
+      return text.includes('\x1b[');
+    };
+    expect([await printed(true), await printed(false), await printed()]).toEqual([true, false, false]);
+  });
+
   test('a conformant capture says what it covered; a capture of another target is exit 3, naming where its traffic went', async () => {
     const path = await writeHar(dir, 'fine.har', [entry(list([]))]);
     const fine = await judgeCapture({ checks: CHECKS, files: [path], baseUrl: BASE, reportDir: null, formats: ['json'], out: null });

@@ -77,9 +77,12 @@ describe('tool failures: resources exhausted are found as the error or its cause
   const wrapped = (error: unknown, depth: number): unknown => (depth === 0 ? error : new Error(`wrapper ${depth}`, { cause: wrapped(error, depth - 1) }));
   const emfile = Object.assign(new Error('open failed'), { code: 'EMFILE' });
   const enomem = Object.assign(new Error('spawn failed'), { code: 'ENOMEM' });
-  test.each([0, 1, 2])('EMFILE and ENOMEM at depth %i', (depth) => {
+  test.each([0, 1, 2, 3])('EMFILE and ENOMEM at depth %i (the error and three causes deep are looked at)', (depth) => {
     expect(resourceExhausted(wrapped(emfile, depth))?.line).toMatch(/too many open files/);
     expect(resourceExhausted(wrapped(enomem, depth))?.line).toMatch(/out of memory/);
+  });
+  test('near miss: four causes deep is not looked at (a cycle of causes ends)', () => {
+    expect(resourceExhausted(wrapped(emfile, 4))).toBeUndefined();
   });
   test('another error, at any depth, is none', () => {
     expect(resourceExhausted(wrapped(Object.assign(new Error('x'), { code: 'ECONNRESET' }), 2))).toBeUndefined();
@@ -265,6 +268,11 @@ describe('the second sample’s survivors, each with a near miss', () => {
   });
 
   test.each([['5', 5000], [' 5 ', 5000], ['5.5', undefined]] as const)('Retry-After %j waits %s ms', (value, ms) => expect(retryAfterMs(value, 0)).toBe(ms));
+  test.each([
+    ['an HTTP-date', 'Thu, 01 Jan 1970 00:00:05 GMT', 5000],
+    ['an HTTP-date with the whitespace around a field value (RFC 9110 §5.5, a capture keeps it)', ' Thu, 01 Jan 1970 00:00:05 GMT ', 5000],
+    ['near miss: a date that starts with no day name', '01 Jan 1970 00:00:05 GMT', undefined],
+  ] as const)('Retry-After as %s', (_d, value, ms) => expect(retryAfterMs(value, 0)).toBe(ms));
 
   test('an expired entry fails the gate even when nothing failed; the day before its expiry, it does not', () => {
     const passing = [check('must', 'passed', { id: 'list-ids-unique' })];

@@ -1,0 +1,31 @@
+/**
+ * Where a configuration file's problem is (src/config/file.ts): the file, line and column
+ * of the first problem, exactly, so an editor can jump to it.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, expect, test } from 'vitest';
+import { loadConfig } from '../../src/config/file.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'pcs-config-file-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let files = 0;
+/** The message loadConfig refuses `text` with, the file's path shown as FILE. */
+async function refusal(text: string): Promise<string> {
+  const path = join(dir, `config-${++files}.yaml`);
+  writeFileSync(path, text);
+  return loadConfig(path).then(
+    () => 'accepted',
+    (error: Error) => error.message.replace(path, 'FILE'),
+  );
+}
+
+test.each([
+  ['a quote left open: where the closing quote is missing (its start, not its end)', 'targets:\n  staging:\n    baseUrl: "http://x/v1\n', 'FILE:4:1: Missing closing "quote'],
+  ['a flow sequence not closed: at its first problem', 'targets:\n  a: [1, 2\n  b: 3\n', /^FILE:3:3: Flow sequence in block collection must be sufficiently indented and end with a \]/],
+])('%s', async (_d, text, message) => expect(await refusal(text)).toMatch(message));
+
+test('near miss: the same file with its quote closed is read', async () => {
+  expect(await refusal('targets:\n  staging:\n    baseUrl: "http://x/v1"\n')).toBe('accepted');
+});

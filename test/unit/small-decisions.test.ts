@@ -1,0 +1,77 @@
+/**
+ * Small decisions with nothing else to hold them: each beside its near miss.
+ * - settleAll (src/check/settle.ts): every request a check started has ended before it throws.
+ * - seeds (src/check/seed.ts): 31-bit, stable, distinct per label.
+ * - buildIsCurrent (src/core/build-state.ts): the bundle at least as new as every source.
+ */
+import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { settleAll } from '../../src/check/settle.js';
+import { deriveSeed, derivedHex } from '../../src/check/seed.js';
+import { buildIsCurrent } from '../../src/core/build-state.js';
+
+describe('settleAll', () => {
+  test('throws the first rejection in order, only once every promise has settled', async () => {
+    const ended: string[] = [];
+    let finishSlow!: () => void;
+    const slow = new Promise<string>((resolve) => (finishSlow = () => (ended.push('slow'), resolve('slow'))));
+    const settled = settleAll([Promise.reject(new Error('first')), slow, Promise.reject(new Error('second'))]).catch((error: Error) => (ended.push('thrown'), error.message));
+    // Every microtask and a turn of the event loop: a rejection not held back would have been thrown by now.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(ended).toEqual([]);
+    finishSlow();
+    expect([await settled, ended]).toEqual(['first', ['slow', 'thrown']]);
+  });
+
+  test('near miss: none rejected: the values in order', async () => {
+    expect(await settleAll([Promise.resolve(1), new Promise((resolve) => setImmediate(() => resolve(2))), Promise.resolve(3)])).toEqual([1, 2, 3]);
+  });
+});
+
+describe('seeds', () => {
+  test('derived seeds are 31-bit, stable, and differ by label and by run seed', () => {
+    const seeds = Array.from({ length: 200 }, (_, i) => deriveSeed(7, `label-${i}`));
+    expect(seeds.every((seed) => Number.isInteger(seed) && seed >= 0 && seed < 2 ** 31)).toBe(true);
+    // About half of 200 SHA-256 prefixes have their top bit set: masked, not dropped.
+    expect(seeds.some((seed) => seed >= 2 ** 30)).toBe(true);
+    expect(deriveSeed(7, 'a')).toBe(deriveSeed(7, 'a'));
+    expect(new Set([deriveSeed(7, 'a'), deriveSeed(7, 'b'), deriveSeed(8, 'a')]).size).toBe(3);
+  });
+
+  test('derived hex has the length asked for', () => {
+    expect([derivedHex(1, 'run-id', 6), derivedHex(1, 'run-id', 10)].map((hex) => hex.length)).toEqual([6, 10]);
+    expect(derivedHex(1, 'run-id', 10).startsWith(derivedHex(1, 'run-id', 6))).toBe(true);
+  });
+});
+
+describe('buildIsCurrent', () => {
+  let root: string;
+  const bundle = () => join(root, 'dist/worker/conformance.test.js');
+  beforeEach(() => {
+    root = mkdtempSync(join(tmpdir(), 'pcs-build-state-'));
+    for (const dir of ['dist/worker', 'suites', 'src/deep']) mkdirSync(join(root, dir), { recursive: true });
+    for (const file of ['suites/a.ts', 'src/deep/b.ts', 'src/deep/c.d.ts', bundle()]) writeFileSync(file.startsWith('/') ? file : join(root, file), '');
+    for (const file of ['suites/a.ts', 'src/deep/b.ts', bundle()]) utimesSync(file.startsWith('/') ? file : join(root, file), 1000, 1000);
+  });
+  afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+  test('a bundle exactly as new as the newest source is current', () => expect(buildIsCurrent(root)).toBe(true));
+  test('near miss: a source under src/ a second newer is not', () => {
+    utimesSync(join(root, 'src/deep/b.ts'), 1001, 1001);
+    expect(buildIsCurrent(root)).toBe(false);
+  });
+  test('near miss: a source under suites/ a second newer is not', () => {
+    utimesSync(join(root, 'suites/a.ts'), 1001, 1001);
+    expect(buildIsCurrent(root)).toBe(false);
+  });
+  test('a declaration file newer than the bundle does not count', () => {
+    utimesSync(join(root, 'src/deep/c.d.ts'), 5000, 5000);
+    expect(buildIsCurrent(root)).toBe(true);
+  });
+  test('no bundle: not current', () => {
+    rmSync(bundle());
+    expect(buildIsCurrent(root)).toBe(false);
+  });
+});
