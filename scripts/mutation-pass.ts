@@ -184,6 +184,7 @@ const MUTATIONS: Mutation[] = [
   // Issue 34's fourth fresh sample (scripts/mutation-samples/2026-11-26-fourth.json, 12 of 15 killed as drawn, one of the 3 survivors equivalent): the other two, each with its test.
   {"file": "src/http/retry-policy.ts", "what": "a Retry-After HTTP-date with whitespace around it is not read", "from": "if (!/^(mon|tue|wed|thu|fri|sat|sun)/i.test(value.trim())) return undefined;", "to": "if (!/^(mon|tue|wed|thu|fri|sat|sun)/i.test(value)) return undefined;", "tests": ["test/unit/near-misses.test.ts"]},
   {"file": "src/runner/list.ts", "what": "a failed collection of the check list is kept: every later call fails", "from": "    collected = undefined;\n", "to": "", "tests": ["test/unit/list-checks.test.ts"]},
+  {"file": "src/traffic/har-reader.ts", "what": "a zlib-compressed capture is read as it is", "from": "  if ((head[0]! & 0x0f) === 8 && (head[0]! * 256 + head[1]!) % 31 === 0) return [bytes, createInflate()];\n", "to": "", "tests": ["test/traffic/judge.test.ts"]},
 ];
 
 const run = promisify(execFile);

@@ -3,7 +3,7 @@
  * it and passing on its near miss that does not; the capture's own shapes (base64,
  * compressed, cut short, left out, overlapping in time); its secrets never written.
  */
-import { gzipSync } from 'node:zlib';
+import { deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -121,6 +121,21 @@ describe('across the capture, in time order', () => {
 
 describe('what a capture holds and leaves out', () => {
   const list7 = JSON.stringify([{ id: 7, name: 'Cats' }]);
+
+  test.each([
+    ['gzip (1f 8b)', gzipSync, 1],
+    ['zlib (78 9c: deflate, a multiple of 31)', deflateSync, 1],
+    ['near miss: raw deflate has no header: read as it is, and it is no HAR', deflateRawSync, 'not a HAR'],
+  ] as const)('a capture file compressed, told by its first two bytes whatever its name: %s', async (_d, compress, judged) => {
+    const plain = await writeHar(dir, `compressed-${++files}.har`, [entry(list([]))]);
+    const path = join(dir, `compressed-${files}.har`);
+    await writeFile(path, compress(await readFile(plain)));
+    const outcome = await judgeTraffic({ checks: CHECKS, files: [path], baseUrl: BASE }, new Redactor()).then(
+      (traffic) => traffic.summary.judged,
+      (error: Error) => (/is not a HAR/.test(error.message) ? 'not a HAR' : error.message),
+    );
+    expect(outcome).toBe(judged);
+  });
 
   test('a body stored as base64, and one stored compressed (base64 of gzip), are judged as the text they hold', async () => {
     const base64 = { ...list([]), content: { size: Buffer.byteLength(list7), mimeType: 'application/json', text: Buffer.from(list7).toString('base64'), encoding: 'base64' } };
