@@ -48,30 +48,31 @@ describe('seeds', () => {
 
 describe('buildIsCurrent', () => {
   let root: string;
-  const bundle = () => join(root, 'dist/worker/conformance.test.js');
+  const BUNDLE = 'dist/worker/conformance.test.js';
+  const at = (file: string) => join(root, file);
   beforeEach(() => {
     root = mkdtempSync(join(tmpdir(), 'pcs-build-state-'));
-    for (const dir of ['dist/worker', 'suites', 'src/deep']) mkdirSync(join(root, dir), { recursive: true });
-    for (const file of ['suites/a.ts', 'src/deep/b.ts', 'src/deep/c.d.ts', bundle()]) writeFileSync(file.startsWith('/') ? file : join(root, file), '');
-    for (const file of ['suites/a.ts', 'src/deep/b.ts', bundle()]) utimesSync(file.startsWith('/') ? file : join(root, file), 1000, 1000);
+    for (const dir of ['dist/worker', 'suites', 'src/deep']) mkdirSync(at(dir), { recursive: true });
+    for (const file of ['suites/a.ts', 'src/deep/b.ts', 'src/deep/c.d.ts', BUNDLE]) writeFileSync(at(file), '');
+    for (const file of ['suites/a.ts', 'src/deep/b.ts', BUNDLE]) utimesSync(at(file), 1000, 1000);
   });
   afterEach(() => rmSync(root, { recursive: true, force: true }));
 
   test('a bundle exactly as new as the newest source is current', () => expect(buildIsCurrent(root)).toBe(true));
   test('near miss: a source under src/ a second newer is not', () => {
-    utimesSync(join(root, 'src/deep/b.ts'), 1001, 1001);
+    utimesSync(at('src/deep/b.ts'), 1001, 1001);
     expect(buildIsCurrent(root)).toBe(false);
   });
   test('near miss: a source under suites/ a second newer is not', () => {
-    utimesSync(join(root, 'suites/a.ts'), 1001, 1001);
+    utimesSync(at('suites/a.ts'), 1001, 1001);
     expect(buildIsCurrent(root)).toBe(false);
   });
   test('a declaration file newer than the bundle does not count', () => {
-    utimesSync(join(root, 'src/deep/c.d.ts'), 5000, 5000);
+    utimesSync(at('src/deep/c.d.ts'), 5000, 5000);
     expect(buildIsCurrent(root)).toBe(true);
   });
   test('no bundle: not current', () => {
-    rmSync(bundle());
+    rmSync(at(BUNDLE));
     expect(buildIsCurrent(root)).toBe(false);
   });
 });

@@ -83,16 +83,22 @@ describe('StatusLine on a terminal', () => {
 describe('the progress channel', () => {
   afterEach(() => vi.useRealTimers());
 
+  /** Listens on `runId`'s channel: the counts heard, and `done` once `last` is heard. */
+  const listening = (runId: string, last: number) => {
+    const heard: number[] = [];
+    let arrived!: () => void;
+    const done = new Promise<void>((resolve) => (arrived = resolve));
+    const stop = listenForProgress(runId, (requests) => {
+      heard.push(requests);
+      if (requests === last) arrived();
+    });
+    return { heard, done, stop };
+  };
+
   test('posts at once, then at most every interval, the latest count last; closing posts what is left', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     let now = 0;
-    const heard: number[] = [];
-    let arrived!: () => void;
-    const stop = listenForProgress('progress-test', (requests) => {
-      heard.push(requests);
-      if (requests === 5) arrived();
-    });
-    const done = new Promise<void>((resolve) => (arrived = resolve));
+    const { heard, done, stop } = listening('progress-test', 5);
     const reporter = progressReporter('progress-test', () => now);
     reporter.sent(1); // posted
     reporter.sent(2); // within the interval: held
@@ -111,13 +117,7 @@ describe('the progress channel', () => {
   test('after a trailing post, the next count held within an interval gets a trailing post of its own', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     let now = 0;
-    const heard: number[] = [];
-    let arrived!: () => void;
-    const done = new Promise<void>((resolve) => (arrived = resolve));
-    const stop = listenForProgress('progress-trailing', (requests) => {
-      heard.push(requests);
-      if (requests === 4) arrived();
-    });
+    const { heard, done, stop } = listening('progress-trailing', 4);
     const reporter = progressReporter('progress-trailing', () => now);
     reporter.sent(1); // posted at 0
     now = 10;
@@ -139,13 +139,7 @@ describe('the progress channel', () => {
   test('the edge of the interval: a count one interval after the last post goes at once; one a millisecond sooner waits', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     let now = 0;
-    const heard: number[] = [];
-    let arrived!: () => void;
-    const done = new Promise<void>((resolve) => (arrived = resolve));
-    const stop = listenForProgress('progress-edge', (requests) => {
-      heard.push(requests);
-      if (requests === 3) arrived();
-    });
+    const { heard, done, stop } = listening('progress-edge', 3);
     const reporter = progressReporter('progress-edge', () => now);
     reporter.sent(1); // posted at 0
     now = PROGRESS_INTERVAL_MS - 1;

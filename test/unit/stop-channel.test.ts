@@ -11,20 +11,17 @@ const heard = (runId: string) => {
   return { reason, stop: () => stop() };
 };
 
-test('a stop sent after the listener started is heard', async () => {
-  const listener = heard('stop-after');
-  const close = broadcastStop('stop-after', 'interrupted by SIGINT');
+test.each([
+  ['after the listener started', false],
+  ['before the listener started (the listener asks, the sender answers)', true],
+])('a stop sent %s is heard', async (_d, stopFirst) => {
+  const runId = `stop-${stopFirst ? 'before' : 'after'}`;
+  const close = stopFirst ? broadcastStop(runId, 'interrupted by SIGINT') : undefined;
+  const listener = heard(runId);
+  const closeAfter = stopFirst ? undefined : broadcastStop(runId, 'interrupted by SIGINT');
   expect(await listener.reason).toBe('interrupted by SIGINT');
   listener.stop();
-  close();
-});
-
-test('a stop sent before the listener started is heard too: the listener asks, the sender answers', async () => {
-  const close = broadcastStop('stop-before', 'the deadline of 5 s passed');
-  const listener = heard('stop-before');
-  expect(await listener.reason).toBe('the deadline of 5 s passed');
-  listener.stop();
-  close();
+  (close ?? closeAfter)!();
 });
 
 test("near miss: another run's stop is not heard, whichever came first", async () => {
