@@ -12,6 +12,7 @@ import { parser } from 'stream-json';
 import { pick } from 'stream-json/filters/pick.js';
 import { streamValues } from 'stream-json/streamers/stream-values.js';
 import { openRegularFile } from '../config/read-input.js';
+import { SETTINGS } from '../config/settings.js';
 import { UsageError, hasCode } from '../core/errors.js';
 import { schemaErrors } from '../schema/validators.js';
 import { CUT, boundedTokens, isCut } from './bounded-tokens.js';
@@ -67,15 +68,12 @@ export interface HarReadOptions {
   onCreator?: (creator: HarCreator) => void;
   /** Stops the reading: the generator returns after the entry it is at. */
   signal?: AbortSignal;
-  /** Largest body kept, in bytes (`--max-response-bytes`): a longer one is counted and left out. */
+  /** Largest body kept, in bytes (`--max-response-bytes`, and its default): a longer one is counted and left out. */
   maxBodyBytes?: number;
 }
 
 /** One entry of a capture, by its 1-based place: readable, or why not (`response.status is not an integer`). */
 export type HarItem = { index: number; entry: HarEntry } | { index: number; problem: string };
-
-/** Largest body kept by default (bytes): as a run's `--max-response-bytes`. */
-const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
 
 /**
  * A capture that ends before its JSON does (a recorder killed, a size limit, a copy cut
@@ -133,7 +131,7 @@ export async function* readHarEntries(path: string, options: HarReadOptions = {}
   let harLog = false;
   let ended = false;
   let pipeline: ReturnType<typeof chain> | undefined;
-  const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const maxBody = options.maxBodyBytes ?? SETTINGS.maxResponseBytes.default;
   // A body is at most its bytes as text, or 4 characters per 3 bytes in base64.
   const valueChars = Math.ceil(maxBody / 3) * 4 + 4;
   const stop = () => pipeline?.destroy();

@@ -11,6 +11,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import { Transform } from 'node:stream';
 import type { Dispatcher } from 'undici';
+import { SETTINGS } from '../config/settings.js';
 import { upstreamDispatcher, type UpstreamDispatcher } from '../http/dispatcher.js';
 import type { HarPair } from './har-reader.js';
 
@@ -63,7 +64,7 @@ export interface ProxyOptions {
   onTargetError?: (error: Error, request: string) => void;
   /** `onForwarded` threw (a defect of the tool): counted, reported, never the client's. */
   onJudgeError?: (error: unknown) => void;
-  /** Body bytes kept for judging, per body (default 16 MiB, `--max-response-bytes`); a larger body is forwarded whole and judged as cut short. */
+  /** Body bytes kept for judging, per body (`--max-response-bytes`, and its default); a larger body is forwarded whole and judged as cut short. */
   maxBodyBytes?: number;
 }
 
@@ -86,8 +87,6 @@ export interface RunningProxy {
  */
 const NOT_FORWARDED = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host', 'expect']);
 
-const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
-
 /**
  * Starts the proxy. Each client connection gets a connection of its own to the target,
  * opened and closed with it: a connection the target closes while idle closes the
@@ -103,7 +102,7 @@ export async function startValidatingProxy(options: ProxyOptions): Promise<Runni
   const connectUpstream = options.connectUpstream ?? (() => upstreamDispatcher({}));
   /** Each client connection's own connection to the target, and whether a request is under way on it. */
   const upstreams = new Map<Socket, { dispatcher: UpstreamDispatcher; busy: boolean; closed: boolean }>();
-  const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const maxBody = options.maxBodyBytes ?? SETTINGS.maxResponseBytes.default;
   /** The exchanges in flight, each with what cuts it. */
   const inFlight = new Map<Promise<void>, () => void>();
   const sockets = new Set<Socket>();

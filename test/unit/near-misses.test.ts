@@ -184,7 +184,19 @@ describe('the remaining exported decisions, each with a case on each side of its
     ['{"name":1}', 'create-rejects-wrong-type-name'],
     ['{"name":"a","description":1}', 'create-rejects-wrong-type-description'],
     ['{"name":"a","description":"b"}', 'valid'],
+    ['', 'create-rejects-missing-body'],
+    ['{"description":"b"}', 'create-rejects-missing-name'],
+    ['{"name":"a","description":null}', 'create-rejects-wrong-type-description'],
   ])('bodyKind(%j) is %s', (text, kind) => expect(bodyKind(text).kind).toBe(kind));
+
+  test.each([
+    ['{"name":"a"}', { fields: { name: 'a' }, extra: false }],
+    ['{"name":"a","description":"b"}', { fields: { name: 'a', description: 'b' }, extra: false }],
+    ['{"description":"b","name":"a","tag":"x"}', { fields: { name: 'a', description: 'b' }, extra: true }],
+    ['{"name":"a","id":5}', { fields: { name: 'a' }, clientId: 5n, extra: true }],
+  ])('a valid create %s: its fields, a client’s id, and whether it has unknown properties (explaining a refusal)', (text, valid) => {
+    expect(bodyKind(text)).toEqual({ kind: 'valid', ...valid });
+  });
 
   test.each([[204, 'passed'], [200, 'passed'], [299, 'passed'], [300, 'failed'], [199, 'failed'], [403, 'failed']] as const)('preflightAnswered: %i %s', (status, outcome) => {
     const preflight = capturedExchange(entry({ method: 'OPTIONS', status, responseBody: '' }) as never, 1, () => 'missing')!;

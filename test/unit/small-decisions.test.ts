@@ -3,6 +3,7 @@
  * - settleAll (src/check/settle.ts): every request a check started has ended before it throws.
  * - seeds (src/check/seed.ts): 31-bit, stable, distinct per label.
  * - buildIsCurrent (src/core/build-state.ts): the bundle at least as new as every source.
+ * - trafficSettings (src/traffic/judge-capture.ts): a judged capture's settings say nothing was sent or generated.
  */
 import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,6 +12,7 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { settleAll } from '../../src/check/settle.js';
 import { deriveSeed, derivedHex } from '../../src/check/seed.js';
 import { buildIsCurrent } from '../../src/core/build-state.js';
+import { trafficSettings } from '../../src/traffic/judge-capture.js';
 
 describe('settleAll', () => {
   test('throws the first rejection in order, only once every promise has settled', async () => {
@@ -74,5 +76,18 @@ describe('buildIsCurrent', () => {
   test('no bundle: not current', () => {
     rmSync(at(BUNDLE));
     expect(buildIsCurrent(root)).toBe(false);
+  });
+});
+
+describe('trafficSettings', () => {
+  test('a judged capture reports no key, no seed, read-only, and the options given', () => {
+    const settings = trafficSettings({ baseUrl: 'https://x.example/v1', formats: ['json'], strict: true, acceptTruncated: true, minMustChecks: 3 });
+    expect(settings).toMatchObject({ baseUrl: 'https://x.example/v1', apiKey: '', targetKind: 'traffic', seed: 0, runId: 'traffic', profile: 'read-only', formats: ['json'], strict: true, acceptTruncated: true, minMustChecks: 3 });
+  });
+
+  test('near miss: options not given keep the table’s defaults', () => {
+    const settings = trafficSettings({ baseUrl: 'https://x.example/v1', formats: ['json'], strict: false, acceptTruncated: false });
+    expect(settings).toMatchObject({ strict: false, acceptTruncated: false });
+    expect(settings.minMustChecks).toBe(trafficSettings({ baseUrl: 'https://y.example/v1', formats: [], strict: false }).minMustChecks);
   });
 });

@@ -1,0 +1,210 @@
+/**
+ * The command line's own decisions (src/cli/main.ts), in this process: the key refused on
+ * argv, exit codes of help, usage errors and the tool's own failures, ports at their
+ * bounds, the report folder's fallback, the traffic commands' required flags, `serve`'s
+ * key, and colour. The slow tier runs the CLI as a process for every exit path.
+ */
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { main } from '../../src/cli/main.js';
+import { EXIT } from '../../src/report/verdict.js';
+import { BASE, entry, writeHar } from '../support/har.js';
+
+let dir: string;
+let har: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'pcs-cli-main-'));
+  har = await writeHar(dir, 'one.har', [entry({ status: 200, responseBody: '[]' })]);
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+interface Ended {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the CLI in this process; stdout claims a terminal when `tty` is set. */
+async function cli(argv: string[], { env = {}, cwd = dir, tty = false, interrupt, stdout }: { env?: NodeJS.ProcessEnv; cwd?: string; tty?: boolean; interrupt?: AbortSignal; stdout?: NodeJS.WritableStream } = {}): Promise<Ended> {
+  let out = '';
+  let err = '';
+  const output = stdout ?? Object.assign(new PassThrough().on('data', (chunk) => (out += chunk)), { isTTY: tty });
+  const code = await main(argv, { stdout: output, stderr: new PassThrough().on('data', (chunk) => (err += chunk)), env, cwd, ...(interrupt ? { interrupt } : {}) });
+  return { code, stdout: out, stderr: err };
+}
+
+const stopped = () => AbortSignal.abort('SIGINT');
+
+describe('the key is never taken on the command line', () => {
+  test.each([['--api-key', 'k3y-on-argv'], ['--api-key=k3y-on-argv'], ['run', '--api-key', 'k3y-on-argv']])('%s: exit 2, the way that works, the key not echoed', async (...argv) => {
+    const { code, stderr } = await cli(argv);
+    expect(code).toBe(EXIT.usage);
+    expect(stderr).toContain('the API key is never taken on the command line');
+    expect(stderr).toContain('--api-key-env NAME (default PETSTORE_API_KEY) or --api-key-file FILE');
+    expect(stderr).not.toContain('k3y-on-argv');
+  });
+
+  test('--api-key-env and --api-key-file are not mistaken for it', async () => {
+    const { stderr } = await cli(['run', '--api-key-env', 'NOT_SET_ANYWHERE', '--api-key-file', join(dir, 'absent')]);
+    expect(stderr).not.toContain('never taken on the command line');
+  });
+});
+
+describe('exit codes of commander', () => {
+  test.each([[['--help']], [['--version']], [['help']], [['run', '--help']]])('%j exits 0', async (argv) => {
+    const { code, stdout } = await cli(argv);
+    expect(code).toBe(0);
+    expect(stdout).not.toBe('');
+  });
+
+  test('an unknown flag exits 2 with one line that points to --help', async () => {
+    const { code, stderr } = await cli(['run', '--no-such-flag']);
+    expect(code).toBe(EXIT.usage);
+    expect(stderr).toBe("petstore-conformance: error: unknown option '--no-such-flag' (see --help)\n");
+  });
+
+  test('an unknown command exits 2', async () => {
+    expect((await cli(['jduge', har])).code).toBe(EXIT.usage);
+  });
+});
+
+describe('the tool’s own failure is exit 3, never 1', () => {
+  /** A stdout whose writes throw `error`. */
+  const throwing = (error: Error) => Object.assign(new PassThrough(), { write: () => { throw error; } });
+
+  test('an internal error: one line naming it, no stack unless PETSTORE_CONFORMANCE_DEBUG is set', async () => {
+    const quiet = await cli(['list'], { stdout: throwing(new Error('the writer broke')) });
+    expect(quiet.code).toBe(EXIT.error);
+    expect(quiet.stderr).toBe('petstore-conformance: internal error: the writer broke\n');
+    const debug = await cli(['list'], { stdout: throwing(new Error('the writer broke')), env: { PETSTORE_CONFORMANCE_DEBUG: '1' } });
+    expect(debug.stderr).toMatch(/^petstore-conformance: internal error: the writer broke\nError: the writer broke\n\s+at /);
+  });
+
+  test('exhausted resources are named as such', async () => {
+    const emfile = Object.assign(new Error('EMFILE: too many open files'), { code: 'EMFILE' });
+    const { code, stderr } = await cli(['list'], { stdout: throwing(emfile) });
+    expect(code).toBe(EXIT.error);
+    expect(stderr).not.toContain('internal error');
+    expect(stderr).toBe('petstore-conformance: the tool failed: too many open files: raise ulimit -n or lower --connections\n');
+  });
+});
+
+describe('ports', () => {
+  test.each(['-1', '65536', '1.5', '', ' ', 'http'])('serve --port %j is a usage error', async (value) => {
+    const { code, stderr } = await cli(['serve', '--port', value], { interrupt: stopped() });
+    expect(code).toBe(EXIT.usage);
+    expect(stderr).toContain('expected a port, 0 to 65535.');
+  });
+
+  test.each(['0', '65535'])('serve --port %s listens', async (value) => {
+    const { code, stdout } = await cli(['serve', '--port', value], { interrupt: stopped() });
+    expect(code).toBe(0);
+    expect(stdout).toMatch(value === '0' ? /^Reference server listening on http:\/\/127\.0\.0\.1:\d+\/v1\n/ : /127\.0\.0\.1:65535\/v1/);
+  });
+
+  test('a port in use is a usage error naming the address', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as { port: number };
+    try {
+      const { code, stderr } = await cli(['serve', '--port', String(port)], { interrupt: stopped() });
+      expect(code).toBe(EXIT.usage);
+      expect(stderr).toBe(`petstore-conformance: error: cannot listen on 127.0.0.1:${port}: EADDRINUSE\n`);
+    } finally {
+      taken.close();
+    }
+  });
+});
+
+describe('serve’s key', () => {
+  test('generated and printed with the line that exports it, when its variable is unset or empty', async () => {
+    for (const env of [{}, { SERVE_KEY: '' }]) {
+      const { stdout } = await cli(['serve', '--port', '0', '--api-key-env', 'SERVE_KEY'], { interrupt: stopped(), env });
+      const key = /API key \(generated\): (\S+)\n/.exec(stdout)?.[1];
+      expect(key).toBeDefined();
+      expect(stdout).toContain(`export SERVE_KEY=${key}\n`);
+    }
+  });
+
+  test('read from its variable, and then never printed', async () => {
+    const { stdout } = await cli(['serve', '--port', '0'], { interrupt: stopped(), env: { PETSTORE_API_KEY: 'a-key-of-my-own' } });
+    expect(stdout).toContain('API key: from PETSTORE_API_KEY\n');
+    expect(stdout).not.toContain('a-key-of-my-own');
+  });
+});
+
+describe('the traffic commands', () => {
+  test('judge without a base URL is a usage error naming the flag', async () => {
+    const { code, stderr } = await cli(['judge', har, '--report-dir', '-']);
+    expect(code).toBe(EXIT.usage);
+    expect(stderr).toBe("petstore-conformance: error: required option '-u, --base-url <url>' not specified\n");
+  });
+
+  test.each([[{}], [{ CAPTURE_KEY: '' }]])('--api-key-env naming a variable unset or empty (%j) is a usage error', async (env) => {
+    const { code, stderr } = await cli(['judge', har, '-u', BASE, '--api-key-env', 'CAPTURE_KEY', '--report-dir', '-'], { env });
+    expect(code).toBe(EXIT.usage);
+    expect(stderr).toBe('petstore-conformance: error: --api-key-env CAPTURE_KEY: the variable is not set\n');
+  });
+
+  test('colour: off a terminal none; on one, or with FORCE_COLOR, some; NO_COLOR and --no-color win', async () => {
+    const coloured = async (env: NodeJS.ProcessEnv, tty: boolean, ...flags: string[]) => /\u001b\[/.test((await cli(['judge', har, '-u', BASE, '--report-dir', '-', ...flags], { env, tty })).stdout);
+    expect(await coloured({}, false)).toBe(false);
+    expect(await coloured({}, true)).toBe(true);
+    expect(await coloured({ FORCE_COLOR: '1' }, false)).toBe(true);
+    expect(await coloured({ NO_COLOR: '1' }, true)).toBe(false);
+    expect(await coloured({}, true, '--no-color')).toBe(false);
+  });
+});
+
+describe('the report folder', () => {
+  test('a folder asked for that cannot be created is a usage error', async () => {
+    const file = join(dir, 'a-file');
+    await writeFile(file, '');
+    const { code, stderr } = await cli(['judge', har, '-u', BASE, '--report-dir', join(file, 'reports')]);
+    expect(code).toBe(EXIT.usage);
+    expect(stderr).toBe(`petstore-conformance: error: cannot create the report directory ${join(file, 'reports')}: ENOTDIR\n`);
+  });
+
+  test('the default, here, or in the temporary folder when here is not writable (said in one line)', async () => {
+    const here = await mkdtemp(join(dir, 'here-'));
+    expect((await cli(['judge', har, '-u', BASE], { cwd: here })).stderr).toBe('');
+    expect(await readdir(join(here, 'reports'))).toHaveLength(1);
+
+    const file = join(dir, 'not-a-folder');
+    await writeFile(file, '');
+    const { code, stderr } = await cli(['judge', har, '-u', BASE], { cwd: file });
+    expect(code).toBe(0);
+    expect(stderr).toMatch(new RegExp(`^petstore-conformance: ${file} is not writable; the reports go to ${join(tmpdir(), 'petstore-conformance')}/\\S+\n$`));
+    await rm(stderr.trim().split(' ').at(-1)!, { recursive: true, force: true });
+  });
+});
+
+describe('run’s own refusals', () => {
+  test('--shard without --targets slices nothing: a usage error', async () => {
+    const { code, stderr } = await cli(['run', '--shard', '1/2']);
+    expect(code).toBe(EXIT.usage);
+    expect(stderr).toContain('--shard slices a fleet: give --targets all (or names) with it');
+  });
+
+  test('a fleet to --report-dir - is a usage error: a fleet writes a folder per target', async () => {
+    const { code, stderr } = await cli(['run', '--targets', 'all', '--report-dir', '-']);
+    expect(code).toBe(EXIT.usage);
+    expect(stderr).toContain('a fleet writes a folder per target: --report-dir - is for one target');
+  });
+});
+
+describe('list', () => {
+  test('--variations with --format json lists the request variations; without json, the checks', async () => {
+    const variations = JSON.parse((await cli(['list', '--format', 'json', '--variations'])).stdout) as Array<{ kind: string }>;
+    expect(variations[0]).toHaveProperty('kind');
+    const checks = JSON.parse((await cli(['list', '--format', 'json'])).stdout) as Array<{ id: string }>;
+    expect(checks[0]).toHaveProperty('id');
+    const table = await cli(['list', '--variations']);
+    expect(table.code).toBe(0);
+    expect(table.stdout).toContain(checks[0]!.id);
+  });
+});

