@@ -207,6 +207,7 @@ const MUTATIONS: Mutation[] = [
   {"file": "src/cli/main.ts", "what": "an internal error's stack is printed without PETSTORE_CONFORMANCE_DEBUG", "from": "if (io.env.PETSTORE_CONFORMANCE_DEBUG) io.stderr.write", "to": "io.stderr.write", "tests": ["test/unit/cli-main.test.ts"]},
   {"file": "src/cli/main.ts", "what": "a judged capture is coloured off a terminal", "from": "color: flags.color !== false && !io.env.NO_COLOR && Boolean(io.stdout.isTTY || io.env.FORCE_COLOR),\n  };", "to": "color: flags.color !== false && !io.env.NO_COLOR,\n  };", "tests": ["test/unit/cli-main.test.ts"]},
   {"file": "src/traffic/har-reader.ts", "what": "a named object with a request is taken for the creator", "from": " && !('request' in item) && ", "to": " && ", "tests": ["test/unit/har-reader.test.ts"]},
+  {"file": "src/config/shard.ts", "what": "--shard 1/n is refused", "from": "index >= 1 && index <= count", "to": "index > 1 && index <= count", "tests": ["test/unit/small-decisions.test.ts"]},
 ];
 
 const run = promisify(execFile);

@@ -3,6 +3,7 @@
  * - settleAll (src/check/settle.ts): every request a check started has ended before it throws.
  * - seeds (src/check/seed.ts): 31-bit, stable, distinct per label.
  * - buildIsCurrent (src/core/build-state.ts): the bundle at least as new as every source.
+ * - shards (src/config/shard.ts): k of n from 1 to n, slices that hold every name once.
  * - trafficSettings (src/traffic/judge-capture.ts): a judged capture's settings say nothing was sent or generated.
  */
 import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
@@ -12,6 +13,7 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { settleAll } from '../../src/check/settle.js';
 import { deriveSeed, derivedHex } from '../../src/check/seed.js';
 import { buildIsCurrent } from '../../src/core/build-state.js';
+import { parseShard, shardOf } from '../../src/config/shard.js';
 import { trafficSettings } from '../../src/traffic/judge-capture.js';
 
 describe('settleAll', () => {
@@ -89,5 +91,23 @@ describe('trafficSettings', () => {
     const settings = trafficSettings({ baseUrl: 'https://x.example/v1', formats: ['json'], strict: false, acceptTruncated: false });
     expect(settings).toMatchObject({ strict: false, acceptTruncated: false });
     expect(settings.minMustChecks).toBe(trafficSettings({ baseUrl: 'https://y.example/v1', formats: [], strict: false }).minMustChecks);
+  });
+});
+
+describe('shards', () => {
+  test.each(['1/1', '1/2', '2/2', '3/7'])('--shard %s is a slice', (text) => {
+    const [index, count] = text.split('/').map(Number);
+    expect(parseShard(text)).toEqual({ index, count });
+  });
+
+  test.each(['0/2', '3/2', '2/1'])('near miss: --shard %s is none', (text) => {
+    expect(() => parseShard(text)).toThrow(`--shard ${text}: expected k/n with 1 ≤ k ≤ n`);
+  });
+
+  test('the slices of 5 names in 3: by name, sizes 1, 2, 2, each name once; more shards than names leave some empty', () => {
+    const names = ['e', 'B', 'a', 'd', 'c'];
+    const slices = [1, 2, 3].map((index) => shardOf(names, { index, count: 3 }));
+    expect(slices).toEqual([['B'], ['a', 'c'], ['d', 'e']]);
+    expect([1, 2, 3].map((index) => shardOf(['only'], { index, count: 3 }))).toEqual([[], [], ['only']]);
   });
 });
