@@ -208,6 +208,12 @@ const MUTATIONS: Mutation[] = [
   {"file": "src/cli/main.ts", "what": "a judged capture is coloured off a terminal", "from": "color: flags.color !== false && !io.env.NO_COLOR && Boolean(io.stdout.isTTY || io.env.FORCE_COLOR),\n  };", "to": "color: flags.color !== false && !io.env.NO_COLOR,\n  };", "tests": ["test/unit/cli-main.test.ts"]},
   {"file": "src/traffic/har-reader.ts", "what": "a named object with a request is taken for the creator", "from": " && !('request' in item) && ", "to": " && ", "tests": ["test/unit/har-reader.test.ts"]},
   {"file": "src/config/shard.ts", "what": "--shard 1/n is refused", "from": "index >= 1 && index <= count", "to": "index > 1 && index <= count", "tests": ["test/unit/small-decisions.test.ts"]},
+  {"file": "src/check/refusal.ts", "what": "the length limits are sought among the accepted values", "from": "const refused = observations.filter((observation) => !observation.accepted);", "to": "const refused = observations.filter((observation) => observation.accepted);", "tests": ["test/judgements/others.test.ts"]},
+  {"file": "src/check/refusal.ts", "what": "a single refusal past 64 characters is not sought as a limit", "from": "if (refused.length === 0) return;", "to": "if (refused.length === 1) return;", "tests": ["test/judgements/others.test.ts"]},
+  {"file": "src/check/refusal.ts", "what": "a refusal of exactly 64 characters is sought as a limit", "from": ".filter((bytes) => bytes > EVERYDAY_LENGTH);", "to": ".filter((bytes) => bytes >= EVERYDAY_LENGTH);", "tests": ["test/judgements/others.test.ts"]},
+  {"file": "src/check/refusal.ts", "what": "a comma follows \"included\" inside the policy's words", "from": "phrase.endsWith('included')", "to": "phrase.includes('included')", "tests": ["test/judgements/others.test.ts"]},
+  {"file": "src/check/refusal.ts", "what": "U+10000 is taken for a BMP character", "from": "/[\\u{10000}-\\u{10ffff}]/u", "to": "/[\\u{10001}-\\u{10ffff}]/u", "tests": ["test/judgements/others.test.ts"]},
+  {"file": "src/http/body-reader.ts", "what": "a large body read whole keeps counting at the size expected", "from": "      done(decoding.bytes);\n", "to": "", "tests": ["test/unit/large-bodies.test.ts"]},
 ];
 
 const run = promisify(execFile);

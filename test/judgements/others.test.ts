@@ -5,7 +5,7 @@
 import { describe, expect, test } from 'vitest';
 import { bisectLimit, codePoints, explainingMeasures, mayExceedLimit, measuresFromProbes, type LengthObservation } from '../../src/check/length-limit.js';
 import type { CheckContext } from '../../src/check/context.js';
-import { classesOf, isRefusal, judgeRefusals, mayBeRefused, policyWords, type RefusalObservation } from '../../src/check/refusal.js';
+import { classesOf, isRefusal, judgeLengthLimits, judgeRefusals, mayBeRefused, policyWords, type RefusalObservation } from '../../src/check/refusal.js';
 import { noneCreatedWithoutKey } from '../../src/judgements/auth.js';
 import { storedExactlyOrRefused } from '../../src/judgements/edge-cases.js';
 import { listHoldsModel } from '../../src/judgements/model.js';
@@ -53,6 +53,8 @@ describe('refusals of valid values', () => {
     ['a tab', { name: 'a\tb' }, ['name tab-or-line-break']],
     ['an astral character', { name: 'a😀' }, ['name outside-bmp']],
     ['a BMP character beside it is everyday', { name: 'a中' }, []],
+    ['U+10000, the first character past the BMP', { name: 'a\u{10000}' }, ['name outside-bmp']],
+    ['U+FFFF, the last of the BMP, is everyday', { name: 'a\uffff' }, []],
     ['a space at the end', { name: 'a ' }, ['name edge-whitespace']],
     ['a space inside is everyday', { name: 'a b' }, []],
     ['a leading tab is two classes', { name: '\ta' }, ['name tab-or-line-break', 'name edge-whitespace']],
@@ -76,6 +78,7 @@ describe('refusals of valid values', () => {
     ['DEL alone', ['del'], 'names holding DEL (U+007F) are refused (400)'],
     ['NUL alone', ['nul'], 'names holding NUL are refused (400)'],
     ['two unrelated classes', ['outside-bmp', 'empty'], 'names holding a character outside the BMP, or that are empty are refused (400)'],
+    ['every control class and another: the comma only after "included" at the end', ['nul', 'control', 'tab-or-line-break', 'outside-bmp'], 'names holding a C0 control character, tab or line break included, or holding a character outside the BMP are refused (400)'],
   ] as const)('%s', (_d, classes, words) => {
     expect(policyWords('name', classes.map((valueClass) => ({ valueClass, statuses: [400] })))).toBe(`${words}: a policy (4.2 leaves "invalid values" open)`);
   });
@@ -176,6 +179,44 @@ describe('length limits', () => {
     const probe = async (length: number) => (probes.push(length), length <= 255 ? 'accepted' : 'refused') as 'accepted' | 'refused';
     expect(await bisectLimit(probe, 4096)).toBe(255);
     expect(probes.length).toBeLessThanOrEqual(2 + Math.ceil(Math.log2(4096)));
+  });
+
+  /** A check context whose target refuses names longer than `limit` characters (code points): what it sent, and what it observed. */
+  function limitedTo(limit: number) {
+    const sent: number[] = [];
+    const observed: string[] = [];
+    const t = {
+      exchanges: [],
+      name: (label = '') => `pcs-test ${label}`.trim(),
+      observe: (text: string) => observed.push(text),
+      create: async (body: { json: { name: string } }) => {
+        sent.push(codePoints(body.json.name));
+        const exchange = codePoints(body.json.name) > limit ? answered(400, { code: 'too-long', message: 'too long', status: 400 }, { method: 'POST' }) : answered(201, { id: sent.length, ...body.json }, { method: 'POST' });
+        (t as unknown as { exchanges: unknown[] }).exchanges.push(exchange);
+        return exchange;
+      },
+    } as unknown as CheckContext;
+    return { t, sent, observed };
+  }
+
+  test('one refusal past 64 characters: its limit found by probes and observed; nothing refused: nothing sent', async () => {
+    const limited = limitedTo(255);
+    await judgeLengthLimits(limited.t, [seen({ name: 'x'.repeat(10) }, true), seen({ name: 'x'.repeat(300) }, false)]);
+    expect(limited.observed).toEqual(['names longer than 255 characters are refused (400): a length limit (section 8)']);
+
+    const none = limitedTo(255);
+    await judgeLengthLimits(none.t, [seen({ name: 'x'.repeat(300) }, true)]);
+    expect([none.sent, none.observed]).toEqual([[], []]);
+  });
+
+  test('a refusal of 65 characters is sought as a limit of 64; one of exactly 64 is explained by no limit', async () => {
+    const limited = limitedTo(64);
+    await judgeLengthLimits(limited.t, [seen({ name: 'x'.repeat(65) }, false)]);
+    expect(limited.observed).toEqual([expect.stringMatching(/^names longer than 64 characters are refused \(400\)/)]);
+
+    const everyday = limitedTo(63);
+    await expect(judgeLengthLimits(everyday.t, [seen({ name: 'x'.repeat(64) }, false)])).rejects.toThrow(/no length limit explains the refusals \(longest accepted by probes: name unlimited, description unlimited\)/);
+    expect(everyday.sent).toEqual([]);
   });
 
   test('a limit below 64 characters refuses everyday values; a length accepted after all is no limit', async () => {

@@ -96,6 +96,12 @@ describe('the body reader', () => {
     expect(binary).toEqual({ bytes: 3 * MiB, preview: Buffer.alloc(48, 0xff) });
   });
 
+  test('a large body read whole counts at its size, not the size expected (a chunked body expects the cap)', async () => {
+    const reader = new BodyReader(new HeapPacer(() => {}, () => 0));
+    await reader.read(body(2 * MiB).iterable, deadline(), { owner: 'a', expected: 16 * MiB, idempotent: true, cap: 16 * MiB });
+    expect(reader.leases.limit).toBe(Math.floor(LARGE_BODIES_BUDGET_BYTES / (2 * MiB)));
+  });
+
   test('a GET past 1 MiB without a lease stops reading, destroys its body and gives way', async () => {
     const reader = new BodyReader(new HeapPacer(() => {}, () => 0));
     reader.leases.large('holder', LARGE_BODIES_BUDGET_BYTES, false);
