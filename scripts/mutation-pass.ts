@@ -214,6 +214,10 @@ const MUTATIONS: Mutation[] = [
   {"file": "src/check/refusal.ts", "what": "a comma follows \"included\" inside the policy's words", "from": "phrase.endsWith('included')", "to": "phrase.includes('included')", "tests": ["test/judgements/others.test.ts"]},
   {"file": "src/check/refusal.ts", "what": "U+10000 is taken for a BMP character", "from": "/[\\u{10000}-\\u{10ffff}]/u", "to": "/[\\u{10001}-\\u{10ffff}]/u", "tests": ["test/judgements/others.test.ts"]},
   {"file": "src/http/body-reader.ts", "what": "a large body read whole keeps counting at the size expected", "from": "      done(decoding.bytes);\n", "to": "", "tests": ["test/unit/large-bodies.test.ts"]},
+  {"file": "src/runner/fleet.ts", "what": "a fleet opens more lanes than it has targets", "from": "const laneCount = Math.min(", "to": "const laneCount = Math.max(", "tests": ["test/suite/fleet-options.test.ts"]},
+  {"file": "src/runner/fleet.ts", "what": "a fleet that wrote nothing prints an empty Report line", "from": "written.length > 0 ?", "to": "written.length >= 0 ?", "tests": ["test/suite/fleet-options.test.ts"]},
+  {"file": "src/runner/fleet.ts", "what": "a target that asks for other formats writes no report.json (merge has nothing to read)", "from": "formats: [...new Set(['json' as const, ...(member.formats ?? SETTINGS.formats.default)])],", "to": "formats: [...new Set([...(member.formats ?? SETTINGS.formats.default)])],", "tests": ["test/suite/fleet-options.test.ts"]},
+  {"file": "src/runner/fleet.ts", "what": "a fleet without a report folder names one per target", "from": "options.reportDir === null ? null : name);", "to": "name);", "tests": ["test/suite/fleet-options.test.ts"]},
 ];
 
 const run = promisify(execFile);
