@@ -6,6 +6,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { describe, expect, test } from 'vitest';
 import { HEAP_FLOOR_BYTES, HEAP_GROWTH_BYTES, HeapPacer } from '../../src/core/heap-pacer.js';
 import { BodyReader, BodyTooLarge, ECHO_SLACK_BYTES, GaveWay, PausableDeadline, responseCap } from '../../src/http/body-reader.js';
+import { SETTINGS } from '../../src/config/settings.js';
 import { LARGE_BODIES_BUDGET_BYTES, LARGE_BODY_BYTES, LargeBodyLeases } from '../../src/http/large-body-leases.js';
 
 const MiB = 2 ** 20;
@@ -46,6 +47,17 @@ describe('large-body leases', () => {
     expect(leases.limit).toBe(Math.floor(LARGE_BODIES_BUDGET_BYTES / (16 * MiB)));
     done(2 * MiB); // it was chunked, and shorter than the cap it was assumed to be
     expect(leases.limit).toBe(Math.floor(LARGE_BODIES_BUDGET_BYTES / (2 * MiB)));
+  });
+
+  test('as the budget says: every connection reads at once while bodies stay at 2.5 MiB; a byte more and one fewer; two of 16 MiB', () => {
+    const limitAfter = (bytes: number) => {
+      const leases = new LargeBodyLeases();
+      leases.large('a', bytes, false)!(bytes);
+      return leases.limit;
+    };
+    expect(limitAfter(2.5 * MiB)).toBe(SETTINGS.connections.default);
+    expect(limitAfter(2.5 * MiB + 1)).toBe(SETTINGS.connections.default - 1);
+    expect(limitAfter(16 * MiB)).toBe(2);
   });
 
   test('a check without a lease waits before it sends, until a lease is released', async () => {
@@ -94,6 +106,15 @@ describe('the body reader', () => {
     expect(await reader.read(body(3 * MiB, 0x61).iterable, deadline(), owner)).toEqual({ bytes: 3 * MiB, text: 'a'.repeat(3 * MiB) });
     const binary = await reader.read(body(3 * MiB, 0xff).iterable, deadline(), owner);
     expect(binary).toEqual({ bytes: 3 * MiB, preview: Buffer.alloc(48, 0xff) });
+  });
+
+  test('a body of exactly 1 MiB is small: nobody waits after it; a byte more is large', async () => {
+    const reader = new BodyReader(new HeapPacer(() => {}, () => 0));
+    const read = (bytes: number) => reader.read(body(bytes).iterable, deadline(), { owner: 'a', expected: bytes, idempotent: true, cap: 16 * MiB });
+    await read(1024 * 1024);
+    expect(reader.leases.limit).toBe(Infinity);
+    await read(1024 * 1024 + 1);
+    expect(reader.leases.limit).toBe(Math.floor(LARGE_BODIES_BUDGET_BYTES / (1024 * 1024 + 1)));
   });
 
   test('a large body read whole counts at its size, not the size expected (a chunked body expects the cap)', async () => {
