@@ -221,6 +221,7 @@ const MUTATIONS: Mutation[] = [
   {"file": "src/http/large-body-leases.ts", "what": "a budget of 41 MiB: bodies of 2.5 MiB and a byte have a lease per connection", "from": "export const LARGE_BODIES_BUDGET_BYTES = 40 * 1024 * 1024;", "to": "export const LARGE_BODIES_BUDGET_BYTES = 41 * 1024 * 1024;", "tests": ["test/unit/large-bodies.test.ts"]},
   {"file": "src/http/large-body-leases.ts", "what": "a body of 1 MiB and a byte is small", "from": "export const LARGE_BODY_BYTES = 1024 * 1024;", "to": "export const LARGE_BODY_BYTES = 1024 * 1025;", "tests": ["test/unit/large-bodies.test.ts"]},
   {"file": "src/http/body-reader.ts", "what": "a body of exactly 1 MiB is large", "from": "if (decoding.bytes > LARGE_BODY_BYTES) break;", "to": "if (decoding.bytes >= LARGE_BODY_BYTES) break;", "tests": ["test/unit/large-bodies.test.ts"]},
+  {"file": "src/runner/fleet.ts", "what": "a fleet of twelve warns of a listener leak on its stop", "from": "if (stop) setMaxListeners(0, stop);", "to": "if (stop) setMaxListeners(1, stop);", "tests": ["test/suite/fleet-options.test.ts"]},
 ];
 
 const run = promisify(execFile);

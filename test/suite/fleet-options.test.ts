@@ -64,4 +64,18 @@ describe('a fleet of probes', () => {
     expect(outcome.fleet.targets.every(({ reportDir }) => reportDir === null)).toBe(true);
     expect(outcome.fleet.shard).toEqual({ index: 2, count: 3 });
   });
+
+  test('twelve targets listen to the one stop: no warning of a listener leak (Node warns past 10)', async () => {
+    const warnings: string[] = [];
+    const warned = (warning: Error) => warnings.push(warning.name);
+    process.on('warning', warned);
+    try {
+      await fleet(Array.from({ length: 12 }, (_, i) => `t${i}`), { reportDir: null, targetConcurrency: 1, signal: new AbortController().signal });
+      // A warning is emitted on the next tick.
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off('warning', warned);
+    }
+    expect(warnings.filter((name) => name === 'MaxListenersExceededWarning')).toEqual([]);
+  });
 });
