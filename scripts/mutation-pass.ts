@@ -222,6 +222,10 @@ const MUTATIONS: Mutation[] = [
   {"file": "src/http/large-body-leases.ts", "what": "a body of 1 MiB and a byte is small", "from": "export const LARGE_BODY_BYTES = 1024 * 1024;", "to": "export const LARGE_BODY_BYTES = 1024 * 1025;", "tests": ["test/unit/large-bodies.test.ts"]},
   {"file": "src/http/body-reader.ts", "what": "a body of exactly 1 MiB is large", "from": "if (decoding.bytes > LARGE_BODY_BYTES) break;", "to": "if (decoding.bytes >= LARGE_BODY_BYTES) break;", "tests": ["test/unit/large-bodies.test.ts"]},
   {"file": "src/runner/fleet.ts", "what": "a fleet of twelve warns of a listener leak on its stop", "from": "if (stop) setMaxListeners(0, stop);", "to": "if (stop) setMaxListeners(1, stop);", "tests": ["test/suite/fleet-options.test.ts"]},
+  {"file": "src/secrets/pieces.ts", "what": "[ folds to { as if a letter", "from": "return code >= 65 && code <= 90 ? code + 32 : code;", "to": "return code >= 65 && code <= 91 ? code + 32 : code;", "tests": ["test/unit/secrets.test.ts"]},
+  {"file": "src/secrets/pieces.ts", "what": "@ folds to ` as if a letter", "from": "return code >= 65 && code <= 90 ? code + 32 : code;", "to": "return code >= 64 && code <= 90 ? code + 32 : code;", "tests": ["test/unit/secrets.test.ts"]},
+  {"file": "src/config/file.ts", "what": "a selection of targets all present is refused", "from": "if (missing.length > 0) throw", "to": "if (missing.length >= 0) throw", "tests": ["test/unit/config-file.test.ts"]},
+  {"file": "src/report/check-list.ts", "what": "the check table leaves its last two columns unpadded", "from": "(i < row.length - 1 ? cell.padEnd", "to": "(i < row.length - 2 ? cell.padEnd", "tests": ["test/unit/cli-main.test.ts"]},
 ];
 
 const run = promisify(execFile);

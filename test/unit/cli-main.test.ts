@@ -207,4 +207,13 @@ describe('list', () => {
     expect(table.code).toBe(0);
     expect(table.stdout).toContain(checks[0]!.id);
   });
+
+  test('the table: every column but the last padded to its widest cell, so the last starts at one place', async () => {
+    const lines = (await cli(['list'])).stdout.split('\n');
+    const header = lines.findIndex((line) => line.startsWith('ID  ') && line.endsWith('REQUIREMENTS'));
+    const rows = lines.slice(header + 1, lines.indexOf('', header));
+    const last = lines[header]!.indexOf('REQUIREMENTS');
+    expect(rows.length).toBeGreaterThan(20);
+    for (const row of rows) expect([row, row.slice(last - 2, last + 1)]).toEqual([row, expect.stringMatching(/^ {2}\S$/)]);
+  });
 });

@@ -29,3 +29,12 @@ test.each([
 test('near miss: the same file with its quote closed is read', async () => {
   expect(await refusal('targets:\n  staging:\n    baseUrl: "http://x/v1"\n')).toBe('accepted');
 });
+
+test('a selection of targets: every name given, in its order, once; a name it lacks is refused, and only then', async () => {
+  const path = join(dir, `config-${++files}.yaml`);
+  writeFileSync(path, 'targets:\n  a:\n    baseUrl: http://a/v1\n  b:\n    baseUrl: http://b/v1\n');
+  const config = await loadConfig(path);
+  expect(config.select('b,a,b')).toEqual(['b', 'a']);
+  expect(config.select('all')).toEqual(['a', 'b']);
+  expect(() => config.select('a,c')).toThrow(`${path} has no target "c"; it has: a, b`);
+});

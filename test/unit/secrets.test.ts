@@ -124,6 +124,16 @@ describe('Redactor, binary previews', () => {
     expect(redactor.preview(tail).toString('latin1')).toBe(`${KEY_PLACEHOLDER} end\xff`);
   });
 
+  test.each([
+    ['Z', 'z', '[', '{'],
+    ['A', 'a', '@', '`'],
+  ])('pieces match %s as %s, the last letter in either case; %s, beside it, is not %s', (letter, lower, neighbour, shifted) => {
+    const redactor = new Redactor().add(`${letter.repeat(4)}${neighbour.repeat(4)}${letter.repeat(4)}${neighbour.repeat(4)}-long-enough`, KEY_PLACEHOLDER);
+    const run = (l: string, n: string) => Buffer.from(`\xff ${l.repeat(4)}${n.repeat(4)}${l.repeat(4)} \xff`, 'latin1');
+    expect(redactor.preview(run(lower, neighbour)).toString('latin1')).toBe(`\xff ${KEY_PLACEHOLDER} \xff`);
+    expect(redactor.preview(run(lower, shifted))).toEqual(run(lower, shifted));
+  });
+
   test('a run of 7 characters, or none, leaves the bytes as they are', () => {
     const redactor = new Redactor().add(key, KEY_PLACEHOLDER);
     const bytes = Buffer.from(`x ${key.slice(3, 10)} \x00\xff`, 'latin1');
