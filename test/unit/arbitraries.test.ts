@@ -92,6 +92,14 @@ describe('schemaValue', () => {
     }
   });
 
+  test('scalars a JSON body can carry: safe integers, finite numbers (no NaN, no infinity), booleans', () => {
+    const scalars = { type: 'object', required: ['i', 'n', 'b'], properties: { i: { type: 'integer' }, n: { type: 'number' }, b: { type: 'boolean' } } };
+    const values = fc.sample(schemaValue(scalars, { text: fc.string() }), { seed: 1, numRuns: 1_000 }) as Array<{ i: number; n: number; b: boolean }>;
+    expect(values.every(({ i }) => Number.isSafeInteger(i))).toBe(true);
+    expect(values.every(({ n }) => Number.isFinite(n))).toBe(true);
+    expect(new Set(values.map(({ b }) => b))).toEqual(new Set([true, false]));
+  });
+
   test('refuses a schema it cannot derive from, rather than generate wrong values', () => {
     expect(() => schemaValue({ type: 'object', properties: { x: { oneOf: [] } } }, { text: fc.string() })).toThrow(/unsupported/);
   });
