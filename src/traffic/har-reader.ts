@@ -75,6 +75,11 @@ export interface HarReadOptions {
 /** One entry of a capture, by its 1-based place: readable, or why not (`response.status is not an integer`). */
 export type HarItem = { index: number; entry: HarEntry } | { index: number; problem: string };
 
+/** How a HAR's bytes start: `{"log":`, after a UTF-8 byte order mark and whitespace (read as latin1). */
+const HAR_START = /^(\xef\xbb\xbf)?[ \t\r\n]*\{[ \t\r\n]*"log"[ \t\r\n]*:/;
+/** Bytes of a file's start looked at for {@link HAR_START}. */
+const HAR_START_BYTES = 256;
+
 /**
  * A capture that ends before its JSON does (a recorder killed, a size limit, a copy cut
  * short), or breaks in the middle: what came before was handed on; `entries` says how much.
@@ -129,6 +134,17 @@ export async function* readHarEntries(path: string, options: HarReadOptions = {}
   let index = 0;
   // HAR 1.2 requires log.version and log.creator: JSON with neither, and no entry, is no HAR.
   let harLog = false;
+  // Whether the file starts as a HAR does: one that breaks later is a HAR cut short, however
+  // its reads fell (the parser throws for a whole chunk, values it had parsed included).
+  let harStart = false;
+  let head = '';
+  const sniff = (chunk: Buffer) => {
+    if (head.length < HAR_START_BYTES) {
+      head += chunk.toString('latin1', 0, HAR_START_BYTES - head.length);
+      harStart = HAR_START.test(head);
+    }
+    return chunk;
+  };
   let ended = false;
   let pipeline: ReturnType<typeof chain> | undefined;
   const maxBody = options.maxBodyBytes ?? SETTINGS.maxResponseBytes.default;
@@ -141,6 +157,7 @@ export async function* readHarEntries(path: string, options: HarReadOptions = {}
     // Keys, strings and numbers come in pieces, packed within bounds (bounded-tokens.ts); stream-json keeps every character of a string (a U+FEFF inside a body included).
     pipeline = chain([
       ...bytes,
+      sniff,
       parser({ packKeys: false, packStrings: false, packNumbers: false, streamKeys: true, streamStrings: true, streamNumbers: true }),
       boundedTokens({ valueChars, entryChars: 3 * valueChars + 1024 * 1024, entryDepth: 4 }),
       pick({ filter: /^log\.(version|creator|entries\.\d+)$/ }),
@@ -179,7 +196,7 @@ export async function* readHarEntries(path: string, options: HarReadOptions = {}
     const code = (error as NodeJS.ErrnoException).code;
     if (code && !/^Z_/.test(code)) throw new UsageError(`cannot read the capture ${path}: ${code}`);
     const reason = String((error as Error).message ?? error).split('\n')[0]!;
-    if (!harLog) throw new UsageError(`the capture ${path} is not a HAR file (JSON): ${reason}`);
+    if (!harLog && !harStart) throw new UsageError(`the capture ${path} is not a HAR file (JSON): ${reason}`);
     // Every byte read and the JSON not done: the file was cut; else it breaks where it stands.
     throw new CaptureCut(path, index, ended || /^Z_BUF_ERROR$/.test(code ?? '') ? 'ends before its JSON does' : `is not JSON past its start (${reason})`);
   } finally {

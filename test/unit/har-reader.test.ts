@@ -170,6 +170,27 @@ describe('what is no HAR, and a capture cut short', () => {
     expect(error?.reason).toMatch(/^is not JSON past its start \(Parser cannot parse input/);
   });
 
+  test.each([
+    ['within the first read', ''],
+    ['after a byte order mark', '\ufeff'],
+    ['after whitespace', ' \n\t'],
+  ])('a HAR that breaks %s is a capture cut short all the same, not a file that is no HAR', async (_where, before) => {
+    const whole = harText([good, good]);
+    const at = whole.lastIndexOf('{"startedDateTime"');
+    const { items, error } = await read(await file(`${before}${whole.slice(0, at)}@@@${whole.slice(at)}`));
+    expect(error?.reason).toMatch(/^is not JSON past its start \(/);
+    expect(error?.entries).toBe(items.length);
+  });
+
+  test.each([
+    ['another member first', '{"lag":{"entries":[@@@'],
+    ['a list', '[{"log":@@@'],
+    ['text', 'log: {@@@'],
+  ])('near miss: JSON that breaks before it is a HAR (%s) is no HAR file', async (_what, text) => {
+    const { error } = await read(await file(text));
+    expect(error?.message).toMatch(/ is not a HAR file \(JSON\): /);
+  });
+
   test('a missing file is a usage error naming it', async () => {
     const { error } = await read(join(dir, 'absent.har'));
     expect(error).toMatchObject({ code: 'PCS_USAGE' });
