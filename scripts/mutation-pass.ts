@@ -228,6 +228,9 @@ const MUTATIONS: Mutation[] = [
   {"file": "src/report/check-list.ts", "what": "the check table leaves its last two columns unpadded", "from": "(i < row.length - 1 ? cell.padEnd", "to": "(i < row.length - 2 ? cell.padEnd", "tests": ["test/unit/cli-main.test.ts"]},
   {"file": "src/arbitraries/schema-value.ts", "what": "a number property may be NaN, which JSON cannot carry", "from": "fc.double({ noNaN: true, noDefaultInfinity: true })", "to": "fc.double({ noNaN: false, noDefaultInfinity: true })", "tests": ["test/unit/arbitraries.test.ts"]},
   {"file": "src/traffic/har-reader.ts", "what": "a HAR that breaks within its first read is called no HAR file (the verdict depends on where reads fell)", "from": "if (!harLog && !harStart) throw", "to": "if (!harLog) throw", "tests": ["test/unit/har-reader.test.ts"]},
+  {"file": "src/traffic/capture.ts", "what": "a compressed body inflates to 65 MiB", "from": "const MAX_INFLATED_BYTES = 64 * 1024 * 1024;", "to": "const MAX_INFLATED_BYTES = 65 * 1024 * 1024;", "tests": ["test/unit/near-misses.test.ts"]},
+  {"file": "src/traffic/capture.ts", "what": "an entry whose start is no date is placed at NaN", "from": "if (!entry?.request?.method || !entry.request.url || !Number.isFinite(startMs)) return undefined;", "to": "if (!entry?.request?.method || !entry.request.url && !Number.isFinite(startMs)) return undefined;", "tests": ["test/unit/near-misses.test.ts"]},
+  {"file": "src/traffic/capture.ts", "what": "an unanswered entry without a comment says \"(undefined)\"", "from": "entry.comment ? ` (${entry.comment})` : ''", "to": "` (${entry.comment})`", "tests": ["test/unit/near-misses.test.ts"]},
 ];
 
 const run = promisify(execFile);
