@@ -231,6 +231,8 @@ const MUTATIONS: Mutation[] = [
   {"file": "src/traffic/capture.ts", "what": "a compressed body inflates to 65 MiB", "from": "const MAX_INFLATED_BYTES = 64 * 1024 * 1024;", "to": "const MAX_INFLATED_BYTES = 65 * 1024 * 1024;", "tests": ["test/unit/near-misses.test.ts"]},
   {"file": "src/traffic/capture.ts", "what": "an entry whose start is no date is placed at NaN", "from": "if (!entry?.request?.method || !entry.request.url || !Number.isFinite(startMs)) return undefined;", "to": "if (!entry?.request?.method || !entry.request.url && !Number.isFinite(startMs)) return undefined;", "tests": ["test/unit/near-misses.test.ts"]},
   {"file": "src/traffic/capture.ts", "what": "an unanswered entry without a comment says \"(undefined)\"", "from": "entry.comment ? ` (${entry.comment})` : ''", "to": "` (${entry.comment})`", "tests": ["test/unit/near-misses.test.ts"]},
+  {"file": "src/traffic/capture.ts", "what": "a request body not kept, of bodySize 0, counts 0 bytes (as if one was sent)", "from": "typeof size === 'number' && size > 0 ? { bodyBytes: size }", "to": "typeof size === 'number' && size >= 0 ? { bodyBytes: size }", "tests": ["test/unit/near-misses.test.ts"]},
+  {"file": "src/traffic/capture.ts", "what": "a response body not kept, of size -1, counts -1 bytes", "from": "bodyBytes: decoded?.bytes ?? Math.max(0,", "to": "bodyBytes: decoded?.bytes ?? Math.min(0,", "tests": ["test/unit/near-misses.test.ts"]},
 ];
 
 const run = promisify(execFile);

@@ -158,6 +158,18 @@ describe('a captured entry', () => {
     expect(captured({ time })?.durationMs).toBe(duration);
   });
 
+  test.each([[15, 15], [1, 1], [0, undefined], [-1, undefined]])('a request body not kept, of bodySize %i, counts %s bytes', (bodySize, bytes) => {
+    const base = entry({ status: 201, requestBody: '{"name":"Dogs"}', responseBody: '{}' }) as { request: Record<string, unknown> };
+    const request = captured({ request: { ...base.request, postData: undefined, bodySize } })?.request;
+    expect(request?.bodyBytes).toBe(bytes);
+    expect(request?.body).toBeUndefined();
+  });
+
+  test.each([[10, 10], [-1, 0]])('a response body not kept, of size %i, counts %i bytes', (size, bytes) => {
+    const base = entry({ status: 200, responseBody: '[]' }) as { response: Record<string, unknown> };
+    expect(captured({ response: { ...base.response, content: { size, mimeType: 'application/json' } } })?.response?.bodyBytes).toBe(bytes);
+  });
+
   test('no response: the comment says why, when there is one', () => {
     const unanswered = (comment?: string) => captured({ response: { status: 0, headers: [] }, ...(comment ? { comment } : {}) })?.error?.message;
     expect(unanswered('net::ERR_CONNECTION_RESET')).toBe('no response in the capture (net::ERR_CONNECTION_RESET)');
