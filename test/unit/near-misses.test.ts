@@ -22,8 +22,7 @@ import { answered, judged } from '../support/exchanges.js';
 import { CheckFailure } from '../../src/core/errors.js';
 import { failureRecord } from '../../src/check/failure-record.js';
 import { TrafficJudge } from '../../src/traffic/judge.js';
-import { bodyText, capturedExchange, normalVersion } from '../../src/traffic/capture.js';
-import { gzipSync } from 'node:zlib';
+import { capturedExchange, normalVersion } from '../../src/traffic/capture.js';
 import { CHECKS } from '../support/checks.js';
 import { BASE, entry } from '../support/har.js';
 
@@ -144,44 +143,6 @@ describe('captured traffic', () => {
     ['the key with two characters added', 'Bearer abcdefghijklmnopqr', 'unverified'],
   ])('%s is named %s', (_what, authorization, name) => {
     expect(credentialName(authorization, knownKey('abcdefghijklmnop', undefined))).toBe(name);
-  });
-});
-
-describe('a captured entry', () => {
-  const captured = (changes: Record<string, unknown>) => capturedExchange({ ...entry({ status: 200, responseBody: '[]' }), ...changes } as never, 1, () => 'valid');
-  test('one whose start is no date cannot be placed: none; a date can', () => {
-    expect(captured({ startedDateTime: 'yesterday' })).toBeUndefined();
-    expect(captured({ startedDateTime: '2026-11-27T00:00:00.000Z' })?.startMs).toBe(Date.parse('2026-11-27T00:00:00.000Z'));
-  });
-
-  test.each([[-1, 0], [0, 0], [5, 5]])('a total time of %i ms lasts %i ms', (time, duration) => {
-    expect(captured({ time })?.durationMs).toBe(duration);
-  });
-
-  test.each([[15, 15], [1, 1], [0, undefined], [-1, undefined]])('a request body not kept, of bodySize %i, counts %s bytes', (bodySize, bytes) => {
-    const base = entry({ status: 201, requestBody: '{"name":"Dogs"}', responseBody: '{}' }) as { request: Record<string, unknown> };
-    const request = captured({ request: { ...base.request, postData: undefined, bodySize } })?.request;
-    expect(request?.bodyBytes).toBe(bytes);
-    expect(request?.body).toBeUndefined();
-  });
-
-  test.each([[10, 10], [-1, 0]])('a response body not kept, of size %i, counts %i bytes', (size, bytes) => {
-    const base = entry({ status: 200, responseBody: '[]' }) as { response: Record<string, unknown> };
-    expect(captured({ response: { ...base.response, content: { size, mimeType: 'application/json' } } })?.response?.bodyBytes).toBe(bytes);
-  });
-
-  test('no response: the comment says why, when there is one', () => {
-    const unanswered = (comment?: string) => captured({ response: { status: 0, headers: [] }, ...(comment ? { comment } : {}) })?.error?.message;
-    expect(unanswered('net::ERR_CONNECTION_RESET')).toBe('no response in the capture (net::ERR_CONNECTION_RESET)');
-    expect(unanswered()).toBe('no response in the capture');
-  });
-
-  test('a compressed body inflates to 64 MiB at most: exactly that is read, a byte more is a missing body, not a crash', () => {
-    const bomb = (bytes: number) => gzipSync(Buffer.alloc(bytes, 0x20));
-    const missing: string[] = [];
-    expect(bodyText(bomb(64 * 1024 * 1024), 'gzip', 'response body', missing)?.bytes).toBe(64 * 1024 * 1024);
-    expect(bodyText(bomb(64 * 1024 * 1024 + 1), 'gzip', 'response body', missing)).toBeUndefined();
-    expect(missing).toEqual(['response body (compressed with gzip, and it does not inflate)']);
   });
 });
 
