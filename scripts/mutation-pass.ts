@@ -241,6 +241,10 @@ const MUTATIONS: Mutation[] = [
   {"file": "src/traffic/capture.ts", "what": "text of exactly its size is taken for a cut", "from": "decoded.bytes < size && !coded", "to": "decoded.bytes <= size && !coded", "tests": ["test/unit/capture.test.ts"]},
   {"file": "src/traffic/capture.ts", "what": "a body not kept is taken for invalid UTF-8", "from": "utf8Valid: decoded?.utf8Valid ?? true", "to": "utf8Valid: decoded?.utf8Valid ?? false", "tests": ["test/unit/capture.test.ts"]},
   {"file": "src/traffic/capture.ts", "what": "a superseded attempt keeps the words \"superseded:\" in its reason", "from": "if (superseded) exchange.superseded = superseded[1]!;", "to": "if (superseded) exchange.superseded = superseded[0]!;", "tests": ["test/unit/capture.test.ts"]},
+  {"file": "src/traffic/capture.ts", "what": "a Content-Encoding with spaces around it is not inflated", "from": "const coding = contentEncoding?.trim().toLowerCase();", "to": "const coding = contentEncoding?.toLowerCase();", "tests": ["test/unit/capture.test.ts"]},
+  {"file": "src/traffic/capture.ts", "what": "any body whose second byte is 0x8b is taken for gzip", "from": "(coding === 'gzip' || coding === 'x-gzip') && bytes[0] === 0x1f && bytes[1] === 0x8b", "to": "(coding === 'gzip' || coding === 'x-gzip') && bytes[0] === 0x1f || bytes[1] === 0x8b", "tests": ["test/unit/capture.test.ts"]},
+  {"file": "src/traffic/capture.ts", "what": "any body starting with 0x78 is inflated as deflate", "from": "if (coding === 'deflate' && bytes[0] === 0x78)", "to": "if (coding === 'deflate' || bytes[0] === 0x78)", "tests": ["test/unit/capture.test.ts"]},
+  {"file": "src/traffic/capture.ts", "what": "a brotli body already JSON is decompressed again", "from": "return first === '{' || first === '[' ? bytes", "to": "return first === '{' && first === '[' ? bytes", "tests": ["test/unit/capture.test.ts"]},
 ];
 
 const run = promisify(execFile);

@@ -4,7 +4,7 @@
  * `missing`), inflated within a bound, and an attempt this tool sent again. Each beside its
  * near miss; the judge's tests read whole captures.
  */
-import { gzipSync } from 'node:zlib';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { describe, expect, test } from 'vitest';
 import { CUT } from '../../src/traffic/bounded-tokens.js';
 import { bodyText, capturedExchange, withText } from '../../src/traffic/capture.js';
@@ -124,5 +124,49 @@ describe('an attempt this tool sent again', () => {
     ['not superseded: x', undefined],
   ])('comment %j: superseded %s', (comment, superseded) => {
     expect(capturedExchange({ ...entry({ status: 200, responseBody: '[]' }), comment } as never, 1, () => 'valid')?.superseded).toBe(superseded);
+  });
+});
+
+describe('a body still compressed in the capture (base64 of the bytes sent)', () => {
+  const json = '{"name":"Dogs"}';
+  const read = (bytes: Buffer, coding: string | undefined) => {
+    const missing: string[] = [];
+    return { text: bodyText(bytes, coding, 'response body', missing)?.text, missing };
+  };
+  test.each([
+    ['gzip', gzipSync(json)],
+    ['x-gzip', gzipSync(json)],
+    [' GZip ', gzipSync(json)],
+    ['deflate', deflateSync(json)],
+    ['br', brotliCompressSync(json)],
+  ])('%j: inflated', (coding, bytes) => {
+    expect(read(bytes, coding)).toEqual({ text: json, missing: [] });
+  });
+
+  test.each([
+    ['gzip, the bytes already inflated by the writer', 'gzip'],
+    ['deflate, the bytes already inflated', 'deflate'],
+    ['br, the bytes already JSON (brotli has no magic number)', 'br'],
+    ['no coding', undefined],
+    ['identity', 'identity'],
+  ])('%s: as they are', (_what, coding) => {
+    expect(read(Buffer.from(json), coding)).toEqual({ text: json, missing: [] });
+    expect(read(Buffer.from('[1]'), coding).text).toBe('[1]');
+  });
+
+  test.each([
+    ['gzip', Buffer.concat([Buffer.from([0x1f, 0x8b]), Buffer.from('not gzip at all')])],
+    ['deflate', Buffer.concat([Buffer.from([0x78]), Buffer.from('not deflate')])],
+    ['br', Buffer.from('not brotli')],
+  ])('%s that does not inflate: missing, said why', (coding, bytes) => {
+    expect(read(bytes, coding)).toEqual({ text: undefined, missing: [`response body (compressed with ${coding}, and it does not inflate)`] });
+  });
+
+  test('bytes that are not UTF-8 are read as far as they go, and said to be invalid', () => {
+    const missing: string[] = [];
+    // 0x8b, gzip's second magic byte, alone says nothing.
+    expect(bodyText(Buffer.from([0x7b, 0x8b, 0x7d]), undefined, 'response body', missing)).toMatchObject({ bytes: 3, utf8Valid: false });
+    expect(missing).toEqual([]);
+    expect(bodyText(Buffer.from('{é}'), undefined, 'response body', missing)).toMatchObject({ bytes: 4, utf8Valid: true });
   });
 });
