@@ -126,9 +126,9 @@ async function captureBytes(path: string, ended: () => void): Promise<Readable[]
  * entry that does not fit is handed on as a problem, and the rest read on. Memory is one
  * entry's, bounded: a string or number past the body bound is left out ({@link CutValue}),
  * an entry past three bodies' worth is handed on as a problem.
- * @throws UsageError when the file cannot be read or is not a HAR (not JSON from the
- *   start, or JSON without `log.entries`); {@link CaptureCut} when it ends early or breaks
- *   after its start, once every whole entry before was handed on.
+ * @throws UsageError when the file cannot be read or is not a HAR (JSON that breaks
+ *   before `{"log":`, or JSON without `log.entries`); {@link CaptureCut} when a HAR ends
+ *   early or breaks after its start, once the whole entries its reads parsed were handed on.
  */
 export async function* readHarEntries(path: string, options: HarReadOptions = {}): AsyncGenerator<HarItem> {
   let index = 0;
