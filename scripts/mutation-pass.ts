@@ -245,6 +245,8 @@ const MUTATIONS: Mutation[] = [
   {"file": "src/traffic/capture.ts", "what": "any body whose second byte is 0x8b is taken for gzip", "from": "(coding === 'gzip' || coding === 'x-gzip') && bytes[0] === 0x1f && bytes[1] === 0x8b", "to": "(coding === 'gzip' || coding === 'x-gzip') && bytes[0] === 0x1f || bytes[1] === 0x8b", "tests": ["test/unit/capture.test.ts"]},
   {"file": "src/traffic/capture.ts", "what": "any body starting with 0x78 is inflated as deflate", "from": "if (coding === 'deflate' && bytes[0] === 0x78)", "to": "if (coding === 'deflate' || bytes[0] === 0x78)", "tests": ["test/unit/capture.test.ts"]},
   {"file": "src/traffic/capture.ts", "what": "a brotli body already JSON is decompressed again", "from": "return first === '{' || first === '[' ? bytes", "to": "return first === '{' && first === '[' ? bytes", "tests": ["test/unit/capture.test.ts"]},
+  // Issue 34's fifth fresh sample (scripts/mutation-samples/2026-11-27-fifth.json, 15 of 15 killed, one by the slow tier alone): that one, now held by the fast tier too.
+  {"file": "src/config/file.ts", "what": "a schema violation is placed at the first key of another name", "from": "String(item.key.value) === segment", "to": "String(item.key.value) !== segment", "tests": ["test/unit/config-file.test.ts"]},
 ];
 
 const run = promisify(execFile);

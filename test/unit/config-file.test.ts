@@ -26,6 +26,11 @@ test.each([
   ['a flow sequence not closed: at its first problem', 'targets:\n  a: [1, 2\n  b: 3\n', /^FILE:3:3: Flow sequence in block collection must be sufficiently indented and end with a \]/],
 ])('%s', async (_d, text, message) => expect(await refusal(text)).toMatch(message));
 
+test('a value the schema refuses: at that value, under its own target, not the first target holding the same key', async () => {
+  const text = 'targets:\n  a:\n    baseUrl: http://a/v1\n    connections: 2\n  b:\n    baseUrl: http://b/v1\n    connections: 0\n';
+  expect(await refusal(text)).toBe('FILE:7:18: /targets/b/connections must be >= 1');
+});
+
 test('near miss: the same file with its quote closed is read', async () => {
   expect(await refusal('targets:\n  staging:\n    baseUrl: "http://x/v1"\n')).toBe('accepted');
 });
