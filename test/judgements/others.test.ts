@@ -5,6 +5,7 @@
 import { describe, expect, test } from 'vitest';
 import { bisectLimit, codePoints, explainingMeasures, mayExceedLimit, measuresFromProbes, type LengthObservation } from '../../src/check/length-limit.js';
 import type { CheckContext } from '../../src/check/context.js';
+import type { Exchange } from '../../src/core/exchange.js';
 import { classesOf, isRefusal, judgeLengthLimits, judgeRefusals, mayBeRefused, policyWords, type RefusalObservation } from '../../src/check/refusal.js';
 import { noneCreatedWithoutKey } from '../../src/judgements/auth.js';
 import { storedExactlyOrRefused } from '../../src/judgements/edge-cases.js';
@@ -84,23 +85,27 @@ describe('refusals of valid values', () => {
   });
 });
 
+const refusal = { code: 'invalid', message: 'invalid name', status: 400 };
+/** A check context whose creates the server answers by `refuses` (400, else 201): what it sent, its exchanges, and what it observed. */
+function context(refuses: (name: string) => boolean) {
+  const sent: string[] = [];
+  const observed: string[] = [];
+  const exchanges: Exchange[] = [];
+  const t = {
+    exchanges,
+    name: (label = '') => `pcs-test ${label}`.trim(),
+    observe: (text: string) => observed.push(text),
+    create: async (body: { json: { name: string } }) => {
+      sent.push(body.json.name);
+      const exchange = refuses(body.json.name) ? answered(400, refusal, { method: 'POST' }) : answered(201, { id: sent.length, ...body.json }, { method: 'POST' });
+      exchanges.push(exchange);
+      return exchange;
+    },
+  } as unknown as CheckContext;
+  return { t, sent, observed };
+}
+
 describe('judgeRefusals: a consistent refusal is a policy', () => {
-  const refusal = { code: 'invalid', message: 'invalid name', status: 400 };
-  /** A check context whose creates the server answers by `refuses`: what it sent again, and what it observed. */
-  function context(refuses: (name: string) => boolean) {
-    const sent: string[] = [];
-    const observed: string[] = [];
-    const t = {
-      exchanges: [],
-      name: (label = '') => `pcs-test ${label}`.trim(),
-      observe: (text: string) => observed.push(text),
-      create: async (body: { json: { name: string } }) => {
-        sent.push(body.json.name);
-        return refuses(body.json.name) ? answered(400, refusal, { method: 'POST' }) : answered(201, { id: sent.length, ...body.json }, { method: 'POST' });
-      },
-    } as unknown as CheckContext;
-    return { t, sent, observed };
-  }
   const seen = (name: string, accepted: boolean): RefusalObservation => ({ fields: { name }, accepted, exchange: accepted ? answered(201, { id: 1, name }) : answered(400, refusal) });
   const controls = (name: string) => /[\u0000-\u001f]/.test(name);
 
@@ -181,23 +186,8 @@ describe('length limits', () => {
     expect(probes.length).toBeLessThanOrEqual(2 + Math.ceil(Math.log2(4096)));
   });
 
-  /** A check context whose target refuses names longer than `limit` characters (code points): what it sent, and what it observed. */
-  function limitedTo(limit: number) {
-    const sent: number[] = [];
-    const observed: string[] = [];
-    const t = {
-      exchanges: [],
-      name: (label = '') => `pcs-test ${label}`.trim(),
-      observe: (text: string) => observed.push(text),
-      create: async (body: { json: { name: string } }) => {
-        sent.push(codePoints(body.json.name));
-        const exchange = codePoints(body.json.name) > limit ? answered(400, { code: 'too-long', message: 'too long', status: 400 }, { method: 'POST' }) : answered(201, { id: sent.length, ...body.json }, { method: 'POST' });
-        (t as unknown as { exchanges: unknown[] }).exchanges.push(exchange);
-        return exchange;
-      },
-    } as unknown as CheckContext;
-    return { t, sent, observed };
-  }
+  /** A check context whose target refuses names longer than `limit` characters (code points). */
+  const limitedTo = (limit: number) => context((name) => codePoints(name) > limit);
 
   test('one refusal past 64 characters: its limit found by probes and observed; nothing refused: nothing sent', async () => {
     const limited = limitedTo(255);
