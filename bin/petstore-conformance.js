@@ -13,11 +13,17 @@ for (const stream of [process.stdout, process.stderr]) {
     if (error.code !== 'EPIPE') throw error;
   });
 }
+/** The tool could not load its own modules (file descriptors exhausted, a broken install): exit 3 with the cause, never 0 or 1. */
+function failedToLoad(error) {
+  const cause = error?.code === 'EMFILE' ? 'too many open files: raise ulimit -n' : String(error?.message ?? error).split('\n')[0];
+  process.stderr.write(`petstore-conformance: the tool failed: it could not load: ${cause}\n`);
+  process.exit(3);
+}
 // Signals are caught before anything loads: one 0.3 s after start still gets a report.
-const { interruptOnSignals } = await import(new URL('../dist/src/cli/signals.js', import.meta.url).href);
+const { interruptOnSignals } = await import(new URL('../dist/src/cli/signals.js', import.meta.url).href).catch(failedToLoad);
 // A failure of the tool itself exits 3 (not assessable), never 1: see src/core/tool-failure.ts.
 const interrupt = interruptOnSignals(3);
-const { main, defaultIo } = await import(entry.href);
+const { main, defaultIo } = await import(entry.href).catch(failedToLoad);
 const code = await main(process.argv.slice(2), defaultIo(interrupt));
 // The exit code is the one main decided, whatever a library still running sets after it
 // (vitest sets its own when a worker it no longer waits for ends).

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { packageRoot } from './package-info.js';
@@ -10,7 +11,24 @@ import { packageRoot } from './package-info.js';
 export function buildIsCurrent(root = packageRoot): boolean {
   const bundleTime = statSync(join(root, 'dist/worker/conformance.test.js'), { throwIfNoEntry: false })?.mtimeMs;
   if (bundleTime === undefined) return false;
-  return ['suites', 'src'].every((folder) => typescriptFiles(join(root, folder)).every((source) => statSync(source).mtimeMs <= bundleTime));
+  return sources(root).every((source) => statSync(source).mtimeMs <= bundleTime);
+}
+
+/**
+ * A name for the sources as they are now (16 hex characters): it changes when a .ts file
+ * under suites/ or src/ is added, removed or written (its path, size and mtime).
+ */
+export function sourcesStamp(root = packageRoot): string {
+  const hash = createHash('sha256');
+  for (const source of sources(root).sort()) {
+    const { size, mtimeMs } = statSync(source);
+    hash.update(`${source}\0${size}\0${mtimeMs}\0`);
+  }
+  return hash.digest('hex').slice(0, 16);
+}
+
+function sources(root: string): string[] {
+  return ['suites', 'src'].flatMap((folder) => typescriptFiles(join(root, folder)));
 }
 
 function typescriptFiles(dir: string): string[] {

@@ -1,16 +1,15 @@
-import type { Reporter, SerializedError, TestCase, TestModule, TestRunEndReason, TestSuite } from 'vitest/node';
 import type { CheckMeta, CreatedCategory } from '../check/types.js';
 import type { Exchange } from '../core/exchange.js';
 import type { CheckResult } from '../report/model.js';
 import { NOT_RUN_INTERRUPTED, NOT_SELECTED } from '../check/reasons.js';
-import { withCauses } from '../core/tool-failure.js';
+import type { FromSuiteThread, SuiteTest } from './suite-protocol.js';
 
 /**
- * A vitest reporter that turns each finished test into a {@link CheckResult} (from the
+ * Turns each finished test of the suite's thread into a {@link CheckResult} (from the
  * check's `task.meta`), hands it to `onCheck` as soon as it finishes, and keeps what the
  * report needs: results in declaration order, exchanges, created categories, run errors.
  */
-export class CheckCollector implements Reporter {
+export class CheckCollector {
   readonly #byId = new Map<string, CheckResult>();
   readonly #exchanges = new Map<string, Exchange[]>();
   readonly #created = new Map<string, CreatedCategory[]>();
@@ -39,17 +38,19 @@ export class CheckCollector implements Reporter {
     readonly runId?: string,
   ) {}
 
-  onTestModuleCollected(module: TestModule): void {
-    this.total = (this.total ?? 0) + [...module.children.allTests()].filter((testCase) => this.#mine(testCase)).length;
+  /** The suite's file is collected: how many checks it declares for this target. */
+  onCollected(tests: readonly SuiteTest[]): void {
+    this.total = (this.total ?? 0) + tests.filter((test) => this.#mine(test)).length;
   }
 
-  onTestCaseResult(testCase: TestCase): void {
-    if (this.#mine(testCase)) this.#accept(testCase);
+  /** A test ended (passed, failed, skipped, or never started in a cancelled run). */
+  onTestResult(test: SuiteTest): void {
+    if (this.#mine(test)) this.#accept(test);
   }
 
   /** Whether a test belongs to this collector's target (a test without meta is everyone's defect). */
-  #mine(testCase: TestCase): boolean {
-    const runId = testCase.meta().check?.runId;
+  #mine(test: SuiteTest): boolean {
+    const runId = test.meta?.runId;
     return this.runId === undefined || runId === undefined || runId === this.runId;
   }
 
@@ -58,29 +59,33 @@ export class CheckCollector implements Reporter {
    * one by one, and each is reported as it ends).
    * @returns whether the block held this collector's checks.
    */
-  onTargetEnd(block: TestSuite): boolean {
-    const tests = [...block.children.allTests()].filter((testCase) => this.#mine(testCase));
+  onTargetEnd(block: readonly SuiteTest[]): boolean {
+    const tests = block.filter((test) => this.#mine(test));
     if (this.#accounted || tests.length === 0) return false;
     this.#account(tests);
     return true;
   }
 
-  onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandled: ReadonlyArray<SerializedError>, reason: TestRunEndReason): void {
-    if (reason === 'interrupted') this.interrupted = true;
-    for (const module of modules) {
-      for (const error of module.errors()) this.runErrors.push(`${module.moduleId}: ${error.message}`);
-      if (!this.#accounted) this.#account([...module.children.allTests()].filter((testCase) => this.#mine(testCase)));
-    }
-    for (const error of unhandled) this.runErrors.push(`unhandled error: ${withCauses(error)}`);
+  /**
+   * The run ended.
+   * @param tests every test of the suite, in its final state.
+   * @param fileErrors errors of a suite file that did not load.
+   * @param unhandled errors nobody caught while the checks ran.
+   * @param cancelled whether the run was cancelled.
+   */
+  onRunEnd(tests: readonly SuiteTest[], fileErrors: readonly string[], unhandled: readonly string[], cancelled: boolean): void {
+    if (cancelled) this.interrupted = true;
+    this.runErrors.push(...fileErrors, ...unhandled.map((error) => `unhandled error: ${error}`));
+    if (!this.#accounted) this.#account(tests.filter((test) => this.#mine(test)));
   }
 
-  /** Puts the checks in declaration order; tests filtered out or never started produce no result event, so they are accepted here. */
-  #account(tests: readonly TestCase[]): void {
+  /** Puts the checks in declaration order; a test that never reported a result is accepted here. */
+  #account(tests: readonly SuiteTest[]): void {
     this.#accounted = true;
-    for (const testCase of tests) {
-      const id = testCase.meta().check?.id ?? testCase.name;
+    for (const test of tests) {
+      const id = test.meta?.id ?? test.name;
       this.#order.push(id);
-      if (!this.#byId.has(id)) this.#accept(testCase);
+      if (!this.#byId.has(id)) this.#accept(test);
     }
   }
 
@@ -108,25 +113,27 @@ export class CheckCollector implements Reporter {
     return [...this.#created.values()].flat();
   }
 
-  #accept(testCase: TestCase): void {
-    const meta = testCase.meta().check;
+  #accept(test: SuiteTest): void {
+    const meta = test.meta;
     if (!meta) {
-      this.runErrors.push(`suite test "${testCase.fullName}" is not declared with check()`);
+      // Heard as it ended and again with its block's end: said once.
+      const line = `suite test "${test.fullName}" is not declared with check()`;
+      if (!this.runErrors.includes(line)) this.runErrors.push(line);
       return;
     }
     if (meta.secrets) this.onSecrets(meta.secrets);
-    // A check reported twice (vitest reports again the checks of a cancelled run) keeps the
+    // A check reported twice (once as it ended, again with the run's end) keeps the
     // exchanges it was first reported with: they are taken out of its meta below.
     const exchanges = this.#exchanges.get(meta.id) ?? meta.exchanges;
     const unrun = this.interrupted ? NOT_RUN_INTERRUPTED : NOT_SELECTED;
-    const result = toCheckResult(meta, testCase, unrun, exchanges.length);
+    const result = toCheckResult(meta, test, unrun, exchanges.length);
     const first = !this.#byId.has(meta.id);
     this.stopped ??= meta.stopped;
     this.#byId.set(meta.id, result);
     this.#exchanges.set(meta.id, exchanges);
     this.#created.set(meta.id, meta.created);
     if (first) this.onCheck(result, exchanges);
-    // vitest keeps every task's meta until its run ends: the exchanges are this collector's
+    // The message is shared by a lane's collectors: the exchanges are this collector's
     // now, and go when it lets go of them (a lane of 50 targets would hold them all).
     meta.exchanges = [];
   }
@@ -136,21 +143,20 @@ export class CheckCollector implements Reporter {
  * @param unrun the reason given to a check that never started.
  * @param requests how many requests it sent.
  */
-function toCheckResult(meta: CheckMeta, testCase: TestCase, unrun: string, requests: number): CheckResult {
-  const outcome = testCase.result();
+function toCheckResult(meta: CheckMeta, test: SuiteTest, unrun: string, requests: number): CheckResult {
   const result: CheckResult = {
     id: meta.id,
     title: meta.title,
     clause: meta.clause,
     level: meta.level,
     status: 'passed',
-    durationMs: Math.round(testCase.diagnostic()?.duration ?? 0),
+    durationMs: Math.round(test.durationMs),
     requests,
     requirements: meta.requirements,
   };
   if (meta.reference) result.reference = meta.reference;
   // A verdict stands on its evidence: a check whose exchanges did not all reach the report cannot pass.
-  if (outcome.state === 'passed' && meta.recorded !== undefined && requests < meta.recorded) {
+  if (test.state === 'passed' && meta.recorded !== undefined && requests < meta.recorded) {
     result.status = 'error';
     result.reason = `${meta.recorded - requests} of the ${meta.recorded} exchanges it recorded did not reach the report: a pass without its evidence does not stand`;
     return result;
@@ -158,37 +164,41 @@ function toCheckResult(meta: CheckMeta, testCase: TestCase, unrun: string, reque
   if (meta.needs) result.needs = meta.needs;
   if (meta.property) result.property = meta.property;
   if (meta.observations) result.observations = meta.observations;
-  // A check under way when the run was cancelled may be 'skipped' to vitest: what it
+  // A check under way when the run was cancelled may be 'skipped' to the runner: what it
   // recorded itself (an error: the stop abandoned its request) comes first.
-  if ((outcome.state === 'skipped' || outcome.state === 'pending') && meta.outcome?.status !== 'error') {
+  if ((test.state === 'skipped' || test.state === 'pending') && meta.outcome?.status !== 'error') {
     result.status = 'skipped';
     // vitest's own note ("The test run was aborted by the user.") is replaced by ours.
     result.reason = meta.outcome?.reason ?? unrun;
-  } else if (outcome.state === 'failed' || outcome.state === 'skipped' || outcome.state === 'pending') {
+  } else if (test.state === 'failed' || test.state === 'skipped' || test.state === 'pending') {
     if (meta.failure) {
       result.status = 'failed';
       result.failure = meta.failure;
     } else {
       result.status = 'error';
-      result.reason = meta.outcome?.reason ?? outcome.errors?.[0]?.message ?? 'the check ended without a verdict';
+      result.reason = meta.outcome?.reason ?? test.errors?.[0] ?? 'the check ended without a verdict';
     }
   }
   return result;
 }
 
 /**
- * The one reporter of a run whose worker checks several targets (a fleet's lane): every
- * event goes to every target's collector, which keeps its own target's checks.
+ * Hands each message of the suite's thread to a lane's collectors (one per target; each
+ * keeps its own target's checks). `onTargetEnd` hears of a collector whose target's block
+ * of the suite has ended.
  */
-export function laneReporter(collectors: readonly CheckCollector[], onTargetEnd: (collector: CheckCollector) => void = () => {}): Reporter {
-  return {
-    onTestModuleCollected: (module) => collectors.forEach((collector) => collector.onTestModuleCollected(module)),
-    onTestCaseResult: (testCase) => collectors.forEach((collector) => collector.onTestCaseResult(testCase)),
-    // A target's block is a top-level suite of the file.
-    onTestSuiteResult: (suite) => {
-      if (suite.parent.type !== 'module') return;
-      for (const collector of collectors) if (collector.onTargetEnd(suite)) onTargetEnd(collector);
-    },
-    onTestRunEnd: (modules, unhandled, reason) => collectors.forEach((collector) => collector.onTestRunEnd(modules, unhandled, reason)),
+export function laneListener(collectors: readonly CheckCollector[], onTargetEnd: (collector: CheckCollector) => void = () => {}): (message: FromSuiteThread) => void {
+  return (message) => {
+    switch (message.type) {
+      case 'collected':
+        return collectors.forEach((collector) => collector.onCollected(message.tests));
+      case 'result':
+        return collectors.forEach((collector) => collector.onTestResult(message.test));
+      case 'block-end':
+        for (const collector of collectors) if (collector.onTargetEnd(message.tests)) onTargetEnd(collector);
+        return;
+      case 'end':
+        return collectors.forEach((collector) => collector.onRunEnd(message.tests, message.fileErrors, message.unhandled, message.cancelled));
+    }
   };
 }

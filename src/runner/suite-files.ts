@@ -1,44 +1,53 @@
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { buildIsCurrent } from '../core/build-state.js';
+import { buildIsCurrent, sourcesStamp } from '../core/build-state.js';
 import { packageRoot } from '../core/package-info.js';
+import { bundleSuite } from './suite-bundle.js';
 
-/** Where the suite's files are, and how vitest must load them. */
+/** The two bundles a run loads (absolute paths; see suite-bundle.ts). */
 export interface SuiteFiles {
-  /** Absolute folder of the suite files (vitest resolves a relative `dir` against the working directory). */
-  dir: string;
-  /** Glob of the suite's test files under `dir` (one file: it loads every conformance class). */
-  include: string;
-  /**
-   * Whether the files are plain JavaScript that Node imports natively. When true, vitest's
-   * module runner (a Vite transform per module, served over RPC by the main thread) is
-   * skipped: that saves about 200 ms of a run's start on a 2-core machine.
-   */
-  native: boolean;
-  /**
-   * A module the worker imports before vitest's own code (`--import`, a file URL), with the
-   * compiled suite only: it spares Node 20 vitest's loader-hooks thread (see worker-preload.ts).
-   */
-  preload?: string;
+  /** The suite's thread (suite-thread.ts). */
+  thread: string;
+  /** The conformance suite's one test file. */
+  suite: string;
+}
+
+/** The bundles in `dir`. */
+export function bundlesIn(dir: string): SuiteFiles {
+  return { thread: join(dir, 'suite-thread.js'), suite: join(dir, 'conformance.test.js') };
 }
 
 /**
- * The suite files a run loads: the compiled bundle when the package is built and current,
- * else the TypeScript sources through vitest's transform. The CLI runs from `dist/`, so
- * it always gets the compiled files; the project's own tests (which import `src/`) get
- * them too after `npm run build`, so they prove the path users run, yet never a stale
- * build: a source newer than its compiled file selects the sources.
+ * The bundles a run loads: the build's (`dist/worker/`) when the package is built and
+ * current, else bundles of the TypeScript sources as they are now. The CLI runs from
+ * `dist/`, so it always gets the build's; the project's own tests (which import `src/`)
+ * get them too after `npm run build`, so they prove what users run, yet never a stale
+ * build: a source newer than the build selects the sources.
  * @param fromCompiledCode whether the caller runs from `dist/` (the CLI, the package).
  * @param root the package root (a parameter for tests).
+ * @throws Error when the sources must be bundled and esbuild (a development dependency) is missing or fails.
  */
-export function suiteFiles(fromCompiledCode: boolean = import.meta.url.includes('/dist/src/'), root = packageRoot): SuiteFiles {
-  // The build bundles the compiled suite into one module (scripts/bundle-worker.ts).
-  const compiled: SuiteFiles = {
-    dir: join(root, 'dist/worker'),
-    include: 'conformance.test.js',
-    native: true,
-    preload: pathToFileURL(join(root, 'dist/src/runner/worker-preload.js')).href,
-  };
-  if (fromCompiledCode || buildIsCurrent(root)) return compiled;
-  return { dir: join(root, 'suites'), include: 'conformance.test.ts', native: false };
+export async function suiteFiles(fromCompiledCode: boolean = import.meta.url.includes('/dist/src/'), root = packageRoot): Promise<SuiteFiles> {
+  if (fromCompiledCode || buildIsCurrent(root)) return bundlesIn(join(root, 'dist/worker'));
+  return sourceBundles(root);
+}
+
+/**
+ * Bundles of the sources, one folder per state of the sources under the package's
+ * `node_modules/.cache/` (where the bundles resolve the packages they leave out), made
+ * once: processes that need the same ones at once each bundle into a folder of their own
+ * and keep the first that lands.
+ */
+async function sourceBundles(root: string): Promise<SuiteFiles> {
+  const cache = join(root, 'node_modules/.cache/petstore-conformance');
+  const dir = join(cache, `suite-${sourcesStamp(root)}`);
+  if (!existsSync(join(dir, 'suite-thread.js'))) {
+    await mkdir(cache, { recursive: true });
+    const building = await mkdtemp(`${dir}.`);
+    await bundleSuite(root, 'ts', building);
+    // A folder that landed meanwhile is the same bundles: ours goes.
+    await rename(building, dir).catch(() => rm(building, { recursive: true, force: true }));
+  }
+  return bundlesIn(dir);
 }

@@ -199,7 +199,7 @@ export class TargetRun {
     // The verdict first: a report that cannot be written (a full disk) never hides it.
     this.#print(options.quiet ? this.#format.verdict(report) : this.#format.summary(report));
     const files = options.reportDir === null ? { written: [], failed: [] } : await (await reportWriters()).writeReports(report, exchanges, options.reportDir, settings.formats, redactor);
-    if (options.reportStream) options.reportStream.write((await reportWriters()).renderReport(report, exchanges, settings.formats[0]!, redactor));
+    if (options.reportStream) options.reportStream.write(await (await reportWriters()).renderReport(report, exchanges, settings.formats[0]!, redactor));
     if (files.written.length > 0 && options.linkLatest) await linkLatest(options.reportDir!).catch(() => {});
     this.#print([...files.written.map((path) => `Report: ${path}`), ...(options.quiet ? [] : [''])].join('\n') || undefined);
     for (const { path, reason } of files.failed) (options.err ?? options.out)?.write(`petstore-conformance: could not write ${path}: ${reason}\n`);

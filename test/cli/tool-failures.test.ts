@@ -55,7 +55,9 @@ describe('failures of the tool itself: exit 3 with the cause, never exit 1', asy
     { name: 'a check throws where nobody catches', ulimit: '', mode: 'worker-throw', line: /thrown in a check/ },
     { name: 'a promise in the worker nobody awaits', ulimit: '', mode: 'worker-reject', line: /a rejection nobody awaits/ },
     { name: 'a promise in the CLI nobody awaits', ulimit: '', mode: 'main-reject', line: /the tool failed: a rejection nobody awaits/ },
-    { name: 'file descriptors exhausted (ulimit -n 64)', ulimit: '-n 64', mode: '', line: /too many open files: raise ulimit -n or lower --connections/ },
+    { name: 'file descriptors exhausted (ulimit -n 40)', ulimit: '-n 40', mode: '', line: /too many open files: raise ulimit -n or lower --connections/ },
+    // Too few even to load the tool's own modules: once, this ended with exit 0 and nothing printed.
+    { name: 'file descriptors exhausted before the tool loaded (ulimit -n 24)', ulimit: '-n 24', mode: '', line: /^petstore-conformance: the tool failed: it could not load: too many open files: raise ulimit -n$/m },
     { name: 'memory for the HTTP parser refused (ulimit -v 4000000)', ulimit: '-v 4000000', mode: '', line: /out of memory reserving the HTTP parser \(WebAssembly\): raise ulimit -v/ },
   ];
   const ended = await mapBounded(cases, 2, (c) => runCli(c.ulimit, c.mode ? { PCS_FAIL: c.mode, NODE_OPTIONS: `--import ${preload}` } : {}));

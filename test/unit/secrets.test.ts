@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { exampleCredentials, type InvalidCredential } from '../../src/arbitraries/invalid-credential.js';
 import { KEY_PLACEHOLDER, Redactor, shortSecretNotice } from '../../src/secrets/redactor.js';
+import type { CheckMeta } from '../../src/check/types.js';
 
 const KEY = 'Abc123SecretKeyValue_xyz';
 
@@ -258,8 +259,8 @@ describe('secrets registered by a check reach the runner before its line is prin
       () => order.push('printed'),
       (secrets) => order.push(`secrets ${secrets.map((s) => s.shown).join(',')}`),
     );
-    const meta = { id: 'c', title: 'c', clause: '5', level: 'must', requirements: [], exchanges: [], created: [], secrets: [{ value: 'derived-secret', shown: '${K}x' }] };
-    collector.onTestCaseResult({ meta: () => ({ check: meta }), result: () => ({ state: 'passed' }), diagnostic: () => ({ duration: 1 }) } as never);
+    const meta: CheckMeta = { id: 'c', runId: 'r1', title: 'c', clause: '5', level: 'must', requirements: [], exchanges: [], created: [], secrets: [{ value: 'derived-secret', shown: '${K}x' }] };
+    collector.onTestResult({ name: 'c', fullName: 'c', meta, state: 'passed', durationMs: 1 });
     expect(order).toEqual(['secrets ${K}x', 'printed']);
   });
 });

@@ -51,7 +51,7 @@ test('every format parses and no whole Bearer credential survives, for any key a
     };
     const report = buildReport({ settings: { ...settings, apiKey }, startedAt: new Date(0), durationMs: 1, checks: [check], exchanges: [exchange], created: [{ id: '1', name: message!, checkId: 'auth-check' }], runErrors: [] });
     const redactor = new Redactor().add(apiKey, KEY_PLACEHOLDER);
-    const files = Object.fromEntries((['json', 'har', 'junit', 'html', 'md'] as const).map((format) => [format, renderReport(report, [exchange], format, redactor)]));
+    const files = Object.fromEntries(await Promise.all((['json', 'har', 'junit', 'html', 'md'] as const).map(async (format) => [format, await renderReport(report, [exchange], format, redactor)])));
     const parsed = JSON.parse(files.json!);
     expect(parsed.checks[0].id).toBe('auth-check');
     const strings: string[] = [];
@@ -68,7 +68,7 @@ test('every format parses and no whole Bearer credential survives, for any key a
   expect(await xmlErrors(junitFiles)).toEqual([]);
 });
 
-test('a request URL that carries the key in its query is redacted in every format', () => {
+test('a request URL that carries the key in its query is redacted in every format', async () => {
   const apiKey = 'url-key-0123456789abcdefXYZ';
   const exchange = answered(200, '[]', { checkId: 'auth-check' });
   exchange.request.url = `http://127.0.0.1:9/v1/categories?api_key=${apiKey}&x=1`;
@@ -79,7 +79,7 @@ test('a request URL that carries the key in its query is redacted in every forma
   const report = buildReport({ settings: { ...settings, apiKey }, startedAt: new Date(0), durationMs: 1, checks: [check], exchanges: [exchange], created: [], runErrors: [] });
   const redactor = new Redactor().add(apiKey, KEY_PLACEHOLDER);
   for (const format of ['json', 'har', 'junit', 'html', 'md'] as const) {
-    const file = renderReport(report, [exchange], format, redactor);
+    const file = await renderReport(report, [exchange], format, redactor);
     expect(file, format).not.toContain(apiKey);
     // summary.md names checks, not requests: the others show the URL, its key replaced.
     if (format !== 'md') expect(file, format).toContain('api_key=');

@@ -1,0 +1,137 @@
+/**
+ * The suite's thread (src/runner/suite-thread.ts) and the runner's side of it (suite.ts):
+ * what reaches the collectors for each way a test ends, a cancel, a block's end, and the
+ * ways a thread fails. Each suite here is a small file of plain vitest tests run by the
+ * build's thread.
+ */
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { BroadcastChannel } from 'node:worker_threads';
+import { describe, expect, test } from 'vitest';
+import type { RunSettings } from '../../src/config/settings.js';
+import { packageRoot } from '../../src/core/package-info.js';
+import { CheckCollector } from '../../src/runner/collector.js';
+import { startSuite } from '../../src/runner/suite.js';
+import { NOT_RUN_INTERRUPTED, NOT_SELECTED } from '../../src/check/reasons.js';
+
+const SUITE_API = pathToFileURL(join(packageRoot, 'dist/src/runner/suite-api.js')).href;
+
+/** The metadata of a check that sends nothing (JavaScript source). */
+const meta = (id: string, runId = 'r1') => JSON.stringify({ check: { id, runId, title: id, clause: '0', level: 'info', requirements: [], exchanges: [], created: [] } });
+
+/**
+ * Runs `source` (a suite file, which gets vitest's API as the suite's bundle does) in the
+ * build's thread, for the targets `runIds`, one collector each.
+ */
+async function runSuite(source: string, { runIds = ['r1'], signal }: { runIds?: string[]; signal?: AbortSignal } = {}) {
+  await mkdir(join(packageRoot, 'reports'), { recursive: true });
+  const dir = await mkdtemp(join(packageRoot, 'reports', '.suite-thread-test-'));
+  try {
+    await writeFile(join(dir, 'suite.test.js'), `import { afterAll, describe, inject, test } from '${SUITE_API}';\n${source}`);
+    const collectors = runIds.map((runId) => new CheckCollector(() => {}, () => {}, runId));
+    const ended: string[] = [];
+    const targets = runIds.map((runId) => ({ concurrency: 4, runId }) as RunSettings);
+    const suite = await startSuite(targets, collectors, {
+      files: { thread: join(packageRoot, 'dist/worker/suite-thread.js'), suite: join(dir, 'suite.test.js') },
+      onTargetEnd: (collector) => ended.push(`${collector.runId} ended with ${collector.results.length} results`),
+      ...(signal ? { signal } : {}),
+    });
+    const stopped = await suite.finished;
+    return { collectors, ended, stopped, result: (id: string) => collectors.flatMap((c) => c.results).find((r) => r.id === id) };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+describe('each way a test ends reaches the collector', () => {
+  test('passed, failed (an error without a finding), skipped by itself (with its reason), filtered out (skip), and the targets provided', async () => {
+    const { collectors, result } = await runSuite(`
+      for (const target of inject('runs')) describe(target.runId, () => {
+        test('p', { meta: ${meta('p')} }, () => {});
+        test('f', { meta: ${meta('f')} }, () => { throw new Error('it broke'); });
+        test('s', { meta: ${meta('s')} }, ({ task, skip }) => { task.meta.check.outcome = { status: 'skipped', reason: 'its own reason' }; skip('its own reason'); });
+        test.skip('x', { meta: ${meta('x')} }, () => {});
+      });`);
+    expect(collectors[0]!.runErrors).toEqual([]);
+    expect(collectors[0]!.results.map((r) => r.id)).toEqual(['p', 'f', 's', 'x']);
+    expect(result('p')!.status).toBe('passed');
+    expect(result('f')).toMatchObject({ status: 'error', reason: 'it broke' });
+    expect(result('s')).toMatchObject({ status: 'skipped', reason: 'its own reason' });
+    expect(result('x')).toMatchObject({ status: 'skipped', reason: NOT_SELECTED });
+  });
+
+  test('a test not declared with check() is a run error, named', async () => {
+    const { collectors } = await runSuite(`describe('block', () => test('bare', () => {}));`);
+    expect(collectors[0]!.runErrors, JSON.stringify(collectors[0]!.runErrors)).toEqual(['suite test "block bare" is not declared with check()']);
+  });
+});
+
+describe('a lane of targets', () => {
+  test('each target\'s block reports its end before the run\'s; a nested describe is no target\'s end', async () => {
+    const { ended, collectors } = await runSuite(
+      `for (const target of inject('runs')) describe(target.runId, () => describe('inner', () => test('c', { meta: { check: { ...${meta('c')}.check, runId: target.runId } } }, () => {})));`,
+      { runIds: ['a', 'b'] },
+    );
+    // The last target ends with the run (lane.ts finishes it then): both blocks are heard, each once.
+    expect(ended).toEqual(['a ended with 1 results', 'b ended with 1 results']);
+    expect(collectors.map((c) => c.results.length)).toEqual([1, 1]);
+  });
+});
+
+describe('a cancelled run', () => {
+  test('the test under way sees its signal abort; those after it do not start, and are reported skipped as not run', async () => {
+    // The test under way says it started (a BroadcastChannel reaches every thread): the run is cancelled then.
+    const started = new BroadcastChannel('pcs-suite-thread-test');
+    const stop = new AbortController();
+    started.onmessage = () => stop.abort('interrupted by SIGINT');
+    try {
+      const { collectors, stopped, result } = await runSuite(
+        `describe('t', () => {
+          test('under-way', { meta: ${meta('under-way')} }, ({ signal }) => new Promise((_, reject) => {
+            signal.addEventListener('abort', () => reject(signal.reason));
+            new BroadcastChannel('pcs-suite-thread-test').postMessage('started');
+          }));
+          test('after', { meta: ${meta('after')} }, () => {});
+        });`,
+        { signal: stop.signal },
+      );
+      expect(stopped).toBe('interrupted by SIGINT');
+      expect(collectors[0]!.interrupted).toBe(true);
+      expect(result('under-way')).toMatchObject({ status: 'skipped', reason: NOT_RUN_INTERRUPTED });
+      expect(result('after')).toMatchObject({ status: 'skipped', reason: NOT_RUN_INTERRUPTED });
+    } finally {
+      started.close();
+    }
+  });
+
+  test('near miss: a signal aborted before the start starts no thread, and says why', async () => {
+    const { collectors, stopped } = await runSuite(`throw new Error('never loaded');`, { signal: AbortSignal.abort('interrupted by SIGTERM') });
+    expect(stopped).toBe('interrupted by SIGTERM');
+    expect(collectors[0]!.runErrors).toEqual([]);
+  });
+});
+
+describe('failures of the thread', () => {
+  test('a rejection nobody awaits is a run error; what the suite prints is kept, not printed', async () => {
+    const { collectors } = await runSuite(`test('c', { meta: ${meta('c')} }, () => { console.log('printed by the suite'); void Promise.reject(new Error('nobody awaits')); });`);
+    expect(collectors[0]!.runErrors).toEqual(['unhandled error: Error: nobody awaits']);
+    expect(collectors[0]!.results).toHaveLength(1);
+  });
+
+  test('a suite file that throws at load: its error, and no check', async () => {
+    const { collectors } = await runSuite(`throw new Error('thrown at load');`);
+    expect(collectors[0]!.runErrors).toEqual([expect.stringMatching(/suite\.test\.js: thrown at load$/)]);
+    expect(collectors[0]!.results).toEqual([]);
+  });
+
+  test('a thread that ends before its run did: the tool failed, said so', async () => {
+    const { collectors } = await runSuite(`test('c', { meta: ${meta('c')} }, () => process.exit(7));`);
+    expect(collectors[0]!.runErrors).toEqual(["the suite did not run: the tool failed: the suite's thread ended before its run did (exit code 7)"]);
+  });
+
+  test('near miss: output without any result is the reason the suite did not run', async () => {
+    const { collectors } = await runSuite(`console.error('first line of why\\nsecond'); describe('empty', () => {});`);
+    expect(collectors[0]!.runErrors).toContain('the suite did not run: first line of why');
+  });
+});
