@@ -4,7 +4,7 @@
  * loopback server that adds 30 ms to every response; (c) the list class's three checks
  * (one after another, so each one's time is its own) against a list of 100,000 categories
  * (about 13 MB), beside its floor: the same three reads, bare; (d) a bare undici loop sending (a)'s request count, the floor for (a);
- * (e) vitest's fixed start cost (the runner's configuration, one empty test); then (a)
+ * (e) the suite runner's fixed start (its thread and vitest's runner, one empty test); then (a)
  * with three --num-runs budgets, to show that cost follows the work; (f) fleets of 1, 6, 10
  * and 50 targets in one process (`run --targets all`). (a), (d) and (e) run
  * interleaved, 11 times each, and (b) 11 times interleaved with (e) again, so that a noisy
@@ -149,11 +149,11 @@ if (wanted('a') || wanted('d') || wanted('e')) {
   const samples = await interleaved(11, {
     ...(wanted('a') || wanted('d') ? { a: () => cliRun([]) } : {}),
     ...(wanted('d') ? { d: () => scriptRun('bare-loop.js', [String(requests)], requests) } : {}),
-    ...(wanted('e') || wanted('d') ? { e: () => scriptRun('vitest-floor.js', [], 0) } : {}),
+    ...(wanted('e') || wanted('d') ? { e: () => scriptRun('runner-floor.js', [], 0) } : {}),
   });
   const a = samples.a ? row('(a) full run, embedded server', samples.a) : undefined;
   const d = samples.d ? row('(d) bare undici loop, same requests', samples.d) : undefined;
-  const e = samples.e ? row("(e) vitest's fixed start, empty test", samples.e) : undefined;
+  const e = samples.e ? row("(e) the runner's fixed start, empty test", samples.e) : undefined;
   rows.push(...[a, d, e].filter((r) => r !== undefined));
   if (a) {
     const reports = a.samples.map((s) => s.report!);
@@ -184,13 +184,23 @@ if (wanted('a') || wanted('d') || wanted('e')) {
 }
 
 if (wanted('b')) {
-  const slowServer = await startReferenceServer({ variations: [delayedBy(LATENCY_MS)] });
-  // Interleaved with vitest's fixed start, which the whole run's floor also holds.
+  // A fresh server per sample, as (a) gets: the store, and so each list, starts empty. Interleaved
+  // with (a), so that the ratio the issue bounds ((b) ÷ (a)) is of one sitting, and with (e).
+  const slowRun = async () => {
+    const slowServer = await startReferenceServer({ variations: [delayedBy(LATENCY_MS)] });
+    try {
+      return await cliRun(['--base-url', slowServer.baseUrl], { PETSTORE_API_KEY: slowServer.apiKey });
+    } finally {
+      await slowServer.close();
+    }
+  };
   const runs = await interleaved(11, {
-    b: () => cliRun(['--base-url', slowServer.baseUrl], { PETSTORE_API_KEY: slowServer.apiKey }),
-    e: () => scriptRun('vitest-floor.js', [], 0),
+    b: slowRun,
+    a: () => cliRun([]),
+    e: () => scriptRun('runner-floor.js', [], 0),
   });
-  await slowServer.close();
+  ratios.bOverA = +(median(runs.b!.map((s) => s.wallMs)) / median(runs.a!.map((s) => s.wallMs))).toFixed(2);
+  ratios.bAlongsideAMs = Math.round(median(runs.a!.map((s) => s.wallMs)));
   const samples = runs.b!;
   const b = row(`(b) full run, loopback +${LATENCY_MS} ms`, samples);
   const fixedStart = median(runs.e!.map((s) => s.wallMs));
@@ -205,7 +215,7 @@ if (wanted('b')) {
   ratios.bOverFloor = +(b.wallMsMedian / floor).toFixed(2);
   ratios.bRequestsMs = Math.round(median(samples.map((s) => s.report!.timing?.requestsMs ?? 0)));
   ratios.bRequestsOverFloor = +((ratios.bRequestsMs as number) / floor).toFixed(2);
-  // As for (a): the floor of a whole run also holds vitest's fixed start.
+  // As for (a): the floor of a whole run also holds the runner's fixed start.
   ratios.bFixedStartMs = Math.round(fixedStart);
   ratios.bMinusEOverFloor = +((b.wallMsMedian - fixedStart) / floor).toFixed(2);
   ratios.bOverEPlusFloor = +(b.wallMsMedian / (fixedStart + floor)).toFixed(2);
@@ -323,8 +333,9 @@ if (ratios.aFirstCheckRequestMs !== undefined) {
   lines.push(`(a) phases of the wall time: ${Object.entries(phases).map(([name, { ms, share }]) => `${name} ${ms} ms (${(share * 100).toFixed(0)} %)`).join(', ')}`);
 }
 if (ratios.aOverD !== undefined) lines.push(`(a) ÷ (d): ${ratios.aOverD}`);
-if (ratios.aMinusEOverD !== undefined) lines.push(`((a) − (e)) ÷ (d), the run beyond vitest's fixed start against the bare loop: ${ratios.aMinusEOverD}`);
+if (ratios.aMinusEOverD !== undefined) lines.push(`((a) − (e)) ÷ (d), the run beyond the runner's fixed start against the bare loop: ${ratios.aMinusEOverD}`);
 if (ratios.bLatencyFloorMs !== undefined) {
+  lines.push(`(b) ÷ (a), interleaved: ${ratios.bOverA} ((a) alongside: ${ratios.bAlongsideAMs} ms)`);
   lines.push(
     `(b) floor: max(critical path ${ratios.bCriticalPathRequests} requests, ${ratios.bConnectionRounds} rounds of ${DEFAULT_CONNECTIONS} connections) × ${LATENCY_MS} ms = ${ratios.bLatencyFloorMs} ms; (b) ÷ floor ${ratios.bOverFloor}; ` +
       `its requests phase (${ratios.bRequestsMs} ms) ÷ floor ${ratios.bRequestsOverFloor}` +

@@ -114,7 +114,6 @@ const MUTATIONS: Mutation[] = [
   // This round: the proxy forwarded a chunked body framed by timing (a 411 policy seen in one run of three under load).
   { file: 'src/traffic/proxy.ts', what: 'a chunked body goes upstream as a stream (undici gives an ended one a Content-Length)', from: 'const body = (piped && chunked ? chunksOf(piped) : piped)', to: 'const body = (piped)', tests: ['test/traffic/proxy.test.ts'] },
   { file: 'src/report/findings.ts', what: 'root causes ordered by count alone (an info cause above a must cause)', from: '.sort((a, b) => a.rank - b.rank || b.checks.length - a.checks.length)', to: '.sort((a, b) => b.checks.length - a.checks.length)', tests: ['test/unit/findings.test.ts'] },
-  { file: 'src/runner/suite.ts', what: "the worker does without its preload (Node 20 starts vitest's loader-hooks thread again)", from: "...(suites.preload ? { execArgv: ['--import', suites.preload] } : {}),", to: '', tests: ['test/unit/runner.test.ts'] },
   // Issue 34's third fresh sample (scripts/mutation-samples/2026-11-26.json, 11 of 15 killed as written): its survivors, each with the test written for it.
   { file: 'src/report/html.ts', what: "an Error body's wrong status field shows the right HTTP status as the deviation", from: "/^status \\d{3}(?!\\d)/.test(failure.found)", to: "failure.found.includes('status')", tests: ['test/unit/renderers.test.ts'] },
   { file: 'src/runner/target-run.ts', what: '--quiet still draws the status line', from: '(options.out as { isTTY?: boolean }).isTTY && !options.quiet ? { progress: true }', to: '(options.out as { isTTY?: boolean }).isTTY ? { progress: true }', tests: ['test/unit/status-line.test.ts'] },
@@ -246,6 +245,15 @@ const MUTATIONS: Mutation[] = [
   {"file": "src/traffic/capture.ts", "what": "a brotli body already JSON is decompressed again", "from": "return first === '{' || first === '[' ? bytes", "to": "return first === '{' && first === '[' ? bytes", "tests": ["test/unit/capture.test.ts"]},
   // Issue 34's fifth fresh sample (scripts/mutation-samples/2026-11-27-fifth.json, 15 of 15 killed, one by the slow tier alone): that one, now held by the fast tier too.
   {"file": "src/config/file.ts", "what": "a schema violation is placed at the first key of another name", "from": "String(item.key.value) === segment", "to": "String(item.key.value) !== segment", "tests": ["test/unit/config-file.test.ts"]},
+  // Issue 35: the suite's thread (vitest's runner without its Node API) and the fair connection queue.
+  { file: 'src/runner/suite-thread.ts', what: 'a cancel while the file is collected still starts its blocks', from: "    if (cancelled) suite.mode = 'skip';\n", to: '', tests: ['test/unit/suite-thread.test.ts'] },
+  { file: 'src/runner/suite-thread.ts', what: 'a nested describe is taken for a target\'s block', from: 'suite !== suite.file && (suite.suite === undefined || suite.suite === suite.file)', to: 'suite !== suite.file', tests: ['test/unit/suite-thread.test.ts'] },
+  { file: 'src/runner/suite-thread.ts', what: 'the run ends before a rejection nobody awaited is heard', from: 'await new Promise((resolve) => setImmediate(resolve));', to: '', tests: ['test/unit/suite-thread.test.ts'] },
+  { file: 'src/runner/suite-thread.ts', what: 'a check that skipped itself is not reported as it ends', from: "if (test.result?.state === 'skip') report(test, 'skipped',", to: "if (test.result?.state === 'todo') report(test, 'skipped',", tests: ['test/unit/suite-thread.test.ts'] },
+  { file: 'src/runner/suite.ts', what: 'a thread that exits before its run ended is not a failure', from: 'if (!ranToEnd) failure ??=', to: 'if (ranToEnd) failure ??=', tests: ['test/unit/suite-thread.test.ts'] },
+  { file: 'src/runner/collector.ts', what: 'a test not declared with check() is named twice', from: 'if (!this.runErrors.includes(line)) this.runErrors.push(line);', to: 'this.runErrors.push(line);', tests: ['test/unit/suite-thread.test.ts'] },
+  { file: 'src/http/connection-pool.ts', what: 'a freed slot goes to the longest waiting request (first come, first served)', from: 'if (chosen < 0 || held(this.#waiting[i]!) < held(this.#waiting[chosen]!)) chosen = i;', to: 'if (chosen < 0) chosen = i;', tests: ['test/unit/connection-pool.test.ts'] },
+  { file: 'src/http/connection-pool.ts', what: 'among checks holding as many slots, the last to ask goes first', from: 'held(this.#waiting[i]!) < held(this.#waiting[chosen]!)', to: 'held(this.#waiting[i]!) <= held(this.#waiting[chosen]!)', tests: ['test/unit/connection-pool.test.ts'] },
 ];
 
 const run = promisify(execFile);

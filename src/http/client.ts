@@ -155,7 +155,7 @@ export class HttpClient {
           this.#options.guard?.admit(spec);
           return this.#attempt(spec, checkId, slot, fresh);
         });
-      });
+      }, checkId);
       if (hung) {
         report(exchange);
         throw hung;

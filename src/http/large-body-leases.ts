@@ -4,7 +4,8 @@ export const LARGE_BODY_BYTES = 1024 * 1024;
  * Bytes of large bodies the checks holding leases are expected to keep at once. A check
  * keeps a body it judges as text and as a parse tree (about three times its size), so
  * 40 MiB of bodies is about 120 MB of heap: two checks at a time when the target sends
- * 16 MiB, every check at once while its bodies stay under 2.5 MiB.
+ * 16 MiB, 16 at once while its bodies stay under 2.5 MiB. Memory bounds this, not the
+ * connections: 48 by default, so a target whose bodies pass 1 MiB is read by fewer.
  */
 export const LARGE_BODIES_BUDGET_BYTES = 40 * 1024 * 1024;
 

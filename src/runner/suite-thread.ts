@@ -56,12 +56,13 @@ const runner: VitestRunner = {
     await import(pathToFileURL(filepath).href);
   },
   onCollected: (files) => post({ type: 'collected', tests: files.flatMap(testsOf).map((test) => record(test)) }),
-  // As vitest's own runner does after a cancel: what has not started does not start.
+  // A cancel that comes while no check runs (the file is being collected) skips every block
+  // not yet started; one that comes while checks run also marks every check not yet started
+  // (@vitest/runner's startTests does that).
   onBeforeRunSuite: (suite) => {
     if (cancelled) suite.mode = 'skip';
   },
   onBeforeRunTask: (test) => {
-    if (cancelled) test.mode = 'skip';
     if (test.mode === 'run' || test.mode === 'queued') started.set(test, performance.now());
     else report(test, 'skipped', 0);
   },

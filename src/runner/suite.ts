@@ -91,8 +91,20 @@ interface SuiteThread {
 /** What the thread may write to its stdout and stderr that is kept (characters): the first line says why a suite did not run. */
 const OUTPUT_KEPT = 64 * 1024;
 
+/**
+ * The suite thread's young generation (MB): V8's default for a thread let a run's peak
+ * RSS reach 185 MiB in 11 runs where 16 MB kept it at 154 MiB, with the same wall time
+ * (809 against 820 ms median, interleaved); 8 MB saved no more.
+ */
+const YOUNG_GENERATION_MB = 16;
+
 function startThread(files: SuiteFiles, data: Omit<SuiteThreadData, 'root' | 'file'>, onMessage: (message: FromSuiteThread) => void): SuiteThread {
-  const worker = new Worker(files.thread, { workerData: { ...data, root: packageRoot, file: files.suite } satisfies SuiteThreadData, stdout: true, stderr: true });
+  const worker = new Worker(files.thread, {
+    workerData: { ...data, root: packageRoot, file: files.suite } satisfies SuiteThreadData,
+    stdout: true,
+    stderr: true,
+    resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
+  });
   let output = '';
   const keep = (chunk: Buffer) => void (output.length < OUTPUT_KEPT && (output += chunk.toString()));
   worker.stdout.on('data', keep);

@@ -75,4 +75,47 @@ describe('the pool', () => {
     expect([one, again, (await together).sort()]).toEqual([1, 1, [1, 2, 3]]);
     await pool.close();
   });
+
+  /** A pool of `size` slots whose requests each hold their slot until released, and the order in which they got one. */
+  function heldPool(size: number) {
+    const pool = new ConnectionPool(size, () => new FakeDispatcher() as unknown as WatchedDispatcher);
+    const started: string[] = [];
+    const releases = new Map<string, () => void>();
+    const request = (name: string, key: string) =>
+      pool.use(async () => {
+        started.push(name);
+        await new Promise<void>((resolve) => releases.set(name, resolve));
+      }, key);
+    const release = async (name: string) => {
+      releases.get(name)!();
+      await new Promise((resolve) => setImmediate(resolve));
+    };
+    return { pool, started, request, release };
+  }
+
+  test('a freed slot goes to the waiting check with the fewest slots held, not to the longest waiting request', async () => {
+    const { pool, started, request, release } = heldPool(2);
+    // A property's inputs take both slots and queue three more; a sequence's next step arrives after them.
+    const all = ['p1', 'p2', 'p3', 'p4', 'p5'].map((name) => request(name, 'property'));
+    all.push(request('s1', 'sequence'));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(started).toEqual(['p1', 'p2']);
+    await release('p1');
+    expect(started).toEqual(['p1', 'p2', 's1']); // the property holds 1, the sequence 0
+    await release('p2');
+    expect(started).toEqual(['p1', 'p2', 's1', 'p3']); // 0 against 1 now: the property's turn
+    for (const name of ['s1', 'p3', 'p4', 'p5']) await release(name);
+    await Promise.all(all);
+    await pool.close();
+  });
+
+  test('near miss: checks holding as many slots take turns in the order they asked', async () => {
+    const { pool, started, request, release } = heldPool(1);
+    const all = [request('a1', 'a'), request('b1', 'b'), request('a2', 'a'), request('b2', 'b')];
+    await new Promise((resolve) => setImmediate(resolve));
+    for (const name of ['a1', 'b1', 'a2', 'b2']) await release(name);
+    await Promise.all(all);
+    expect(started).toEqual(['a1', 'b1', 'a2', 'b2']);
+    await pool.close();
+  });
 });

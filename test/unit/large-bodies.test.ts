@@ -6,7 +6,6 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { describe, expect, test } from 'vitest';
 import { HEAP_FLOOR_BYTES, HEAP_GROWTH_BYTES, HeapPacer } from '../../src/core/heap-pacer.js';
 import { BodyReader, BodyTooLarge, ECHO_SLACK_BYTES, GaveWay, PausableDeadline, responseCap } from '../../src/http/body-reader.js';
-import { SETTINGS } from '../../src/config/settings.js';
 import { LARGE_BODIES_BUDGET_BYTES, LARGE_BODY_BYTES, LargeBodyLeases } from '../../src/http/large-body-leases.js';
 
 const MiB = 2 ** 20;
@@ -49,14 +48,14 @@ describe('large-body leases', () => {
     expect(leases.limit).toBe(Math.floor(LARGE_BODIES_BUDGET_BYTES / (2 * MiB)));
   });
 
-  test('as the budget says: every connection reads at once while bodies stay at 2.5 MiB; a byte more and one fewer; two of 16 MiB', () => {
+  test('as the budget says: 16 checks read at once while bodies stay at 2.5 MiB; a byte more and one fewer; two of 16 MiB', () => {
     const limitAfter = (bytes: number) => {
       const leases = new LargeBodyLeases();
       leases.large('a', bytes, false)!(bytes);
       return leases.limit;
     };
-    expect(limitAfter(2.5 * MiB)).toBe(SETTINGS.connections.default);
-    expect(limitAfter(2.5 * MiB + 1)).toBe(SETTINGS.connections.default - 1);
+    expect(limitAfter(2.5 * MiB)).toBe(16);
+    expect(limitAfter(2.5 * MiB + 1)).toBe(15);
     expect(limitAfter(16 * MiB)).toBe(2);
   });
 

@@ -79,8 +79,8 @@ async function withSuiteFolder(body: (dir: string) => Promise<void>): Promise<vo
   }
 }
 
-/** The build's thread, running the suite `suite` (a file in `dir`). */
-const filesIn = (dir: string, suite: string) => ({ thread: join(packageRoot, 'dist/worker/suite-thread.js'), suite: join(dir, suite) });
+/** The thread a run would load, running the suite `suite` (a file in `dir`). */
+const filesIn = async (dir: string, suite: string) => ({ thread: (await suiteFiles()).thread, suite: join(dir, suite) });
 
 /** The metadata of a check that sends nothing. */
 const meta = (id: string, runId = 'r1') => ({ check: { id, runId, title: 'sends nothing', clause: '0', level: 'info', requirements: [], exchanges: [], created: [] } });
@@ -99,7 +99,7 @@ describe('a conformance class whose module fails to load', () => {
       const dist = pathToFileURL(join(packageRoot, 'dist/src')).href;
       await writeFile(join(dir, 'conformance.test.js'), entry.replaceAll("'../src/", `'${dist}/`).replace("from 'vitest'", `from '${dist}/runner/suite-api.js'`));
       const collector = new CheckCollector();
-      const suite = await startSuite([{ concurrency: 4, baseUrl: 'http://127.0.0.1:9/v1', runId: 'r1' } as RunSettings], [collector], { files: filesIn(dir, 'conformance.test.js') });
+      const suite = await startSuite([{ concurrency: 4, baseUrl: 'http://127.0.0.1:9/v1', runId: 'r1' } as RunSettings], [collector], { files: await filesIn(dir, 'conformance.test.js') });
       expect(await suite.finished).toBeUndefined();
       expect(collector.runErrors).toEqual([`${join(dir, 'conformance.test.js')}: conformance class model did not load: the module is broken`]);
       expect(collector.results).toEqual([]);

@@ -13,6 +13,7 @@ import type { RunSettings } from '../../src/config/settings.js';
 import { packageRoot } from '../../src/core/package-info.js';
 import { CheckCollector } from '../../src/runner/collector.js';
 import { startSuite } from '../../src/runner/suite.js';
+import { suiteFiles } from '../../src/runner/suite-files.js';
 import { NOT_RUN_INTERRUPTED, NOT_SELECTED } from '../../src/check/reasons.js';
 
 const SUITE_API = pathToFileURL(join(packageRoot, 'dist/src/runner/suite-api.js')).href;
@@ -22,31 +23,33 @@ const meta = (id: string, runId = 'r1') => JSON.stringify({ check: { id, runId, 
 
 /**
  * Runs `source` (a suite file, which gets vitest's API as the suite's bundle does) in the
- * build's thread, for the targets `runIds`, one collector each.
+ * suite's thread, for the targets `runIds`, one collector each.
  */
 async function runSuite(source: string, { runIds = ['r1'], signal }: { runIds?: string[]; signal?: AbortSignal } = {}) {
   await mkdir(join(packageRoot, 'reports'), { recursive: true });
   const dir = await mkdtemp(join(packageRoot, 'reports', '.suite-thread-test-'));
   try {
     await writeFile(join(dir, 'suite.test.js'), `import { afterAll, describe, inject, test } from '${SUITE_API}';\n${source}`);
-    const collectors = runIds.map((runId) => new CheckCollector(() => {}, () => {}, runId));
+    const heard: string[] = [];
+    const collectors = runIds.map((runId) => new CheckCollector((result) => heard.push(result.id), () => {}, runId));
     const ended: string[] = [];
     const targets = runIds.map((runId) => ({ concurrency: 4, runId }) as RunSettings);
     const suite = await startSuite(targets, collectors, {
-      files: { thread: join(packageRoot, 'dist/worker/suite-thread.js'), suite: join(dir, 'suite.test.js') },
+      // The thread a run would load: the build's, or the sources' when a source is newer (the mutation pass).
+      files: { thread: (await suiteFiles()).thread, suite: join(dir, 'suite.test.js') },
       onTargetEnd: (collector) => ended.push(`${collector.runId} ended with ${collector.results.length} results`),
       ...(signal ? { signal } : {}),
     });
     const stopped = await suite.finished;
-    return { collectors, ended, stopped, result: (id: string) => collectors.flatMap((c) => c.results).find((r) => r.id === id) };
+    return { collectors, ended, stopped, heard, result: (id: string) => collectors.flatMap((c) => c.results).find((r) => r.id === id) };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
 }
 
 describe('each way a test ends reaches the collector', () => {
-  test('passed, failed (an error without a finding), skipped by itself (with its reason), filtered out (skip), and the targets provided', async () => {
-    const { collectors, result } = await runSuite(`
+  test('passed, failed (an error without a finding), skipped by itself (with its reason), filtered out (skip), and the targets provided; each heard as it ends', async () => {
+    const { collectors, result, heard } = await runSuite(`
       for (const target of inject('runs')) describe(target.runId, () => {
         test('p', { meta: ${meta('p')} }, () => {});
         test('f', { meta: ${meta('f')} }, () => { throw new Error('it broke'); });
@@ -59,6 +62,8 @@ describe('each way a test ends reaches the collector', () => {
     expect(result('f')).toMatchObject({ status: 'error', reason: 'it broke' });
     expect(result('s')).toMatchObject({ status: 'skipped', reason: 'its own reason' });
     expect(result('x')).toMatchObject({ status: 'skipped', reason: NOT_SELECTED });
+    // In the order they ended, not held back to the block's end.
+    expect(heard).toEqual(['p', 'f', 's', 'x']);
   });
 
   test('a test not declared with check() is a run error, named', async () => {
@@ -68,14 +73,15 @@ describe('each way a test ends reaches the collector', () => {
 });
 
 describe('a lane of targets', () => {
-  test('each target\'s block reports its end before the run\'s; a nested describe is no target\'s end', async () => {
+  test('each target\'s block reports its end before the run\'s, with all its checks; a nested describe is no target\'s end', async () => {
+    const check = (id: string) => `test('${id}', { meta: { check: { ...${meta(id)}.check, runId: target.runId } } }, () => {})`;
     const { ended, collectors } = await runSuite(
-      `for (const target of inject('runs')) describe(target.runId, () => describe('inner', () => test('c', { meta: { check: { ...${meta('c')}.check, runId: target.runId } } }, () => {})));`,
+      `for (const target of inject('runs')) describe(target.runId, () => { describe('x', () => ${check('c1')}); describe('y', () => ${check('c2')}); });`,
       { runIds: ['a', 'b'] },
     );
-    // The last target ends with the run (lane.ts finishes it then): both blocks are heard, each once.
-    expect(ended).toEqual(['a ended with 1 results', 'b ended with 1 results']);
-    expect(collectors.map((c) => c.results.length)).toEqual([1, 1]);
+    // Both blocks are heard, each once, whole (the last target's, lane.ts finishes with the run).
+    expect(ended).toEqual(['a ended with 2 results', 'b ended with 2 results']);
+    expect(collectors.map((c) => c.results.length)).toEqual([2, 2]);
   });
 });
 
@@ -102,6 +108,28 @@ describe('a cancelled run', () => {
       expect(result('after')).toMatchObject({ status: 'skipped', reason: NOT_RUN_INTERRUPTED });
     } finally {
       started.close();
+    }
+  });
+
+  test('a cancel while the file is collected (no check under way): no check starts', async () => {
+    const collecting = new BroadcastChannel('pcs-suite-thread-test');
+    const stop = new AbortController();
+    collecting.onmessage = () => stop.abort('interrupted by SIGINT');
+    try {
+      // The block waits for the next message to the thread: the cancel, which the thread hears first.
+      const { result } = await runSuite(
+        `describe('t', async () => {
+          const { parentPort } = await import('node:worker_threads');
+          const heard = new Promise((resolve) => parentPort.once('message', resolve));
+          new BroadcastChannel('pcs-suite-thread-test').postMessage('collecting');
+          await heard;
+          test('after', { meta: ${meta('after')} }, () => {});
+        });`,
+        { signal: stop.signal },
+      );
+      expect(result('after')).toMatchObject({ status: 'skipped', reason: NOT_RUN_INTERRUPTED });
+    } finally {
+      collecting.close();
     }
   });
 

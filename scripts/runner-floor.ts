@@ -2,7 +2,7 @@
  * Benchmark scenario (e): the suite runner's fixed start cost. Starts the suite's thread
  * (the build's, with vitest's runner) on a suite of one empty test and exits: process
  * start, the thread's start and stop, nothing else.
- * Usage: node dist/scripts/vitest-floor.js
+ * Usage: node dist/scripts/runner-floor.js
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -13,7 +13,7 @@ import { startSuite } from '../src/runner/suite.js';
 
 // Inside the package, so that the test file's `import '@vitest/runner'` resolves the thread's.
 await mkdir(join(packageRoot, 'reports'), { recursive: true });
-const dir = await mkdtemp(join(packageRoot, 'reports', '.vitest-floor-'));
+const dir = await mkdtemp(join(packageRoot, 'reports', '.runner-floor-'));
 // One test that sends nothing, with the metadata the collector expects of a check.
 const meta = { check: { id: 'nothing', title: 'sends nothing', clause: '0', level: 'info', requirements: [], exchanges: [], created: [] } };
 await writeFile(join(dir, 'empty.test.js'), `import { test } from '@vitest/runner';\ntest('nothing', { meta: ${JSON.stringify(meta)} }, () => {});\n`);
