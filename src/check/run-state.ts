@@ -15,7 +15,7 @@ import { listenForStop } from '../core/stop-channel.js';
 import { HeapPacer } from '../core/heap-pacer.js';
 
 /**
- * The state one target's run shares across all its checks inside the vitest worker (the
+ * The state one target's run shares across all its checks inside the suite's thread (the
  * suite runs in a single worker without isolation; a fleet's lane runs several targets
  * there, each with its own state): the client, the redactor, the credentials, and who
  * observes every exchange.

@@ -4,7 +4,7 @@
  * and `afterAll` belong to), and posts each check's result to the runner's thread as soon
  * as it ends (see suite.ts). The runner's thread loads neither vite nor vitest's pool:
  * vitest's Node API started a Vite server and a worker that loaded vitest's whole runtime
- * (expect, chai, snapshots) before the first check, about 0.35 s of a 1 s run.
+ * (expect, chai, snapshots) before the first check: about 0.2 s and 40 MiB of a 1 s run.
  *
  * The thread gets {@link SuiteThreadData} as its `workerData` and answers with
  * {@link FromSuiteThread} messages; `{ type: 'cancel', reason }` cancels the run as

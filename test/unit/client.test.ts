@@ -63,10 +63,10 @@ describe('HttpClient', () => {
 
   test('a server that never answers is a TIMEOUT at the deadline', async () => {
     server = await startRawServer(() => {});
-    const started = performance.now();
     const exchange = await list(clientFor(server.baseUrl, { timeoutMs: 300 }));
     expect(exchange.error).toEqual({ code: 'TIMEOUT', message: 'no complete response within 300 ms', phase: 'headers' });
-    expect(performance.now() - started).toBeLessThan(2_000);
+    // Not before the deadline; how long after it depends on the machine's load, so no upper bound (a hang fails on the test's own timeout).
+    expect(exchange.durationMs).toBeGreaterThanOrEqual(299);
   });
 
   test('headers then a stalled body is a TIMEOUT, not a response', async () => {
