@@ -111,7 +111,7 @@ export default function register(): void {
       );
       noneCreatedWithoutKey(await t.list(), tag);
     },
-    { sequential: true, timeLimitMs: PROPERTY_TIME_LIMIT_MS },
+    { timeLimitMs: PROPERTY_TIME_LIMIT_MS },
   );
 
   check(

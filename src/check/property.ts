@@ -27,7 +27,7 @@ export const PROPERTY_TIME_LIMIT_MS = 60_000;
  * Checks that `predicate` holds for values of `arbitrary` (fast-check), with the check's
  * own seed derived from the run seed, so `--seed` (with `--checks`) replays it exactly.
  *
- * Two phases share one pass, `--concurrency` inputs at a time (a remote target pays round
+ * Two phases share one pass, `--connections` inputs at a time (a remote target pays round
  * trips, not CPU), stopping at the first failure: the coverage phase sends every coverage
  * input, whatever the seed, so a known trigger is found in every run, and a failing one is
  * reported as it is, a minimal known trigger; the inputs the seed generates follow, each
@@ -54,7 +54,7 @@ export async function assertProperty<T>(
   // launched before any generated one, so a failing one is always found and always wins.
   const generated = fc.sample(arbitrary, { seed, numRuns });
   const label = (i: number) => (i < coverage.length ? `c${i}` : `${i - coverage.length}`);
-  const concurrent = await runConcurrently([...coverage.map(({ value }) => value), ...generated], settings.concurrency, (value, i) => predicate(value, label(i)));
+  const concurrent = await runConcurrently([...coverage.map(({ value }) => value), ...generated], settings.connections, (value, i) => predicate(value, label(i)));
   if (concurrent && concurrent.index < coverage.length) {
     const input = coverage[concurrent.index]!;
     const shown = fc.stringify(input.value);
@@ -119,7 +119,7 @@ export async function assertProperty<T>(
     record.replay = replayOf(t);
     throw new CheckFailure(
       `${concurrent.error.message}\nCounterexample: ${record.counterexample}\n` +
-        `(with ${settings.concurrency} inputs at a time; sent one at a time, every input passed: a race; run seed ${settings.seed}, check seed ${seed})\n` +
+        `(with ${settings.connections} inputs at a time; sent one at a time, every input passed: a race; run seed ${settings.seed}, check seed ${seed})\n` +
         `Replay: ${record.replay}`,
       concurrent.error.exchange,
       concurrent.error.deviation,

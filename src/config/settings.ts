@@ -136,7 +136,7 @@ export const SETTINGS = {
     help: 'how long the run waits on a target that refuses every request (429, or 503 with Retry-After) before it stops',
   },
   // 48: against a target 30 ms away, 16 connections made a run of some 440 requests wait 28 round trips for connections alone (issue 35).
-  connections: { type: 'integer', unit: 'requests', min: 1, max: 256, default: 48, flag: '--connections <n>', config: true, reported: true, replays: true, help: 'keep-alive connections to the target, and so requests in flight, at most' },
+  connections: { type: 'integer', unit: 'requests', min: 1, max: 256, default: 48, flag: '--connections <n>', config: true, reported: true, replays: true, help: "keep-alive connections to the target, and so requests in flight, at most (a property's inputs included)" },
   maxResponseBytes: {
     type: 'integer',
     unit: 'bytes',
@@ -212,7 +212,7 @@ export const SETTINGS = {
     default: 16,
     flag: '--concurrency <n>',
     reported: true, replays: true,
-    help: "independent checks, and a property's generated inputs, in flight at once",
+    help: 'independent checks in flight at once (a property sends its inputs on as many connections as --connections allows)',
   },
   shrinkBudget: { type: 'integer', unit: 'requests', min: 0, max: 1_000_000, default: 500, flag: '--shrink-budget <requests>', reported: true, replays: true, help: 'requests a failing property may spend shrinking its counterexample' },
   targets: {

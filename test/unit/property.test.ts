@@ -24,7 +24,7 @@ const RUN_SEED = 7;
 
 /** A check context holding only what assertProperty reads; the exchanges a predicate sends are pushed to it. */
 function context(settings: Partial<RunSettings> = {}): CheckContext {
-  const full = { ...withDefaults({}), seed: RUN_SEED, targetKind: 'embedded', profile: 'full', concurrency: 1, ...settings } as RunSettings;
+  const full = { ...withDefaults({}), seed: RUN_SEED, targetKind: 'embedded', profile: 'full', connections: 1, ...settings } as RunSettings;
   return { checkId: CHECK, run: { settings: full, redactor: new Redactor() }, exchanges: [] as Exchange[], property: undefined } as unknown as CheckContext;
 }
 
@@ -126,7 +126,7 @@ describe('a failing coverage input', () => {
   });
 
   test('among inputs under way at once, the lowest failing index is reported, whichever finished first', async () => {
-    const t = context({ concurrency: 4 });
+    const t = context({ connections: 4 });
     const finished: string[] = [];
     const check = async (value: number, run: string) => {
       // c1 fails last: c3 fails at once.
@@ -153,7 +153,7 @@ describe('a failing generated input', () => {
     expect(error.message).toContain('fails for 100\nCounterexample: 100\n');
     expect(error.message).toContain(`shrinks; run seed ${RUN_SEED}, check seed ${deriveSeed(RUN_SEED, CHECK)}, path ${record.path})`);
     expect(calls.some(({ run }) => run.startsWith('r'))).toBe(true);
-    expect(record.replay).toBe(`petstore-conformance run --profile full --checks '^${CHECK}$' --seed ${RUN_SEED} --concurrency 1`);
+    expect(record.replay).toBe(`petstore-conformance run --profile full --connections 1 --checks '^${CHECK}$' --seed ${RUN_SEED}`);
     expect(error.message).toContain(`\nReplay: ${record.replay}`);
   });
 
@@ -206,7 +206,7 @@ describe('a failing generated input', () => {
   });
 
   test('a failure only inputs sent at once show (a race) is reported unshrunk, as it happened', async () => {
-    const t = context({ concurrency: 2 });
+    const t = context({ connections: 2 });
     const { check } = predicate<number>(t, (value, run) => value >= 100 && !run.startsWith('r'));
     const error = await thrown(assertProperty(t, small, check, defaults([], 50)));
     expect(error).toBeInstanceOf(CheckFailure);
@@ -230,7 +230,7 @@ describe('a failing generated input', () => {
 
 describe('an error other than a check failure in the first pass', () => {
   test('is thrown once every input under way has finished, and no input is launched after it', async () => {
-    const t = context({ concurrency: 2 });
+    const t = context({ connections: 2 });
     const stopped = new Error('the run was stopped');
     const finished: string[] = [];
     const check = async (_value: number, run: string) => {
