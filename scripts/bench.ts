@@ -107,7 +107,10 @@ interface Row {
   wallMsRange: string;
   requests: number;
   requestsPerSecond: number;
+  /** The highest of the samples' peak RSS (MiB). */
   peakRssMb: number;
+  /** The median of the samples' peak RSS (MiB). */
+  peakRssMbMedian?: number;
   samples: Sample[];
 }
 
@@ -122,6 +125,7 @@ function row(name: string, samples: Sample[]): Row {
     requests,
     requestsPerSecond: Math.round(requests / (median(wall) / 1000)),
     peakRssMb: Math.round(Math.max(...samples.map((s) => s.peakRssMb))),
+    peakRssMbMedian: Math.round(median(samples.map((s) => s.peakRssMb))),
     samples,
   };
 }
@@ -322,9 +326,9 @@ if (wanted('proxy-catalogue')) {
   ratios.proxyCatalogue = await benchProxyCatalogue(CLI);
 }
 
-console.log('\nScenario                                   Wall median  Range (ms)    Requests  Req/s   Peak RSS');
+console.log('\nScenario                                   Wall median  Range (ms)    Requests  Req/s   Peak RSS (MiB: median / highest)');
 for (const r of rows) {
-  console.log(`${r.name.padEnd(43)}${`${r.wallMsMedian} ms`.padEnd(13)}${r.wallMsRange.padEnd(14)}${String(r.requests).padEnd(10)}${String(r.requestsPerSecond).padEnd(8)}${r.peakRssMb} MB`);
+  console.log(`${r.name.padEnd(43)}${`${r.wallMsMedian} ms`.padEnd(13)}${r.wallMsRange.padEnd(14)}${String(r.requests).padEnd(10)}${String(r.requestsPerSecond).padEnd(8)}${r.peakRssMbMedian !== undefined && r.samples.length > 1 ? `${r.peakRssMbMedian} / ` : ''}${r.peakRssMb}`);
 }
 const lines: string[] = [];
 if (ratios.aFirstCheckRequestMs !== undefined) {
