@@ -199,6 +199,8 @@ export function laneListener(collectors: readonly CheckCollector[], onTargetEnd:
         return;
       case 'end':
         return collectors.forEach((collector) => collector.onRunEnd(message.tests, message.fileErrors, message.unhandled, message.cancelled));
+      case 'probe':
+        return; // the target's, not its checks' (lane.ts)
     }
   };
 }

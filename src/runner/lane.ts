@@ -5,10 +5,10 @@ import { startSuite } from './suite.js';
 import { reportWriters, type TargetRun } from './target-run.js';
 
 /**
- * Checks the targets of one lane in one suite worker, one target after another (the worker's
- * start is paid once per lane), and builds each target's report. The probes go out while the
- * worker starts; an unreachable target is told to stop at once, and when no target of the
- * lane is reachable the worker's run is cancelled.
+ * Checks the targets of one lane in one suite thread, one target after another (the thread's
+ * start is paid once per lane), and builds each target's report. The thread sends the probes
+ * as it starts; an unreachable target is told to stop at once, and when no target of the
+ * lane is reachable the thread's run is cancelled.
  * @param stop cuts the lane short (a signal, the deadline): the checks under way are
  *   abandoned, and every report is still written.
  * @param keepExchanges whether each outcome holds its exchanges (see TargetRun.finish).
@@ -37,6 +37,7 @@ export async function runLane(
     return outcome;
   };
   const byCollector = new Map(targets.map((target) => [target.collector, target]));
+  const byRunId = new Map(targets.map((target) => [target.settings.runId, target]));
   try {
     const suite = await startSuite(
       targets.map((target) => target.settings),
@@ -48,12 +49,15 @@ export async function runLane(
           const target = byCollector.get(collector)!;
           if (!stop?.aborted && target !== targets.at(-1)) void finish(target, undefined).catch(() => {}); // awaited below
         },
+        onProbe: (runId, answer) => byRunId.get(runId)?.probed(answer),
       },
     );
+    // A thread that ends without a probe (it failed, or never started: a stop before it) sends none.
+    void suite.finished.then(() => targets.forEach((target) => target.probed(undefined)));
     if (targets.some((target) => target.options.reportDir !== null || target.options.reportStream)) void reportWriters(); // loads while the worker starts
     const reached = await Promise.all(
       targets.map(async (target) => {
-        const answered = await target.probe(stop);
+        const answered = await target.reached;
         if (!answered) stopRun(target.settings.runId, 'the target is unreachable');
         return answered;
       }),

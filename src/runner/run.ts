@@ -6,9 +6,10 @@ export type { RunOptions, RunOutcome } from './options.js';
 
 /**
  * Runs the conformance suite against one target and builds its report: starts the
- * embedded reference server when no base URL is given, starts the suite's checks with
- * vitest (one worker, shared run state), probes the target once while the worker starts
- * (an unreachable target cancels the run: its report holds no check), then writes the report.
+ * embedded reference server when no base URL is given, runs the suite's checks in a
+ * thread of their own (vitest's runner, shared run state), which probes the target once
+ * as it starts (an unreachable target cancels the run: its report holds no check), then
+ * writes the report.
  * Failures of the target are findings in the report; this function throws only for
  * failures of the tool itself (e.g. the report directory cannot be written), and a
  * UsageError for bad options (e.g. a base URL without a key).

@@ -4,6 +4,7 @@
  */
 import type { RunSettings } from '../config/settings.js';
 import type { CheckMeta } from '../check/types.js';
+import type { Exchange } from '../core/exchange.js';
 
 /** The suite thread's `workerData`. */
 export interface SuiteThreadData {
@@ -34,12 +35,14 @@ export interface SuiteTest {
 }
 
 /**
- * From the suite's thread: the tests once the file is collected; each test as it ends (its
- * exchanges travel once, with it); a target's block as it ends; the run's end, with every
- * test's final state, the errors of a file that did not load, errors nobody caught, and
- * whether the run was cancelled.
+ * From the suite's thread: each target's probe (probe.ts: its exchange, or the defect of
+ * the tool that kept it from being sent); the tests once the file is collected; each test
+ * as it ends (its exchanges travel once, with it); a target's block as it ends; the run's
+ * end (after every probe), with every test's final state, the errors of a file that did
+ * not load, errors nobody caught, and whether the run was cancelled.
  */
 export type FromSuiteThread =
+  | { type: 'probe'; runId: string; answer: { exchange: Exchange } | { error: string } }
   | { type: 'collected'; tests: SuiteTest[] }
   | { type: 'result'; test: SuiteTest }
   | { type: 'block-end'; tests: SuiteTest[] }

@@ -15,6 +15,8 @@ import { pathToFileURL } from 'node:url';
 import { parentPort, workerData } from 'node:worker_threads';
 import { collectTests, startTests, type CancelReason, type VitestRunner, type VitestRunnerConfig } from '@vitest/runner';
 import type { File, Suite, Task, Test } from '@vitest/runner';
+import { withCauses } from '../core/tool-failure.js';
+import { probe } from './probe.js';
 import type { SuiteTest, SuiteThreadData, FromSuiteThread, ToSuiteThread } from './suite-protocol.js';
 
 const data = workerData as SuiteThreadData;
@@ -130,7 +132,17 @@ function fileErrors(files: File[]): string[] {
   return files.flatMap((file) => (file.result?.errors ?? []).map((error) => `${file.filepath}: ${error.message}`));
 }
 
+// Each target's probe goes out beside its first checks (a run is told an unreachable target by it).
+const probes = data.collectOnly
+  ? []
+  : data.provide.runs.map((run) =>
+      probe(run).then(
+        (exchange) => post({ type: 'probe', runId: run.runId, answer: { exchange } }),
+        (error: unknown) => post({ type: 'probe', runId: run.runId, answer: { error: withCauses(error) } }),
+      ),
+    );
 const files = data.collectOnly ? await collectTests([data.file], runner) : await startTests([data.file], runner);
+await Promise.all(probes);
 // A rejection nobody awaited is told after the task it happened in: one more turn hears of those the run left.
 await new Promise((resolve) => setImmediate(resolve));
 post({ type: 'end', tests: files.flatMap(testsOf).map((test) => record(test)), fileErrors: fileErrors(files), unhandled, cancelled });

@@ -3,6 +3,7 @@ import type { RunSettings } from '../config/settings.js';
 import { toolFailure } from '../core/tool-failure.js';
 import { packageRoot } from '../core/package-info.js';
 import type { CheckDefinition } from '../check/types.js';
+import type { Exchange } from '../core/exchange.js';
 import { laneListener, type CheckCollector } from './collector.js';
 import { suiteFiles, type SuiteFiles } from './suite-files.js';
 import type { FromSuiteThread, SuiteTest, SuiteThreadData, ToSuiteThread } from './suite-protocol.js';
@@ -21,6 +22,8 @@ export interface SuiteOptions {
   files?: SuiteFiles;
   /** Called when a target's checks have all ended, with its collector (before the thread's run ends, for all but the last). */
   onTargetEnd?: (collector: CheckCollector) => void;
+  /** Called with each target's probe (probe.ts) as the thread sends it. */
+  onProbe?: (runId: string, answer: { exchange: Exchange } | { error: string }) => void;
 }
 
 /**
@@ -35,7 +38,9 @@ export async function startSuite(targets: readonly RunSettings[], collectors: re
   // Stopped before the thread was asked for (a signal 0.3 s after start): no check starts.
   if (signal?.aborted) return { finished: Promise.resolve(stopped()) };
   const files = options.files ?? (await suiteFiles());
-  const thread = startThread(files, { provide: { runs: [...targets] }, maxConcurrency: Math.max(...targets.map((target) => target.concurrency)) }, laneListener(collectors, options.onTargetEnd));
+  const toCollectors = laneListener(collectors, options.onTargetEnd);
+  const onMessage = (message: FromSuiteThread) => (message.type === 'probe' ? options.onProbe?.(message.runId, message.answer) : toCollectors(message));
+  const thread = startThread(files, { provide: { runs: [...targets] }, maxConcurrency: Math.max(...targets.map((target) => target.concurrency)) }, onMessage);
   const onAbort = () => {
     for (const collector of collectors) collector.interrupted = true;
     thread.cancel(stopped());

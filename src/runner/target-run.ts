@@ -5,10 +5,8 @@ import { loadKnownFailures, type KnownFailure } from '../config/known-failures.j
 import { DIRECT, proxyEnvironment } from '../config/proxy.js';
 import { checkValues } from '../config/setting-values.js';
 import { defaultProfile, SETTING_LIST, withDefaults, type RunSettings, type SettingValues } from '../config/settings.js';
-import { UsageError, hasCode } from '../core/errors.js';
+import { UsageError } from '../core/errors.js';
 import type { Exchange } from '../core/exchange.js';
-import type { Credential } from '../http/credential.js';
-import { RequestGuard } from '../http/safety.js';
 import { toolVersion } from '../core/package-info.js';
 import type { ReferenceServer } from '../reference/server.js';
 import { buildReport, UNREACHABLE } from '../report/build.js';
@@ -29,16 +27,17 @@ import { checkIds, listChecks } from './list.js';
 /**
  * One target's part of a run, from its options to its report: the settings, the redactor,
  * the collector of its checks and its console lines. The suite's worker checks one or
- * several targets (see lane.ts); each is prepared before any request, probed while the
- * worker starts, and finished into its report when the worker is done.
+ * several targets (see lane.ts); each is prepared before any request, probed by the
+ * suite's thread as it starts, and finished into its report when the thread is done.
  */
 export class TargetRun {
   readonly collector: CheckCollector;
   /** Whether the probe reached the target; undefined until it answered. */
   #reached: boolean | undefined;
   #preflight: Exchange | undefined;
-  /** The probe under way: a target's checks may end before it answers (a lane stops an unreachable target at once). */
-  #probing: Promise<boolean> | undefined;
+  /** Settles with whether the probe reached the target, once the suite's thread sends its answer (see {@link probed}). */
+  readonly reached: Promise<boolean>;
+  #settleProbe!: { resolve: (reached: boolean) => void; reject: (error: Error) => void };
   readonly #print: (text: string | undefined) => void;
   readonly #format: ConsoleFormat;
   /** The status line, on a terminal (see report/status-line.ts), and how it stops hearing the worker's count. */
@@ -57,6 +56,7 @@ export class TargetRun {
     /** The capture judged with the run (`--traffic`), when one was given. */
     readonly traffic?: JudgedTraffic,
   ) {
+    this.reached = new Promise<boolean>((resolve, reject) => (this.#settleProbe = { resolve, reject }));
     this.#format = new ConsoleFormat(options.color ?? Boolean((options.out as { isTTY?: boolean } | null)?.isTTY), settings.strict);
     this.#status = settings.progress && options.out ? new StatusLine(options.out as Terminal, startedAt.getTime()) : undefined;
     this.#print = (text) => {
@@ -151,16 +151,17 @@ export class TargetRun {
   }
 
   /**
-   * Probes the target (see {@link probe}) and remembers whether it was reached.
-   * @returns whether it was: an unreachable target is judged by the probe alone.
+   * The probe's answer (probe.ts), sent by the suite's thread: its exchange, or the defect
+   * of the tool that kept it from being sent (then {@link reached} rejects). An unreachable
+   * target is judged by the probe alone. A thread that ends without a probe (it failed)
+   * sends none: its report stands on its run errors.
    */
-  probe(stop: AbortSignal | undefined): Promise<boolean> {
-    this.#probing ??= (async () => {
-      this.#preflight = await probe(this.settings, this.redactor, stop);
-      this.#reached = !this.#preflight.error || !UNREACHABLE.includes(this.#preflight.error.code);
-      return this.#reached;
-    })();
-    return this.#probing;
+  probed(answer: { exchange: Exchange } | { error: string } | undefined): void {
+    if (this.#reached !== undefined) return; // answered already: the thread's end adds nothing
+    if (answer && 'error' in answer) return this.#settleProbe.reject(new Error(`the probe failed: ${answer.error}`));
+    this.#preflight = answer?.exchange;
+    this.#reached = !this.#preflight?.error || !UNREACHABLE.includes(this.#preflight.error.code);
+    this.#settleProbe.resolve(this.#reached);
   }
 
   /**
@@ -173,7 +174,6 @@ export class TargetRun {
    */
   async finish(laneAborted: string | undefined, keepExchanges = true): Promise<RunOutcome> {
     const { collector, settings, options, redactor } = this;
-    await this.#probing;
     const reached = this.#reached !== false;
     const aborted = laneAborted ?? collector.stopped ?? (collector.interrupted ? 'interrupted' : undefined);
     // An unreachable target is judged by the probe alone: checks that raced it judged nothing.
@@ -263,47 +263,5 @@ function settingsFor(options: RunOptions, embedded: ReferenceServer | undefined,
     ...(options.caPem ? { caPem: options.caPem } : {}),
     ...(options.clientCertPem && options.clientKeyPem ? { clientCertPem: options.clientCertPem, clientKeyPem: options.clientKeyPem } : {}),
     ...(options.deadlineSeconds ? { deadlineAt: startedAt.getTime() + options.deadlineSeconds * 1000 } : {}),
-  };
-}
-
-const NO_CREDENTIAL: Credential = { name: 'missing', description: 'no Authorization header' };
-
-/**
- * One GET /categories without credentials, sent while the suite's worker starts: tells an
- * unreachable target (exit 3, no check judged) from one that answers, whatever it answers.
- * Unauthenticated, it sends no key and is answered before any handler logic that might hang.
- */
-async function probe(settings: RunSettings, redactor: Redactor, stop: AbortSignal | undefined): Promise<Exchange> {
-  const { HttpClient } = await import('../http/client.js'); // not on the path to the worker's start
-  const guard = new RequestGuard(settings);
-  const stopProbe = () => guard.stop(String(stop!.reason));
-  if (stop?.aborted) stopProbe();
-  stop?.addEventListener('abort', stopProbe, { once: true });
-  const client = new HttpClient({ ...settings, redactor, guard });
-  const request = { method: 'GET', path: '/categories', credential: NO_CREDENTIAL } as const;
-  let last: Exchange | undefined;
-  try {
-    return await client.send(request, 'preflight', (attempt) => (last = attempt));
-  } catch (error) {
-    if (!hasCode(error, 'PCS_RUN_STOPPED')) throw error;
-    // Stopped before or while it was sent: no answer, and no finding either.
-    return last ?? notSent(`${settings.baseUrl}${request.path}`, error.message);
-  } finally {
-    stop?.removeEventListener('abort', stopProbe);
-    await client.close();
-  }
-}
-
-/** The probe's record when the run stopped before it was sent. */
-function notSent(url: string, message: string): Exchange {
-  return {
-    seq: 0,
-    checkId: 'preflight',
-    credential: NO_CREDENTIAL.name,
-    request: { method: 'GET', url, headers: {} },
-    error: { code: 'ABANDONED', message, phase: 'headers' },
-    startedAt: new Date().toISOString(),
-    durationMs: 0,
-    connection: 'fresh',
   };
 }

@@ -9,7 +9,7 @@ import { startReferenceServer } from '../../src/reference/server.js';
 import type { Report } from '../../src/report/model.js';
 import { defaultReportDir } from '../../src/report/report-dir.js';
 import { runConformance } from '../../src/runner/run.js';
-import { countingRequests, runAgainst } from '../support/targets.js';
+import { countingRequests, delayedBy, runAgainst } from '../support/targets.js';
 
 /** Collects console output. */
 function sink(): PassThrough & { text(): string } {
@@ -216,5 +216,15 @@ describe('the request budget of a full run', () => {
     const outcome = await runConformance({ reportDir: null, seed, out: null });
     expect(outcome.report.summary.requests).toBeGreaterThanOrEqual(Math.floor(FULL_RUN_REQUESTS * 0.9));
     expect(outcome.report.summary.requests).toBeLessThanOrEqual(Math.ceil(FULL_RUN_REQUESTS * 1.1));
+  });
+});
+
+describe('the probe, sent by the suite\'s thread', () => {
+  test('answers before the run ends, even a run with no check to send: its exchange is the report\'s preflight', async () => {
+    // Every check skipped at once, the probe answered 300 ms later: the run waits for it.
+    const outcome = await runAgainst({ variations: [delayedBy(300)] }, { checkFilter: '^nothing$' });
+    expect(outcome.report.checks.every((check) => check.status === 'skipped')).toBe(true);
+    expect(outcome.report.preflight?.response?.status).toBe(401);
+    expect(outcome.report.summary.requests).toBe(1);
   });
 });
