@@ -110,8 +110,9 @@ interface Waiter {
  * requests on the wire, the longest waiting first among equals: max-min fair sharing. A
  * check that sends one request after another (a model-based sequence, a create then its
  * list) then waits for a slot at most while each other check takes one, not behind every
- * input a property has queued: with 30 ms of latency and 48 connections, a first-come
- * queue made each step of a 9-step sequence wait about 20 ms for a slot.
+ * input a property has queued. With 30 ms of latency and 48 connections, a run's last
+ * model-based sequence ended 587 ms into its requests, where a first-come queue ended it
+ * at 650 ms (one run each).
  */
 export class ConnectionPool {
   readonly #slots: ConnectionSlot[];

@@ -183,11 +183,11 @@ function toCheckResult(meta: CheckMeta, test: SuiteTest, unrun: string, requests
 }
 
 /**
- * Hands each message of the suite's thread to a lane's collectors (one per target; each
- * keeps its own target's checks). `onTargetEnd` hears of a collector whose target's block
- * of the suite has ended.
+ * Hands each message of the suite's thread about its checks (the probes go to lane.ts) to
+ * a lane's collectors (one per target; each keeps its own target's checks). `onTargetEnd`
+ * hears of a collector whose target's block of the suite has ended.
  */
-export function laneListener(collectors: readonly CheckCollector[], onTargetEnd: (collector: CheckCollector) => void = () => {}): (message: FromSuiteThread) => void {
+export function laneListener(collectors: readonly CheckCollector[], onTargetEnd: (collector: CheckCollector) => void = () => {}): (message: Exclude<FromSuiteThread, { type: 'probe' }>) => void {
   return (message) => {
     switch (message.type) {
       case 'collected':
@@ -199,8 +199,6 @@ export function laneListener(collectors: readonly CheckCollector[], onTargetEnd:
         return;
       case 'end':
         return collectors.forEach((collector) => collector.onRunEnd(message.tests, message.fileErrors, message.unhandled, message.cancelled));
-      case 'probe':
-        return; // the target's, not its checks' (lane.ts)
     }
   };
 }

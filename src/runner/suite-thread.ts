@@ -14,7 +14,8 @@
 import { pathToFileURL } from 'node:url';
 import { parentPort, workerData } from 'node:worker_threads';
 import { collectTests, startTests, type CancelReason, type VitestRunner, type VitestRunnerConfig } from '@vitest/runner';
-import type { File, Suite, Task, Test } from '@vitest/runner';
+import type { File, Suite, Test } from '@vitest/runner';
+import { getTestName, getTests } from '@vitest/runner/utils';
 import { withCauses } from '../core/tool-failure.js';
 import { probe } from './probe.js';
 import type { SuiteTest, SuiteThreadData, FromSuiteThread, ToSuiteThread } from './suite-protocol.js';
@@ -57,7 +58,7 @@ const runner: VitestRunner = {
   importFile: async (filepath) => {
     await import(pathToFileURL(filepath).href);
   },
-  onCollected: (files) => post({ type: 'collected', tests: files.flatMap(testsOf).map((test) => record(test)) }),
+  onCollected: (files) => post({ type: 'collected', tests: getTests(files).map((test) => record(test)) }),
   // A cancel that comes while no check runs (the file is being collected) skips every block
   // not yet started; one that comes while checks run also marks every check not yet started
   // (@vitest/runner's startTests does that).
@@ -74,7 +75,7 @@ const runner: VitestRunner = {
   },
   onAfterRunTask: (test) => report(test, test.result?.state === 'pass' ? 'passed' : 'failed', test.result?.duration ?? 0),
   onAfterRunSuite: (suite) => {
-    if (isTargetBlock(suite)) post({ type: 'block-end', tests: testsOf(suite).map((test) => record(test)) });
+    if (isTargetBlock(suite)) post({ type: 'block-end', tests: getTests(suite).map((test) => record(test)) });
   },
   cancel: () => {
     cancelled = true;
@@ -88,7 +89,7 @@ parentPort!.on('message', (message: ToSuiteThread) => {
 /** A test's record as it crosses to the runner's thread. */
 function record(test: Test, state: SuiteTest['state'] = stateOf(test), durationMs = test.result?.duration ?? 0): SuiteTest {
   const errors = (test.result?.errors ?? []).map((error) => error.message);
-  return { name: test.name, fullName: fullName(test), meta: test.meta.check, state, durationMs, ...(errors.length > 0 ? { errors } : {}) };
+  return { name: test.name, fullName: getTestName(test, ' '), meta: test.meta.check, state, durationMs, ...(errors.length > 0 ? { errors } : {}) };
 }
 
 /** Posts a finished check; its exchanges are the runner's from then on, and this thread lets go of them. */
@@ -114,17 +115,7 @@ function stateOf(test: Test): SuiteTest['state'] {
 
 /** A target's block: a describe at the top of the suite's file (conformance.test.ts declares one per target). */
 function isTargetBlock(suite: Suite): boolean {
-  return suite !== suite.file && (suite.suite === undefined || suite.suite === suite.file);
-}
-
-function testsOf(task: Task): Test[] {
-  return task.type === 'test' ? [task] : task.tasks.flatMap(testsOf);
-}
-
-function fullName(task: Task): string {
-  const names: string[] = [];
-  for (let at: Task | undefined = task; at && at !== at.file; at = at.suite) names.unshift(at.name);
-  return names.join(' ');
+  return suite !== suite.file && suite.suite === undefined;
 }
 
 /** Errors of a file that did not load or collect (a conformance class that threw). */
@@ -145,4 +136,4 @@ const files = data.collectOnly ? await collectTests([data.file], runner) : await
 await Promise.all(probes);
 // A rejection nobody awaited is told after the task it happened in: one more turn hears of those the run left.
 await new Promise((resolve) => setImmediate(resolve));
-post({ type: 'end', tests: files.flatMap(testsOf).map((test) => record(test)), fileErrors: fileErrors(files), unhandled, cancelled });
+post({ type: 'end', tests: getTests(files).map((test) => record(test)), fileErrors: fileErrors(files), unhandled, cancelled });

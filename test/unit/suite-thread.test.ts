@@ -83,6 +83,15 @@ describe('a lane of targets', () => {
     expect(ended).toEqual(['a ended with 2 results', 'b ended with 2 results']);
     expect(collectors.map((c) => c.results.length)).toEqual([2, 2]);
   });
+
+  test('near miss: a target\'s block that never runs (skipped) does not end as a block, nor does the file\'s end count as one: its checks are accounted with the run\'s end', async () => {
+    const { ended, result } = await runSuite(
+      `describe.skip('a', () => test('c', { meta: ${meta('c', 'a')} }, () => {})); describe('b', () => test('d', { meta: ${meta('d', 'b')} }, () => {}));`,
+      { runIds: ['a', 'b'] },
+    );
+    expect(ended).toEqual(['b ended with 1 results']);
+    expect(result('c')!.status).toBe('skipped');
+  });
 });
 
 describe('a cancelled run', () => {
