@@ -6,12 +6,12 @@
 import fc from 'fast-check';
 import { invalidBody } from '../src/arbitraries/invalid-body.js';
 import { coverageLabels, type CoverageInput } from '../src/arbitraries/coverage.js';
-import { credentialCoverage, invalidCredential, type InvalidCredential } from '../src/arbitraries/invalid-credential.js';
+import { credentialCoverage, credentialWords, invalidCredential, type InvalidCredential } from '../src/arbitraries/invalid-credential.js';
 import { newCategory } from '../src/arbitraries/new-category.js';
 import { sizedNewCategory } from '../src/arbitraries/sized-new-category.js';
 import { check } from '../src/check/define.js';
-import { expectEachCase, expectErrorStatus, expectStatus } from '../src/check/expect.js';
-import { challengesInvalidToken, keyElsewhereRefused, noneCreatedWithoutKey } from '../src/judgements/auth.js';
+import { expectEachCase, expectStatus } from '../src/check/expect.js';
+import { challengesInvalidToken, credentialRefused, keyElsewhereRefused, noneCreatedWithoutKey } from '../src/judgements/auth.js';
 import { jarCookies, keyPlacements, placementWords } from '../src/http/key-placement.js';
 import { assertProperty, PROPERTY_TIME_LIMIT_MS } from '../src/check/property.js';
 import { runState } from '../src/check/run-state.js';
@@ -105,7 +105,7 @@ export default function register(): void {
         requests,
         async ([credential, request]) => {
           const exchange = request.operation === 'list' ? await t.list(credential) : await t.create(request.body, credential);
-          expectErrorStatus(exchange, 401);
+          credentialRefused(exchange, credentialWords(credential));
         },
         { numRuns: 40, coverage: covered },
       );

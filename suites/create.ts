@@ -9,7 +9,9 @@ import { coverageLabels } from '../src/arbitraries/coverage.js';
 import { newCategory, newCategoryCoverage } from '../src/arbitraries/new-category.js';
 import { BASELINE_FORM } from '../src/http/client-form.js';
 import { check } from '../src/check/define.js';
-import { expectCreated, type SentFields } from '../src/check/expect.js';
+import { ListedItems, expectCreated, expectEachCase, type SentFields } from '../src/check/expect.js';
+import { idSpaceOf, idsForRepeat, MIN_IDS, powerOfTwo, REPEAT_CONFIDENCE_WORDS, repeatProbability } from '../src/check/id-space.js';
+import { deepBodies } from '../src/arbitraries/deep-bodies.js';
 import { withBodyCapped, type Exchange } from '../src/core/exchange.js';
 import { assertProperty, PROPERTY_TIME_LIMIT_MS } from '../src/check/property.js';
 import { CheckError } from '../src/core/errors.js';
@@ -23,7 +25,9 @@ import {
   concurrentCreatesDistinct,
   createdExactly,
   createdListed,
+  deepBodyAnswered,
   idsFresh,
+  idsNeverRepeated,
   sameNameTwice,
   type SentCategory,
 } from '../src/judgements/create.js';
@@ -157,6 +161,26 @@ export default function register(): void {
     },
   );
 
+  /** Bodies deeper and wider than a client sends by accident, each sent in every run. */
+  const deep = deepBodies((label) => testDataName(runState().settings.runId, 'create-deep-bodies', label));
+
+  check(
+    {
+      id: 'create-deep-bodies',
+      title: 'valid bodies with an extra member nested 1,000 and 100,000 levels deep, 10,000 members wide or a string filling 1 MiB are created exactly, or refused with 400 or 413 and an Error body; never a 5xx or no answer',
+      clause: '4.2',
+      level: 'must',
+      requirements: ['R-4.2-R1', 'R-4-ANSWERS', 'R-7-SHAPE'],
+      needs: ['create'],
+      writes: true,
+    },
+    async (t) => {
+      await expectEachCase(deep, ({ label }) => label, async ({ label, value }) => {
+        deepBodyAnswered(await t.send('POST', '/categories', t.run.valid, { text: value.text }, { label }), value.fields, label);
+      });
+    },
+  );
+
   /** More categories than a typical first page, so a paginated list cannot hold them all. */
   const PAGINATION_PROBE = 26;
 
@@ -181,5 +205,60 @@ export default function register(): void {
     // Last of its class: what every other create of the class left is in the run's count.
     // Creates wait for connections: two rounds of them at most, then the list.
     { sequential: true, serialRequests: 3 },
+  );
+
+  check(
+    {
+      id: 'create-ids-unique-at-scale',
+      title: 'ids drawn at random do not repeat: when the run’s ids do not follow creation, creates go on until a repeat shows or a space of the estimated size would have shown one with 99.99 % probability',
+      clause: '2',
+      level: 'must',
+      requirements: ['R-2-ID-UNIQUE'],
+      writes: true,
+    },
+    async (t) => {
+      const cap = t.run.settings.maxIdCreates;
+      const batch = t.run.settings.connections;
+      const ids = () => t.run.created.flatMap((category) => (/^-?\d+$/.test(category.id) ? [BigInt(category.id)] : []));
+      const name = (n: number) => t.name(`${n}`);
+      let added = 0;
+      /** Ids the target held before, that the run did not create: a new id may repeat one of them. */
+      let listed = new Set<string>();
+      /** Creates `count` more at once, or fails on the first id given before (the run's own, or a listed one). */
+      const createMore = async (count: number) => {
+        const creates = await settleAll(Array.from({ length: count }, (_, i) => t.create({ json: { name: name(added + i + 1) } })));
+        added += count;
+        for (const exchange of creates) {
+          const { id } = expectCreated(exchange);
+          if (listed.has(id.toString())) idsFresh([{ exchange, id }], [...t.run.created, { id: id.toString(), name: '', checkId: 'the list before these creates' }]);
+        }
+        idsNeverRepeated(t.run.repeats, t.run.created);
+      };
+      // Too few ids to tell their order (a run of a few checks): one round of creates first.
+      if (ids().length < MIN_IDS && cap > 0) await createMore(Math.min(cap, MIN_IDS));
+      idsNeverRepeated(t.run.repeats, t.run.created);
+      let space = idSpaceOf(ids());
+      const ordered = `${Math.round(space.orderedShare * 100)} % of ${space.count} ids rise in the order of their creates`;
+      if (!space.random) return void t.observe(`ids follow the order of creation (${ordered}): no random draw to repeat, no creates added`);
+      const seen = space.count;
+      if (idsForRepeat(space.size) - space.count > cap - added) {
+        const probability = repeatProbability(space.count, space.size);
+        const chance = probability < 0.001 ? 'under 0.1' : `${Math.round(probability * 1000) / 10}`;
+        return void t.observe(
+          `ids looked random in about ${powerOfTwo(space.size)} (${ordered}); a space that size repeats with ${REPEAT_CONFIDENCE_WORDS} probability only by ${idsForRepeat(space.size).toLocaleString('en-US')} ids, past the ${cap.toLocaleString('en-US')} more creates --max-id-creates allows: not pursued (with ${space.count} ids, a repeat was ${chance} % likely)`,
+        );
+      }
+      const created = new Set(t.run.created.map((category) => category.id));
+      listed = new Set([...new ListedItems(await t.list()).items()].flatMap(({ id }) => (id === undefined || created.has(id.toString()) ? [] : [id.toString()])));
+      while (space.count + listed.size < idsForRepeat(space.size) && added < cap) {
+        await createMore(Math.min(batch, cap - added, idsForRepeat(space.size) - space.count - listed.size));
+        space = idSpaceOf(ids());
+      }
+      t.observe(
+        `ids looked random in about ${powerOfTwo(space.size)} (${Math.round(space.size).toLocaleString('en-US')} estimated from ${seen} ids; ${ordered}); ${added.toLocaleString('en-US')} more creates, no repeat: a space that size repeats with ${REPEAT_CONFIDENCE_WORDS} probability by ${idsForRepeat(space.size).toLocaleString('en-US')} ids`,
+      );
+    },
+    // Last of its class: every other create of the class counts. Rounds of creates, each waiting for connections.
+    { sequential: true, serialRequests: Math.ceil(runState().settings.maxIdCreates / runState().settings.connections) + 3 },
   );
 }

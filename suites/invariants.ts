@@ -11,6 +11,7 @@ import { check, isSelected } from '../src/check/define.js';
 import { runState } from '../src/check/run-state.js';
 import type { CheckDefinition } from '../src/check/types.js';
 import { INVARIANTS, invariantRecord, judgeInvariant, type InvariantRecord } from '../src/judgements/invariants.js';
+import { answeredOnTheirConnections, connectionLimitPolicy } from '../src/judgements/transport.js';
 
 /** Registers the checks of this class for the target under registration (see check/run-state.ts). */
 export default function register(): void {
@@ -48,6 +49,15 @@ export default function register(): void {
     requirements: ['R-4-ANSWERS'],
   });
 
+  invariant({
+    id: 'path-spellings-no-server-error',
+    title: 'no request on another spelling of an operation’s path (a trailing slash, //, /./, %63, other case, ;x=1, an empty query) is answered with a server error (5xx)',
+    clause: '5',
+    level: 'should',
+    requirements: ['H-ANY-REQUEST-NO-5XX'],
+    reference: 'RFC 9110 §15.6',
+  });
+
   invariant({ id: 'error-body-is-error', title: 'every error response has an Error body (code, message, status)', clause: '7', level: 'must', requirements: ['R-7-SHAPE', 'R-2-ERROR'] });
 
   invariant({ id: 'error-status-matches-http', title: 'the status field of every Error equals the HTTP status', clause: '7', level: 'must', requirements: ['R-7-STATUS'] });
@@ -64,6 +74,23 @@ export default function register(): void {
     requirements: ['H-JSON-NO-BOM'],
     reference: 'RFC 8259 §8.1',
   });
+
+  check(
+    {
+      id: 'connections-answered',
+      title: 'every request is answered on the connection it went out on: none goes unanswered on a kept-alive connection and is answered when sent again on a new one (a limit on connections is observed, never a fault)',
+      clause: '4',
+      level: 'should',
+      requirements: ['H-PERSISTENT-CONNECTIONS'],
+      reference: 'RFC 9112 §9.3',
+    },
+    async (t) => {
+      const { limit, answeredOnNew } = run.client.connections;
+      if (limit) t.observe(connectionLimitPolicy(limit));
+      answeredOnTheirConnections(answeredOnNew);
+    },
+    { sequential: true },
+  );
 
   invariant({
     id: 'unauthorized-has-challenge',

@@ -1,11 +1,14 @@
 /**
  * Scope of authentication (spec section 5: "applies to every operation of the service";
  * section 4: "Every operation requires authentication"): the operations whose shapes are
- * not shown (4.3) still answer 401 without a valid key.
+ * not shown (4.3) still answer 401 without a valid key, and so do the two operations
+ * reached by another spelling of their path.
  */
 import { check } from '../src/check/define.js';
 import { expectEachCase, expectStatus } from '../src/check/expect.js';
 import { runState } from '../src/check/run-state.js';
+import { PATH_SPELLINGS } from '../src/http/path-spellings.js';
+import { isEmptyList, spelledCreatesAbsent, spelledPathClosed } from '../src/judgements/auth.js';
 import { signalsDeprecation } from '../src/judgements/deprecation.js';
 
 /** Registers the checks of this class for the target under registration (see check/run-state.ts). */
@@ -26,6 +29,44 @@ export default function register(): void {
       },
     );
   }
+
+  check(
+    {
+      id: 'auth-path-spellings',
+      title: 'without a key, listCategories and createCategory reached by another spelling of their path (a trailing slash, //, /./, %63, other case, ;x=1, an empty query) answer no categories and create none',
+      clause: '5',
+      level: 'must',
+      requirements: ['R-5-SCOPE', 'R-4-AUTH'],
+      needs: ['list'],
+    },
+    async (t) => {
+      const missing = t.run.invalid.find((credential) => credential.name === 'missing')!;
+      const base = new URL(t.run.settings.baseUrl).pathname.replace(/\/+$/, '');
+      // A list leaked from a store that holds a category shows it; a read-only run sends GETs alone.
+      if (!t.readOnly) await t.create({ json: { name: t.name('so that the list is not empty') } });
+      /** Each keyless create's description, with where it was sent. */
+      const tags = new Map<string, string>();
+      const sent = await Promise.all(
+        PATH_SPELLINGS.map(async (spelling) => {
+          const path = spelling.spell(base);
+          const list = await t.send('GET', path, missing, undefined, { fromOrigin: true });
+          if (t.readOnly) return { spelling, answers: [list] };
+          const tag = `pcs-${t.run.settings.runId} created without a key on ${spelling.id}`;
+          tags.set(tag, `${path} (${spelling.words})`);
+          return { spelling, answers: [list, await t.send('POST', path, missing, { json: { name: t.name(spelling.id), description: tag } }, { fromOrigin: true })] };
+        }),
+      );
+      // What the list holds with the key: an empty array is then what a leaked list would answer too.
+      const keyed = await t.list();
+      const listedNone = isEmptyList(keyed);
+      await expectEachCase(sent, ({ spelling }) => spelling.words, async ({ spelling, answers }) => {
+        for (const answer of answers) spelledPathClosed(answer, spelling.words, listedNone);
+      });
+      // A create that slipped through may answer anything: the keyed list tells.
+      if (!t.readOnly) spelledCreatesAbsent(keyed, tags);
+    },
+    { serialRequests: 4 },
+  );
 
   check(
     {

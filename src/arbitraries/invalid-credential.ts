@@ -13,8 +13,10 @@ const TOKEN68 = [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456
  * credential (then there is no header either).
  */
 export interface InvalidCredential extends Credential {
-  /** Tokens derived from the key, each with the form it is shown in (a bash expansion of the key variable). */
+  /** Tokens derived from the key, each with the form it is shown in (a shell expansion of the key variable). */
   secrets?: ReadonlyArray<{ value: string; shown: string }>;
+  /** The credential's form in a few symbols, for a failure to name it: `Basic base64(KEY:)`. */
+  notation?: string;
   unavailable?: string;
 }
 
@@ -39,6 +41,29 @@ const slice = (from: number, to?: number) => (to === undefined ? `\${${K}:${from
 function derived(kind: string, description: string, token: string, shownToken: string): InvalidCredential {
   return { name: kind, description, header: `Bearer ${token}`, shown: `Bearer ${shownToken}`, secrets: [{ value: token, shown: shownToken }] };
 }
+
+/**
+ * A POSIX sh command substitution that computes a value from the key with node, for what
+ * no parameter expansion computes (base64): `$(node -p 'btoa(process.env.PETSTORE_API_KEY)')`.
+ * It holds no `"`, `\` or backquote, which the replay's double quotes would escape; its
+ * literals travel as arguments (`process.argv[1]`).
+ */
+export function nodeExpansion(js: string, ...args: string[]): string {
+  return `$(node -p '${js}'${args.map((arg) => ` ${arg}`).join('')})`;
+}
+
+/** The key in a {@link nodeExpansion}. */
+const ENV_KEY = `process.env.${K}`;
+
+/** How a Basic credential carries the key (RFC 7617 §2: base64 of user-id ":" password). */
+type BasicForm = 'user' | 'password' | 'both';
+
+/** Each Basic form: its words, its notation, the user-pass it encodes, and that pair as node computes it. */
+const BASIC_FORMS: Record<BasicForm, { words: string; notation: string; pair: (key: string) => string; js: string }> = {
+  user: { words: 'the valid key as a Basic user name', notation: 'Basic base64(KEY:)', pair: (key) => `${key}:`, js: `${ENV_KEY}+process.argv[1]` },
+  password: { words: 'the valid key as a Basic password', notation: 'Basic base64(:KEY)', pair: (key) => `:${key}`, js: `process.argv[1]+${ENV_KEY}` },
+  both: { words: 'the valid key as Basic user name and password', notation: 'Basic base64(KEY:KEY)', pair: (key) => `${key}:${key}`, js: `${ENV_KEY}+process.argv[1]+${ENV_KEY}` },
+};
 
 const declare = <P>(mutation: Mutation<P>) => mutation as Mutation<unknown>;
 /** A token character that differs from `c` in any case, so a change does not also test case-insensitive comparison. */
@@ -78,7 +103,43 @@ export const CREDENTIAL_MUTATIONS: ReadonlyArray<Mutation<unknown>> = [
     parameters: () => fc.constantFrom('Basic', 'Token', 'Digest', 'ApiKey', 'Key'),
     example: { name: 'basic-scheme', description: 'the valid key under the Basic scheme', parameters: () => 'Basic' },
     coverage: () => ['Token', 'Digest', 'ApiKey', 'Key'],
-    make: (key, scheme) => ({ name: 'other-scheme', description: `the valid key under the ${scheme} scheme`, header: `${scheme} ${key}`, shown: `${scheme} ${KEY_PLACEHOLDER}` }),
+    make: (key, scheme) => ({ name: 'other-scheme', description: `the valid key under the ${scheme} scheme`, notation: `${scheme} KEY`, header: `${scheme} ${key}`, shown: `${scheme} ${KEY_PLACEHOLDER}` }),
+  }),
+  declare<BasicForm>({
+    // Payment APIs take the key as a Basic user name with any password: a server that also
+    // decodes Basic credentials may accept the key so (5/R1 names the bearer scheme alone).
+    kind: 'basic-encoded',
+    parameters: () => fc.constantFrom<BasicForm>('user', 'password', 'both'),
+    coverage: () => ['user', 'password', 'both'],
+    make: (key, form) => {
+      const { words, notation, pair, js } = BASIC_FORMS[form];
+      const token = Buffer.from(pair(key)).toString('base64');
+      const shownToken = nodeExpansion(`Buffer.from(${js}).toString(process.argv[2])`, ':', 'base64');
+      return { name: 'basic-encoded', description: words, notation, header: `Basic ${token}`, shown: `Basic ${shownToken}`, secrets: [{ value: token, shown: shownToken }] };
+    },
+  }),
+  declare<null>({
+    // A gateway that decodes tokens it takes for base64 (or compares decoded values) accepts this.
+    kind: 'bearer-base64',
+    parameters: () => fc.constant(null),
+    coverage: () => [null],
+    make: (key) => ({
+      ...derived('bearer-base64', 'the valid key base64-encoded as the bearer token', Buffer.from(key).toString('base64'), nodeExpansion(`Buffer.from(${ENV_KEY}).toString(process.argv[1])`, 'base64')),
+      notation: 'Bearer base64(KEY)',
+    }),
+  }),
+  declare<null>({
+    // Authorization holds one credential (RFC 9110 §11.6.2); a server that splits a list and takes the first accepts this.
+    kind: 'key-twice',
+    parameters: () => fc.constant(null),
+    coverage: () => [null],
+    make: (key) => ({
+      name: 'key-twice',
+      description: 'the valid bearer credential twice in one Authorization header',
+      notation: 'Bearer KEY, Bearer KEY',
+      header: `Bearer ${key}, Bearer ${key}`,
+      shown: `Bearer ${KEY_PLACEHOLDER}, Bearer ${KEY_PLACEHOLDER}`,
+    }),
   }),
   declare<null>({
     kind: 'no-scheme',
@@ -149,9 +210,14 @@ export const CREDENTIAL_MUTATIONS: ReadonlyArray<Mutation<unknown>> = [
 /** Valid means the bearer scheme (in any case, RFC 9110 §11.1), one or more spaces, and the key. */
 const isValid = (header: string | undefined, key: string) => header !== undefined && /^bearer +/i.test(header) && header.replace(/^bearer +/i, '') === key;
 
-/** The credential, printing as its description and shown header (never the raw header) in counterexamples. */
+/** A credential in words with its form: `the valid key as a Basic user name (Basic base64(KEY:))`; never the raw header. */
+export function credentialWords(credential: InvalidCredential): string {
+  return `${credential.description} (${credential.notation ?? credential.shown ?? 'no header'})`;
+}
+
+/** The credential, printing as {@link credentialWords} in counterexamples. */
 function printable(credential: InvalidCredential): InvalidCredential {
-  return Object.assign(credential, { [fc.toStringMethod]: () => `${credential.description} (${credential.shown ?? 'no header'})` });
+  return Object.assign(credential, { [fc.toStringMethod]: () => credentialWords(credential) });
 }
 
 /**
@@ -198,8 +264,7 @@ export interface CoveredCredential {
  * letter's case changed, the key followed by more, a prefix and a suffix of half its length.
  */
 export function credentialCoverage(apiKey: string): Array<CoverageInput<CoveredCredential>> {
-  const covered = (credential: InvalidCredential, operations: CoveredCredential['operations']) =>
-    covers(`${credential.description} (${credential.shown ?? 'no header'})`, { credential: printable(credential), operations });
+  const covered = (credential: InvalidCredential, operations: CoveredCredential['operations']) => covers(credentialWords(credential), { credential: printable(credential), operations });
   const examples = exampleCredentials(apiKey, '0123456789abcdef01234567').filter((credential) => !credential.unavailable).map((credential) => covered(credential, 'create'));
   const beyond = CREDENTIAL_MUTATIONS.flatMap((mutation) => (mutation.coverage?.(apiKey) ?? []).map((parameters) => covered(mutation.make(apiKey, parameters), 'both')));
   return [...examples, ...beyond].filter(({ value }) => !isValid(value.credential.header, apiKey));

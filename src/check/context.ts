@@ -8,6 +8,16 @@ import type { RunState } from './run-state.js';
 import { deriveSeed } from './seed.js';
 import type { PropertyRecord } from './types.js';
 
+/** How {@link CheckContext.send} writes a request, beyond its method, path, credential and body. */
+export interface SendOptions {
+  /** How the request is written (default: the suite's own way). */
+  form?: ClientForm;
+  /** The path is from the origin, not below the base URL's path (another spelling of the version segment). */
+  fromOrigin?: boolean;
+  /** What the request is, in words, for findings about its answer: `an extra member nested 1,000 levels deep`. */
+  label?: string;
+}
+
 /**
  * What a check works with: the run's state and request helpers that record every
  * exchange under the check's id (so the report can show it, and the section-7
@@ -35,8 +45,9 @@ export class CheckContext {
    *   check's premise (check/premises.ts): the traffic judge would not hold a captured
    *   request like it to the check's rule, so the check may not either.
    */
-  async send(method: string, path: string, credential: Credential & { secrets?: InvalidCredential['secrets'] }, body?: RequestBody, form?: ClientForm): Promise<Exchange> {
-    this.#assertPremise(method, body, form ?? BASELINE_FORM);
+  async send(method: string, path: string, credential: Credential & { secrets?: InvalidCredential['secrets'] }, body?: RequestBody, options: SendOptions = {}): Promise<Exchange> {
+    const { form, fromOrigin, label } = options;
+    this.#assertPremise(method, (fromOrigin ? new URL(this.run.settings.baseUrl).origin : this.run.settings.baseUrl) + path, body, form ?? BASELINE_FORM);
     for (const { value, shown } of credential.secrets ?? []) {
       this.run.redactor.addDerived([{ value, shown }]);
       this.secrets.set(value, shown);
@@ -45,29 +56,29 @@ export class CheckContext {
     // if it failed, its check says so, and the writes go on.
     if (!isIdempotent({ method })) await this.run.firstLook();
     // The record keeps capped bodies: a check judges a full body once, as it arrives; 40 lists of 16 MiB kept whole would hold 640 MiB.
-    return this.run.client.send({ method, path, credential, body, form }, this.checkId, (exchange) => this.exchanges.push(withBodyCapped(exchange)));
+    return this.run.client.send({ method, path, credential, body, form, ...(fromOrigin ? { fromOrigin } : {}), ...(label ? { label } : {}) }, this.checkId, (exchange) => this.exchanges.push(withBodyCapped(exchange)));
   }
 
   /**
    * A request with a body must meet the check's premise; one without (the lists and probes
    * a rule needs besides its subject) meets every premise but a transport feature's.
    */
-  #assertPremise(method: string, body: RequestBody | undefined, form: ClientForm): void {
+  #assertPremise(method: string, url: string, body: RequestBody | undefined, form: ClientForm): void {
     const text = bodyText(body, form.json);
     if (text === undefined) return;
     const headers: Record<string, string> = { 'content-type': form.contentType, ...(form.framing === 'chunked' ? { 'transfer-encoding': 'chunked' } : {}) };
     const premise = premiseOf(this.checkId);
-    if (!premise.holds({ method, headers, body: text })) throw new Error(`a defect of the suite: ${this.checkId} sends a request outside its premise (${premise.words})`);
+    if (!premise.holds({ method, url, headers, body: text })) throw new Error(`a defect of the suite: ${this.checkId} sends a request outside its premise (${premise.words})`);
   }
 
   /** listCategories (spec 4.1), with the valid key unless told otherwise, written as `form` says (default: the suite's own way). */
   list(credential: Credential = this.run.valid, form?: ClientForm): Promise<Exchange> {
-    return this.send('GET', '/categories', credential, undefined, form);
+    return this.send('GET', '/categories', credential, undefined, { form });
   }
 
   /** createCategory (spec 4.2), with the valid key unless told otherwise, written as `form` says (default: the suite's own way). */
   create(body: RequestBody | undefined, credential: Credential = this.run.valid, form?: ClientForm): Promise<Exchange> {
-    return this.send('POST', '/categories', credential, body, form);
+    return this.send('POST', '/categories', credential, body, { form });
   }
 
   /** Whether the run is read-only: no request may carry a body a server could store. */

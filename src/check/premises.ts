@@ -9,6 +9,7 @@
 import type { RecordedRequest } from '../core/exchange.js';
 import { isJsonMediaType } from '../http/media-type.js';
 import { LARGEST_BODY_BYTES, requestVariation, type RequestVariation } from '../http/request-variations.js';
+import { spellingOf } from '../http/path-spellings.js';
 
 /** The statuses the interface defines for errors (4.1, 4.2, section 7): their Error shape holds for any request. */
 export const INTERFACE_ERROR_STATUSES: readonly number[] = [400, 401];
@@ -18,9 +19,10 @@ export const INTERFACE_ERROR_STATUSES: readonly number[] = [400, 401];
  * (http/request-variations.ts), the one that weighs most first (outside, then transport);
  * undefined for a request as the suite writes it.
  */
-export function variationOf(request: Pick<RecordedRequest, 'method' | 'headers' | 'body' | 'bodyBytes'>): RequestVariation | undefined {
+export function variationOf(request: PremiseRequest): RequestVariation | undefined {
   const method = request.method.toUpperCase();
   const { headers } = request;
+  if (request.url !== undefined && spellingOf(request.url)) return requestVariation('path-spelling');
   if (method === 'OPTIONS' && headers['access-control-request-method'] !== undefined) return requestVariation('cors-preflight');
   if (method !== 'GET' && method !== 'POST') return requestVariation('other-method');
   const chunked = /(^|,)\s*chunked\s*$/i.test(headers['transfer-encoding'] ?? '');
@@ -33,12 +35,15 @@ export function variationOf(request: Pick<RecordedRequest, 'method' | 'headers' 
   return undefined;
 }
 
+/** What a premise reads of a request: its method, header fields and body, and its URL as written when it is known. */
+export type PremiseRequest = Pick<RecordedRequest, 'method' | 'headers' | 'body' | 'bodyBytes'> & { url?: string };
+
 /** What a request and its answer must be for a rule to hold. */
 export interface Premise {
   /** The premise in words, as `list --format json` shows it. */
   words: string;
   /** Whether the rule holds for this request (answered with `status`, when it was). */
-  holds(request: Pick<RecordedRequest, 'method' | 'headers' | 'body' | 'bodyBytes'>, status?: number): boolean;
+  holds(request: PremiseRequest, status?: number): boolean;
 }
 
 const kindOf = (request: Parameters<Premise['holds']>[0]) => variationOf(request)?.kind;
@@ -63,8 +68,9 @@ export const PREMISES = {
     holds: (request) => kindOf(request) !== 'outside',
   },
   'interface-error': {
-    words: `a request of the interface as the suite writes it, or any request answered ${INTERFACE_ERROR_STATUSES.join(' or ')} (the errors the interface defines)`,
-    holds: (request, status) => isInterfaceRequest(request, status) || (status !== undefined && INTERFACE_ERROR_STATUSES.includes(status)),
+    words: `a request of the interface as the suite writes it, or any request on its paths answered ${INTERFACE_ERROR_STATUSES.join(' or ')} (the errors the interface defines)`,
+    // Another spelling of a path may reach another route (a static handler, a firewall): its errors are its own.
+    holds: (request, status) => isInterfaceRequest(request, status) || (status !== undefined && INTERFACE_ERROR_STATUSES.includes(status) && variationOf(request)?.id !== 'path-spelling'),
   },
   'chunked-create': {
     words: 'a valid create whose body is framed with Transfer-Encoding: chunked, to a server that answers in HTTP/1.1',
@@ -88,6 +94,8 @@ const CHECK_PREMISES: Readonly<Record<string, PremiseId>> = {
   'chunked-body-answered': 'chunked-create',
   'chunked-body-created-exactly': 'chunked-create',
   'auth-key-outside-authorization': 'any',
+  'auth-path-spellings': 'any',
+  'path-spellings-no-server-error': 'any',
   'cors-preflight-answered': 'any',
 };
 

@@ -5,7 +5,7 @@ import { validCredential, type Credential } from '../http/credential.js';
 import { withBodyCapped, type Exchange } from '../core/exchange.js';
 import { RequestGuard } from '../http/safety.js';
 import { KEY_PLACEHOLDER, Redactor } from '../secrets/redactor.js';
-import { exactInteger, lexemeOf, parseJson } from '../json/lossless.js';
+import { exactInteger, jsonText, lexemeOf, parseJson } from '../json/lossless.js';
 import { wasCreateApplied } from './applied.js';
 import { exampleCredentials, type InvalidCredential } from '../arbitraries/invalid-credential.js';
 import { derivedHex } from './seed.js';
@@ -30,6 +30,10 @@ export class RunState {
   readonly levels = new Map<string, CheckLevel>();
   /** Categories the target reported as created so far, in completion order. */
   readonly created: CreatedCategory[] = [];
+  /** The creates whose id an earlier create of the run was given already (capped), in completion order. */
+  readonly repeats: Exchange[] = [];
+  /** The ids of {@link created}, for telling a repeat at once. */
+  readonly #createdIds = new Set<string>();
   /** The HTTP version of the target's latest answer (`HTTP/1.0`, `HTTP/1.1`); undefined before any answer. */
   peerVersion: string | undefined;
 
@@ -70,7 +74,10 @@ export class RunState {
         if (exchange.response) this.peerVersion = exchange.response.httpVersion ?? 'HTTP/1.1';
         for (const observer of this.#observers) observer(exchange);
         const category = createdCategory(exchange);
-        if (category) this.created.push(category);
+        if (!category) return;
+        if (category.id !== 'unknown' && this.#createdIds.has(category.id)) this.repeats.push(withBodyCapped(exchange));
+        this.#createdIds.add(category.id);
+        this.created.push(category);
       },
     });
   }
@@ -204,7 +211,7 @@ function createdCategory(exchange: Exchange): CreatedCategory | undefined {
   const name = returned?.value.name ?? objectOf(exchange.request.body ?? '')?.value.name;
   return {
     id: idNode === undefined ? 'unknown' : (exactInteger(idNode)?.toString() ?? lexemeOf(idNode)),
-    name: typeof name === 'string' ? name : JSON.stringify(name ?? null),
+    name: typeof name === 'string' ? name : jsonText(name ?? null),
     checkId: exchange.checkId,
   };
 }

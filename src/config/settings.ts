@@ -136,7 +136,18 @@ export const SETTINGS = {
     help: 'how long the run waits on a target that refuses every request (429, or 503 with Retry-After) before it stops',
   },
   // 48: against a target 30 ms away, 16 connections made a run of some 440 requests wait 28 round trips for connections alone (issue 35).
-  connections: { type: 'integer', unit: 'requests', min: 1, max: 256, default: 48, flag: '--connections <n>', config: true, reported: true, replays: true, help: "keep-alive connections to the target, and so requests in flight, at most (a property's inputs included)" },
+  connections: {
+    type: 'integer',
+    unit: 'requests',
+    min: 1,
+    max: 256,
+    default: 48,
+    flag: '--connections <n>',
+    config: true,
+    reported: true,
+    replays: true,
+    help: "keep-alive connections to the target, and so requests in flight, at most (a property's inputs included); fewer when the target resets those beyond its own limit. Default 48; 4 for a read-only run of a target that is not on loopback; never more than --rate-limit needs",
+  },
   maxResponseBytes: {
     type: 'integer',
     unit: 'bytes',
@@ -203,6 +214,18 @@ export const SETTINGS = {
   checkFilter: { type: 'regex', flag: '--checks <regex>', reported: true, replays: true, help: 'run only the checks whose id matches; the others are reported skipped' },
   seed: { type: 'integer', unit: 'inputs', min: 0, max: 2 ** 31 - 1, flag: '--seed <n>', reported: true, replays: true, help: 'seed of every generated input; the same seed replays the same requests (default: a fresh one)' },
   numRuns: { type: 'integer', unit: 'runs', min: 1, max: 100_000, flag: '--num-runs <n>', reported: true, replays: true, help: 'runs of every property-based check (default: each its own)' },
+  maxIdCreates: {
+    type: 'integer',
+    unit: 'requests',
+    min: 0,
+    max: 1_000_000,
+    default: 2_000,
+    flag: '--max-id-creates <n>',
+    config: true,
+    reported: true,
+    replays: true,
+    help: 'creates create-ids-unique-at-scale may add, when the ids look drawn at random, to see a small id space repeat (0: none)',
+  },
   parallelCreates: { type: 'integer', unit: 'requests', min: 1, max: 1_000, default: 16, flag: '--parallel-creates <n>', reported: true, replays: true, help: 'creates the concurrency check sends at once' },
   concurrency: {
     type: 'integer',
@@ -346,6 +369,22 @@ export interface RunSettings extends ResolvedSettings {
  */
 export function defaultProfile(baseUrl: string | undefined): Profile {
   return baseUrl === undefined || isLoopback(baseUrl) ? 'full' : 'read-only';
+}
+
+/** Connections a read-only run opens at most to a target that is not this machine, unless told otherwise: an audit of production stays light. */
+export const REMOTE_READ_ONLY_CONNECTIONS = 4;
+
+/**
+ * The connections a run opens at most: as asked (`--connections`); else 48, or
+ * {@link REMOTE_READ_ONLY_CONNECTIONS} for a read-only run of a target that is not on
+ * loopback. Never more than a rate limit needs: at r requests/s, ⌈r⌉ connections carry
+ * every request answered within a second.
+ * @param baseUrl the target's; undefined for the embedded server.
+ */
+export function connectionsFor(values: Pick<SettingValues, 'connections' | 'rateLimit'>, baseUrl: string | undefined, profile: Profile): number {
+  const remote = baseUrl !== undefined && !isLoopback(baseUrl);
+  const asked = values.connections ?? (profile === 'read-only' && remote ? REMOTE_READ_ONLY_CONNECTIONS : SETTINGS.connections.default);
+  return values.rateLimit === undefined ? asked : Math.min(asked, Math.max(1, Math.ceil(values.rateLimit)));
 }
 
 declare module 'vitest' {

@@ -10,6 +10,8 @@ export interface Exchange {
   checkId: string;
   /** Name of the credential the request carried: `valid` for the configured key, else the invalid variant's name. */
   credential: string;
+  /** What the request is, in words, when the check that sent it says: `an extra member nested 1,000 levels deep`. */
+  label?: string;
   request: RecordedRequest;
   /** Absent when no complete response arrived (see `error`). */
   response?: RecordedResponse;
@@ -85,9 +87,22 @@ export interface TransportError {
   phase?: 'headers' | 'body';
 }
 
-/** `GET /v1/categories` style label of an exchange's request. */
+/**
+ * The request target of a URL as it was written (RFC 9112 §3.2): its path, and its query
+ * when it has a `?` (`''` for an empty one). `new URL` would remove dot segments and drop
+ * an empty query, and a spelling of a path is what some checks are about. A URL without
+ * a scheme and authority is read as a target itself.
+ */
+export function targetAsWritten(url: string): { path: string; query?: string } {
+  const rest = url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '').split('#', 1)[0]!;
+  const mark = rest.indexOf('?');
+  const path = (mark < 0 ? rest : rest.slice(0, mark)) || '/';
+  return mark < 0 ? { path } : { path, query: rest.slice(mark + 1) };
+}
+
+/** `GET /v1/categories` style label of an exchange's request: the path as written. */
 export function requestLine(exchange: Pick<Exchange, 'request'>): string {
-  return `${exchange.request.method} ${new URL(exchange.request.url).pathname}`;
+  return `${exchange.request.method} ${targetAsWritten(exchange.request.url).path}`;
 }
 
 /** The outcome of an exchange in a few words: `401`, or `no response (TIMEOUT: ...)`. */

@@ -7,14 +7,16 @@ import { AdaptivePace } from './adaptive-pace.js';
 import { refusalOf } from './retry-policy.js';
 import { BodyReader, BodyTooLarge, GaveWay, PausableDeadline, responseCap, type ReadBody } from './body-reader.js';
 import { ConnectionPool, type ConnectionSlot } from './connection-pool.js';
-import { recordedRequest, type Exchange, type RecordedResponse, type TransportError } from '../core/exchange.js';
+import type { ConnectionLimitRecord } from './connection-limit.js';
+import { isConnectionFailure, loadCause, UNANSWERED_ON_REUSED } from './load-policy.js';
+import { recordedRequest, requestLine, targetAsWritten, withBodyCapped, type Exchange, type RecordedResponse, type TransportError } from '../core/exchange.js';
 import { HungRoutes } from './hung-routes.js';
 import { BASELINE_FORM } from './client-form.js';
 import { bodyText, isIdempotent, type RequestSpec } from './request.js';
 import { RequestGuard, TargetHealth } from './safety.js';
-import { RouteHung, RunStopped, TargetRefused, hasCode } from '../core/errors.js';
+import { CheckError, RouteHung, RunStopped, TargetRefused, hasCode } from '../core/errors.js';
 import { toTransportError } from './transport-error.js';
-import { request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { CookieJar } from 'tough-cookie';
 import { slotDispatcher, type DispatcherOptions } from './dispatcher.js';
 
@@ -45,6 +47,14 @@ interface Attempt {
   exchange: Exchange;
   /** When it was sent, in ms on the pace's clock. */
   sentAt: number;
+  /** The slot it went out on. */
+  slot: ConnectionSlot;
+  /** Whether other requests were on the wire when it started or when it ended. */
+  crowded: boolean;
+  /** Whether its head was written on a connection (undici announced it): if not, it provably never left. */
+  written: boolean;
+  /** The connection limit's epoch when it started (ConnectionLimit.reset). */
+  epoch: number;
   /** Set when the attempt was abandoned because its route hangs. */
   hung?: RouteHung;
   /** Set when the attempt gave way to the checks holding large-body leases. */
@@ -80,6 +90,10 @@ export class HttpClient {
   /** Which answer set each cookie, by name, in words. */
   readonly #cookieSetters = new Map<string, string>();
   #seq = 0;
+  /** Connections reset (or refused) before any response since the last answer. */
+  #resetsInARow = 0;
+  /** Requests that went unanswered on a reused connection and were answered on a new one (their first attempts, capped). */
+  readonly #answeredOnNew: Exchange[] = [];
 
   constructor(options: ClientOptions) {
     this.#options = options;
@@ -102,6 +116,15 @@ export class HttpClient {
       : (run) => run();
     // One single-connection dispatcher per slot, so each request knows whether its connection is fresh.
     this.#pool = new ConnectionPool(options.connections, () => slotDispatcher(options));
+  }
+
+  /**
+   * What the run's connections met (connections-answered judges it): the target's limit on
+   * connections, when a reset showed one, and the requests that went unanswered on a
+   * kept-alive connection and were answered when sent again on a new one.
+   */
+  get connections(): { limit: ConnectionLimitRecord | undefined; answeredOnNew: readonly Exchange[] } {
+    return { limit: this.#pool.limit.record(), answeredOnNew: this.#answeredOnNew };
   }
 
   /** Requests sent so far (every attempt). */
@@ -144,18 +167,28 @@ export class HttpClient {
     };
     const firstSentAt = this.#pace.now();
     let fresh = false;
-    // Bounded: refusals end at the run's patience, and a stale connection is retried once.
+    /** Set once the request went unanswered on a reused connection: its next attempt goes out on a new one. */
+    let unansweredOnReused: Exchange | undefined;
+    /** Attempts of this request reset on a new connection amid others, taken for the target's limit: all, and those that were written (load-policy.ts bounds them). */
+    let takenForLimit = 0;
+    let limitResets = 0;
+    // Bounded: refusals end at the run's patience, a stale connection and a timeout on a reused one
+    // are sent again once, a reset taken for the target's limit a few times, and a
+    // streak of resets stops the run (load-policy.ts).
     for (;;) {
       await this.#bodies.admit(checkId, this.#options.guard?.signal);
-      const { exchange, sentAt, hung, gaveWay, stopped } = await this.#pool.use(async (slot) => {
-        await this.#pace.ready();
-        return this.#throttle(() => {
+      // The user's ceiling first, then a connection: a request waiting for its turn holds none (a run at 5 requests/s opens a few, not 48).
+      await this.#throttle(async () => undefined);
+      const { exchange, sentAt, hung, gaveWay, stopped, slot, crowded, written, epoch } = await this.#pool.use(
+        async (slot) => {
+          await this.#pace.ready();
           // Decided as the request goes out: a route may have turned out to hang meanwhile.
           this.#hung.assertOpen(spec);
           this.#options.guard?.admit(spec);
           return this.#attempt(spec, checkId, slot, fresh);
-        });
-      }, checkId);
+        },
+        checkId,
+      );
       if (hung) {
         report(exchange);
         throw hung;
@@ -187,10 +220,43 @@ export class HttpClient {
       if (exchange.response) {
         this.#pace.accepted();
         this.#health?.observe(exchange);
+        this.#pool.answered(slot);
+        this.#resetsInARow = 0;
+        if (unansweredOnReused) this.#answeredOnNew.push(unansweredOnReused);
+        if (takenForLimit > 0) this.#pool.limit.confirmed(takenForLimit);
+      }
+      // The request may be sent again if it cannot have been applied: idempotent, without a
+      // valid key (it must create nothing, 4.2/R3), never written, or absent from a list.
+      const mayResend = async () =>
+        isIdempotent(spec) || !carriesKey(spec) || !written || (await this.#options.wasApplied?.(spec, (lookup) => this.send(lookup, checkId, onAttempt))) === false;
+      if (isConnectionFailure(exchange)) this.#resetsInARow++;
+      const cause = loadCause(exchange, { crowded, written, limitResets, sentAgain: unansweredOnReused !== undefined, resetsInARow: this.#resetsInARow, connections: this.#options.connections });
+      if (cause === 'streak') {
+        const why = `the target reset ${this.#resetsInARow} connections in a row before any response, the last with ${this.#pool.limit.current} open at most: the run cannot go on`;
+        this.#options.guard?.stop(why);
+        report(exchange);
+        throw new RunStopped(why);
+      }
+      if (cause === 'limit') {
+        takenForLimit++;
+        if (written) limitResets++;
+        this.#pool.reset(slot, epoch);
+        if (await mayResend()) {
+          report({ ...exchange, superseded: `${exchange.error!.code} before any response while other connections were open: taken for the target's limit on connections (${this.#pool.limit.current} now), and sent again` });
+          continue;
+        }
+        report(exchange);
+        throw new CheckError(`${requestLine(exchange)} got no response (${exchange.error!.code}) while other connections were open, and may have been applied, so it was not sent again: the target's limit on connections, not a finding`);
+      }
+      if (cause === 'unanswered-on-reused' && (await mayResend())) {
+        // Answered on a new connection, it was the connection, not the interface (connections-answered).
+        unansweredOnReused = withBodyCapped(exchange);
+        report({ ...exchange, superseded: `${UNANSWERED_ON_REUSED}: sent again on a new connection` });
+        fresh = true;
+        continue;
       }
       if (!fresh && isStaleConnection(exchange)) {
-        const unapplied = isIdempotent(spec) || (await this.#options.wasApplied?.(spec, (lookup) => this.send(lookup, checkId, onAttempt))) === false;
-        if (unapplied) {
+        if (await mayResend()) {
           report({ ...exchange, superseded: 'reset on a reused connection before any response (RFC 9112 §9.3.1): sent again on a fresh connection' });
           fresh = true;
           continue;
@@ -205,10 +271,15 @@ export class HttpClient {
   /** One attempt on `slot`: never throws for the target's failures. */
   async #attempt(spec: RequestSpec, checkId: string, slot: ConnectionSlot, fresh: boolean): Promise<Attempt> {
     const seq = ++this.#seq;
+    const othersAtStart = this.#pool.inUse > 1;
+    const writtenBefore = slot.written;
+    const epoch = this.#pool.limit.epoch;
+    const outcome = (attempt: Omit<Attempt, 'slot' | 'crowded' | 'written' | 'epoch'>): Attempt => ({ ...attempt, slot, crowded: othersAtStart || this.#pool.inUse > 1, written: slot.written > writtenBefore, epoch });
     const placed = spec.credential.placed;
     const query = (text: string | undefined) => (text === undefined ? '' : `${spec.path.includes('?') ? '&' : '?'}${text}`);
-    const url = this.#options.baseUrl + spec.path + query(placed?.query?.sent);
-    const shownUrl = this.#options.baseUrl + spec.path + query(placed?.query?.shown);
+    const base = spec.fromOrigin ? new URL(this.#options.baseUrl).origin : this.#options.baseUrl;
+    const url = base + spec.path + query(placed?.query?.sent);
+    const shownUrl = base + spec.path + query(placed?.query?.shown);
     const form = spec.form ?? BASELINE_FORM;
     const headers: Record<string, string> = { ...(form.accept !== null ? { accept: form.accept } : {}), 'user-agent': this.#options.userAgent };
     const shownHeaders: Record<string, string> = { ...headers };
@@ -234,8 +305,13 @@ export class HttpClient {
     const shownBody = placed?.body?.shown ?? body;
     const recorded = recordedRequest({ method: spec.method, url: shownUrl, headers: shownHeaders, ...(shownBody !== undefined ? { body: shownBody } : {}) });
 
-    const connection = !fresh && slot.open ? 'reused' : 'fresh';
-    const dispatcher = slot.dispatcher(fresh);
+    // No request goes out where an earlier body was refused: the server may have left it
+    // unread on the connection (RFC 9112 §9.3: a server that answers before it reads a body
+    // should close), and a request sent there may wait on it; a create with the key could
+    // not even be sent again.
+    const renew = fresh || slot.mayHoldUnreadBody;
+    const connection = !renew && slot.open ? 'reused' : 'fresh';
+    const dispatcher = slot.dispatcher(renew);
     const connectionId = slot.connectionId;
     const connectsBefore = slot.connects;
     const abandon = new AbortController();
@@ -256,6 +332,7 @@ export class HttpClient {
       seq,
       checkId,
       credential: spec.credential.name,
+      ...(spec.label ? { label: spec.label } : {}),
       request: recorded,
       ...part,
       startedAt: startedAt.toISOString(),
@@ -266,11 +343,14 @@ export class HttpClient {
 
     let phase: TransportError['phase'] = 'headers';
     try {
-      const target = new URL(url);
+      const { origin } = new URL(url);
+      // The target as written: undici's request(url) parses it, which resolves dot segments and drops an empty query.
+      const asWritten = targetAsWritten(url);
+      const path = asWritten.query === undefined ? asWritten.path : `${asWritten.path}?${asWritten.query}`;
       // A stopped run (a signal, the deadline) abandons what is under way too.
       const signal = AbortSignal.any([deadline.signal, abandon.signal, ...(this.#options.guard ? [this.#options.guard.signal] : [])]);
       const res = await untilAborted(
-        request(target, { dispatcher, method: spec.method as Dispatcher.HttpMethod, headers, body: chunked ? inChunks(body) : body, signal }),
+        dispatcher.request({ origin, path, method: spec.method as Dispatcher.HttpMethod, headers, body: chunked ? inChunks(body) : body, signal }),
         signal,
       );
       phase = 'body';
@@ -279,37 +359,39 @@ export class HttpClient {
       const length = Number(res.headers['content-length'] ?? cap);
       const owner = { owner: checkId, expected: Number.isFinite(length) ? length : cap, idempotent: isIdempotent(spec), cap };
       const response = this.#record(res.statusCode, res.headers, await this.#bodies.read(res.body, deadline, owner), slot.peerVersion);
+      slot.noteBodyAnswered(body !== undefined && response.status >= 400);
       this.#hung.answered(spec);
-      return { exchange: finish({ response }), sentAt };
+      return outcome({ exchange: finish({ response }), sentAt });
     } catch (error) {
       // The process ran out of file descriptors or memory: the tool's trouble, never the
       // target's. The run stops, and what it sent is abandoned, not judged.
       const exhausted = resourceExhausted(error);
       if (exhausted) this.#options.guard?.stop(exhausted.line);
       const stopped = this.#options.guard?.stopped ?? exhausted?.line;
-      if (stopped) return { exchange: finish({ error: { code: 'ABANDONED', message: `abandoned: ${stopped}`, phase } }), sentAt, stopped };
+      if (stopped) return outcome({ exchange: finish({ error: { code: 'ABANDONED', message: `abandoned: ${stopped}`, phase } }), sentAt, stopped });
       if (error instanceof BodyTooLarge) {
         abandon.abort(error); // the rest of the body is never read: its connection closes
-        return { exchange: finish({ error: { code: 'RESPONSE_TOO_LARGE', message: error.message, phase } }), sentAt };
+        return outcome({ exchange: finish({ error: { code: 'RESPONSE_TOO_LARGE', message: error.message, phase } }), sentAt });
       }
       if (error instanceof ConnectionsFailing) {
         const proxy = this.#options.proxy?.httpProxy || this.#options.proxy?.httpsProxy ? 'PROXY' : 'CONNECTION_RESET';
-        return { exchange: finish({ error: { code: proxy, message: error.message, phase } }), sentAt };
+        return outcome({ exchange: finish({ error: { code: proxy, message: error.message, phase } }), sentAt });
       }
-      if (error instanceof GaveWay) return { exchange: finish({ error: { code: 'ABANDONED', message: error.message, phase } }), sentAt, gaveWay: true };
+      if (error instanceof GaveWay) return outcome({ exchange: finish({ error: { code: 'ABANDONED', message: error.message, phase } }), sentAt, gaveWay: true });
       if (hasCode(error, 'PCS_ROUTE_HUNG')) {
         const waited = Math.round(performance.now() - started);
-        return { exchange: finish({ error: { code: 'ABANDONED', message: `abandoned after ${waited} ms: ${error.message}`, phase } }), sentAt, hung: error };
+        return outcome({ exchange: finish({ error: { code: 'ABANDONED', message: `abandoned after ${waited} ms: ${error.message}`, phase } }), sentAt, hung: error });
       }
       const transport: TransportError = { ...toTransportError(error, this.#options.timeoutMs), phase };
       // No connection was ever established: the target was not reached, it did not hang.
       const established = connection === 'reused' || slot.connects > connectsBefore;
       if (transport.code === 'TIMEOUT' && !established) {
-        return { exchange: finish({ error: { code: 'CONNECT_TIMEOUT', message: `could not connect within ${this.#options.timeoutMs} ms`, phase } }), sentAt };
+        return outcome({ exchange: finish({ error: { code: 'CONNECT_TIMEOUT', message: `could not connect within ${this.#options.timeoutMs} ms`, phase } }), sentAt });
       }
       const exchange = finish({ error: transport });
-      if (transport.code === 'TIMEOUT') this.#hung.timedOut(spec, started, exchange);
-      return { exchange, sentAt };
+      // Only a new connection's timeout says the route hangs: a kept-alive one may be what was not served (load-policy.ts sends its request again on a new one).
+      if (transport.code === 'TIMEOUT' && connection === 'fresh') this.#hung.timedOut(spec, started, exchange);
+      return outcome({ exchange, sentAt });
     } finally {
       deadline.clear();
       untrack();
@@ -346,6 +428,11 @@ export class HttpClient {
     const preview = this.#options.redactor.preview(read.preview);
     return { status, ...version, headers, body: binaryPreview({ bytes: read.bytes, preview }, headers), bodyBytes: read.bytes, utf8Valid: false };
   }
+}
+
+/** Whether a request carries the configured key (under any spelling of the scheme): only such a create may be applied (4.2/R3). */
+function carriesKey(spec: RequestSpec): boolean {
+  return spec.credential.name === 'valid' || spec.credential.name.startsWith('valid-');
 }
 
 /** Connections a request may use before its target counts as not reached (a reused one that was closed, then a fresh one, then one more). */

@@ -1,10 +1,13 @@
 import type { Dispatcher } from 'undici';
+import { ConnectionLimit } from './connection-limit.js';
 
 /** A dispatcher a slot can watch: undici's Agent emits `connect` and `disconnect` for its sockets. */
 export type WatchedDispatcher = Dispatcher & {
   on(event: 'connect' | 'disconnect', listener: () => void): unknown;
   /** The HTTP version of the first status line of the connection (dispatcher.ts). */
   on(event: 'peerVersion', listener: (version: string | undefined) => void): unknown;
+  /** A request's head is being written on the connection (dispatcher.ts). */
+  on(event: 'requestWritten', listener: () => void): unknown;
   destroy(): Promise<void>;
 };
 
@@ -17,6 +20,11 @@ export class ConnectionSlot {
   #dispatcher: WatchedDispatcher | undefined;
   #open = false;
   #connects = 0;
+  #written = 0;
+  /** Whether the open connection has carried an answer: the target holds it. */
+  #answered = false;
+  /** Whether the open connection's latest answer refused a request that had a body. */
+  #refusedBody = false;
   #peerVersion: string | undefined;
   readonly #onConnect = new Set<() => void>();
 
@@ -46,6 +54,35 @@ export class ConnectionSlot {
     return this.#connects;
   }
 
+  /** Whether a connection is open now and has carried an answer: one the target holds. */
+  get held(): boolean {
+    return this.#open && this.#answered;
+  }
+
+  /** Notes an answer on the open connection. */
+  noteAnswer(): void {
+    this.#answered = this.#open;
+  }
+
+  /**
+   * Whether the open connection's latest answer refused (4xx, 5xx) a request that had a
+   * body: a server that refuses before it reads may leave the body on the connection
+   * (RFC 9112 §9.6 asks it to read or close), and the next request there may go unanswered.
+   */
+  get mayHoldUnreadBody(): boolean {
+    return this.#open && this.#refusedBody;
+  }
+
+  /** Notes an answer on the open connection, and whether it refused a request that had a body. */
+  noteBodyAnswered(refused: boolean): void {
+    this.#refusedBody = refused;
+  }
+
+  /** Request heads written so far, on every connection of the slot: a request that did not see it grow never left. */
+  get written(): number {
+    return this.#written;
+  }
+
   /**
    * Calls `listener` at each connection the slot establishes from now on.
    * @returns a function that stops calling it.
@@ -64,9 +101,14 @@ export class ConnectionSlot {
       dispatcher.on('connect', () => {
         if (this.#dispatcher !== dispatcher) return;
         this.#open = true;
+        this.#answered = false;
+        this.#refusedBody = false;
         this.#connects++;
         this.#peerVersion = undefined;
         for (const listener of this.#onConnect) listener();
+      });
+      dispatcher.on('requestWritten', () => {
+        if (this.#dispatcher === dispatcher) this.#written++;
       });
       dispatcher.on('peerVersion', (version) => {
         if (this.#dispatcher === dispatcher) this.#peerVersion = version;
@@ -102,9 +144,11 @@ interface Waiter {
 }
 
 /**
- * `size` connections to one target, each used by one request at a time. Requests wait
- * here for a slot, not in undici's queue: the caller decides on each request when it
- * goes out, and its recorded duration is its time on the wire.
+ * Up to `size` connections to one target, each used by one request at a time, and no more
+ * at once than the target holds ({@link ConnectionLimit}: a gateway's cap on connections
+ * lowers it, answers raise it again). Requests wait here for a slot, not in undici's
+ * queue: the caller decides on each request when it goes out, and its recorded duration
+ * is its time on the wire.
  *
  * A slot that frees goes to the waiting request whose key (its check) has the fewest
  * requests on the wire, the longest waiting first among equals: max-min fair sharing. A
@@ -122,46 +166,86 @@ export class ConnectionPool {
   readonly #waiting: Waiter[] = [];
   /** Requests holding a slot, per key. */
   readonly #busy = new Map<string, number>();
+  #inUse = 0;
+  /** How many connections the target holds at once, as measured. */
+  readonly limit: ConnectionLimit;
 
   /** @param make builds a slot's single-connection dispatcher (connections: 1). */
   constructor(size: number, make: () => WatchedDispatcher) {
     this.#slots = Array.from({ length: size }, (_, i) => new ConnectionSlot(i + 1, make));
     this.#idle = [...this.#slots].reverse();
+    this.limit = new ConnectionLimit(size);
+  }
+
+  /** Requests on the wire now. */
+  get inUse(): number {
+    return this.#inUse;
+  }
+
+  /** Connections open now, idle ones included. */
+  get open(): number {
+    return this.#slots.filter((slot) => slot.open).length;
   }
 
   /**
-   * Runs `fn` with a slot of its own, waiting for one to be free.
+   * Runs `fn` with a slot of its own, waiting for one to be free and for the target's limit.
    * @param key whose request it is (a check id): slots are shared fairly between keys.
    */
   async use<T>(fn: (slot: ConnectionSlot) => Promise<T>, key = ''): Promise<T> {
-    let slot: ConnectionSlot;
-    if (this.#waiting.length === 0 && this.#idle.length > 0) {
-      slot = this.#idle.pop()!;
-      this.#count(key, 1);
-    } else {
-      slot = await new Promise<ConnectionSlot>((start) => this.#waiting.push({ key, start }));
-    }
+    const free = this.#waiting.length === 0 && this.#idle.length > 0 && this.#inUse < this.limit.current;
+    const slot = free ? this.#take(key) : await new Promise<ConnectionSlot>((start) => this.#waiting.push({ key, start }));
     try {
       return await fn(slot);
     } finally {
       this.#count(key, -1);
-      this.#release(slot);
+      this.#inUse--;
+      this.#idle.push(slot);
+      this.#dispatch();
     }
+  }
+
+  /**
+   * Notes a connection of `slot` reset before any response while others were open: the
+   * target's limit (see ConnectionLimit). When the limit falls, idle connections beyond it
+   * are closed, so the target sees no more than it holds.
+   * @param epochAtStart the limit's epoch when the attempt started.
+   */
+  reset(slot: ConnectionSlot, epochAtStart: number): void {
+    const others = this.#slots.filter((other) => other !== slot && other.held).length;
+    if (!this.limit.reset(others, epochAtStart)) return;
+    // Least recently used first: the idle list keeps the warmest last.
+    for (const idle of this.#idle) if (this.open > this.limit.current && idle.open) idle.discard();
+  }
+
+  /** Notes an answer on `slot`: the limit may grow, and waiting requests may go out. */
+  answered(slot: ConnectionSlot): void {
+    slot.noteAnswer();
+    this.limit.answered(this.#slots.filter((other) => other.held).length);
+    this.#dispatch();
   }
 
   #count(key: string, by: 1 | -1): void {
     this.#busy.set(key, (this.#busy.get(key) ?? 0) + by);
   }
 
-  /** Hands `slot` to the waiting request of the key with the fewest slots held, or keeps it idle. */
-  #release(slot: ConnectionSlot): void {
+  /** The warmest idle slot for `key`; a cold one closes the coldest idle connection first when the target's limit is reached. */
+  #take(key: string): ConnectionSlot {
+    const slot = this.#idle.pop()!;
+    if (!slot.open && this.open >= this.limit.current) this.#idle.find((idle) => idle.open)?.discard();
+    this.#count(key, 1);
+    this.#inUse++;
+    return slot;
+  }
+
+  /** Hands idle slots to the waiting requests of the keys with the fewest slots held, while the limit allows. */
+  #dispatch(): void {
     const held = (waiter: Waiter) => this.#busy.get(waiter.key) ?? 0;
-    let chosen = -1;
-    for (let i = 0; i < this.#waiting.length; i++) if (chosen < 0 || held(this.#waiting[i]!) < held(this.#waiting[chosen]!)) chosen = i;
-    if (chosen < 0) return void this.#idle.push(slot);
-    const [waiter] = this.#waiting.splice(chosen, 1);
-    this.#count(waiter!.key, 1);
-    waiter!.start(slot);
+    while (this.#waiting.length > 0 && this.#idle.length > 0 && this.#inUse < this.limit.current) {
+      let chosen = 0;
+      for (let i = 1; i < this.#waiting.length; i++) if (held(this.#waiting[i]!) < held(this.#waiting[chosen]!)) chosen = i;
+      const [waiter] = this.#waiting.splice(chosen, 1);
+      waiter!.start(this.#take(waiter!.key));
+    }
   }
 
   /** Closes every connection; requests under way fail. */

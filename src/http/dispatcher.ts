@@ -1,3 +1,4 @@
+import { subscribe } from 'node:diagnostics_channel';
 import type { Socket } from 'node:net';
 import { rootCertificates } from 'node:tls';
 import { buildConnector, Client, EnvHttpProxyAgent, Pool, type Dispatcher } from 'undici';
@@ -16,8 +17,9 @@ type RouteOptions = Pick<DispatcherOptions, 'proxy' | 'caPem' | 'clientCertPem' 
  * it directly or through the proxy the environment names for its scheme (a CONNECT
  * tunnel, RFC 9110 §9.3.6), unless NO_PROXY names the host. The proxy agent does not
  * forward its inner clients' events, so the client to the target is built here and its
- * `connect` and `disconnect` events are re-emitted, tunnelled or not; so is the HTTP version
- * of the connection's first status line (`peerVersion`, {@link sniffPeerVersion}): a client
+ * `connect` and `disconnect` events are re-emitted, tunnelled or not; so are the head of
+ * each request written (`requestWritten`), and the HTTP version of the connection's first
+ * status line (`peerVersion`, {@link sniffPeerVersion}): a client
  * sends chunked framing only to a server known to speak HTTP/1.1 (RFC 9112 §7.1). TLS
  * settings go to the target's handshake in both paths: `connect` directly, `requestTls`
  * inside a tunnel.
@@ -37,7 +39,7 @@ function targetConnection(route: RouteOptions, deadlines?: Pick<DispatcherOption
     connect: tls,
     requestTls: tls,
     factory: (origin: string | URL, opts: { connect?: Client.Options['connect'] }) => {
-      const client = new Client(origin, { ...(opts as Client.Options), connect: sniffing(opts.connect, (version) => emit('peerVersion', (peerVersion = version))) });
+      const client = new Client(origin, { ...(opts as Client.Options), connect: sniffing(opts.connect, (version) => emit('peerVersion', (peerVersion = version)), () => emit('requestWritten')) });
       client.on('connect', (...event) => emit('connect', ...event));
       client.on('disconnect', (...event) => emit('disconnect', ...event));
       return client;
@@ -93,12 +95,25 @@ export function upstreamDispatcher(options: RouteOptions): UpstreamDispatcher {
   return targetConnection(options);
 }
 
-/** A connector that reports each connection's peer version ({@link sniffPeerVersion}); `connect` as undici's Client takes it. */
-function sniffing(connect: Client.Options['connect'], onVersion: (version: string | undefined) => void): buildConnector.connector {
+/** Who hears that a request's head is being written on a socket: the connection's dispatcher. */
+const writers = new WeakMap<object, () => void>();
+
+// undici announces each request head as it writes it (before the bytes reach the socket):
+// a request whose head was never announced provably never left (RFC 9110 §9.2.2).
+subscribe('undici:client:sendHeaders', (message) => writers.get((message as { socket: object }).socket)?.());
+
+/**
+ * A connector that reports each connection's peer version ({@link sniffPeerVersion}) and
+ * each request head written on it; `connect` as undici's Client takes it.
+ */
+function sniffing(connect: Client.Options['connect'], onVersion: (version: string | undefined) => void, onWrite: () => void): buildConnector.connector {
   const connector = typeof connect === 'function' ? connect : buildConnector({ ...(connect as buildConnector.BuildOptions) });
   return (connectOptions, callback) =>
     connector(connectOptions, (error, socket) => {
-      if (socket) sniffPeerVersion(socket as Socket, onVersion);
+      if (socket) {
+        sniffPeerVersion(socket as Socket, onVersion);
+        writers.set(socket, onWrite);
+      }
       callback(error, socket as never);
     });
 }

@@ -33,8 +33,10 @@ interface InFlight {
 
 /**
  * Routes of the target that hang. A route hangs when a request on it got no response
- * within the request deadline on an established connection, and no request on the route
- * was answered after that request was sent. From then on, the requests on the route that
+ * within the request deadline on a connection it established itself (a kept-alive one may
+ * be what was not served: its request goes again on a new connection, and that
+ * attempt's timeout counts), and no request on the route was answered after that request
+ * was sent. From then on, the requests on the route that
  * are still waiting are abandoned and later ones are not sent: a server whose
  * `GET /categories` never answers is judged in about one request deadline, not one per
  * check, while a server that hangs on one input alone keeps being tested with others.

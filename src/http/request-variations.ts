@@ -57,6 +57,7 @@ export const REQUEST_VARIATIONS: readonly RequestVariation[] = [
   { id: 'trailers', kind: 'transport', level: 'should', what: 'header fields sent after a chunked body', source: 'RFC 9112 §7.1.2' },
   { id: 'other-media-type', kind: 'outside', level: 'none', what: 'a body sent as another media type than application/json (a form post, text, multipart)', source: '4', honestRefusal: { status: 415, reference: 'RFC 9110 §15.5.16' } },
   { id: 'oversized-body', kind: 'outside', level: 'none', what: 'a body larger than the largest the suite sends (section 8 leaves size limits open)', source: '8', honestRefusal: { status: 413, reference: 'RFC 9110 §15.5.14' } },
+  { id: 'path-spelling', kind: 'outside', level: 'none', what: 'another spelling of the path of an operation: a trailing slash, a doubled slash, a dot segment, a percent-encoded character, other case, a matrix parameter, an empty query (http/path-spellings.ts)', source: '5, RFC 3986 §6.2', sentBy: ['auth-path-spellings'] },
   { id: 'other-method', kind: 'outside', level: 'none', what: 'a method the interface does not define on its paths', source: '4.1, 4.2' },
   { id: 'cors-preflight', kind: 'outside', level: 'none', what: 'an OPTIONS preflight with Access-Control-Request-Method, which browsers send without credentials', source: 'Fetch standard §3.2.2' },
 ];

@@ -8,8 +8,12 @@ export type RequestBody = { json: unknown } | { text: string };
 /** One request to send, relative to the target's base URL. */
 export interface RequestSpec {
   method: string;
-  /** Path below the base URL, starting with `/` (e.g. `/categories`). */
+  /** Path below the base URL, starting with `/` (e.g. `/categories`), sent as written (dot segments and all). */
   path: string;
+  /** The path is from the origin, not below the base URL's path: `/V1/categories`. */
+  fromOrigin?: boolean;
+  /** What the request is, in words (a coverage input's label), kept with its exchange for findings about its answer. */
+  label?: string;
   credential: Credential;
   /** Absent: no body and no Content-Type. Present: sent with the form's Content-Type. */
   body?: RequestBody;

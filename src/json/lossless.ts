@@ -1,4 +1,4 @@
-import { isLosslessNumber, parse, type LosslessNumber } from 'lossless-json';
+import { isLosslessNumber, LosslessNumber, parse } from 'lossless-json';
 import { integerFromLexeme } from './int64.js';
 
 /**
@@ -34,15 +34,19 @@ function parsedJson(text: string): JsonParseResult {
   // RFC 8259 §8.1: a parser MAY ignore a byte order mark (judged apart: json-without-byte-order-mark).
   if (text.startsWith(BYTE_ORDER_MARK)) text = text.slice(1);
   if (text.trim() === '') return { ok: false, reason: 'the body is empty' };
-  // Recursive parsers and validators overflow their stack on deep nesting: refused first.
-  const { depth, inexact } = scanJson(text, MAX_JSON_DEPTH);
-  if (depth > MAX_JSON_DEPTH) return { ok: false, reason: `nesting deeper than ${MAX_JSON_DEPTH} levels` };
+  const { depth, inexact } = scanJson(text);
   try {
     // Fast path: one native parse is exact when no number lexeme could lose digits as a
     // double; the tree is then the plain value itself (numbers where lexemes would be).
+    // V8's JSON.parse keeps its own stack: any depth parses.
     if (!inexact) {
       const value = JSON.parse(text) as unknown;
       return { ok: true, json: { tree: value, value } };
+    }
+    // lossless-json recurses once per level: past a depth it could overflow, the tree is built with a stack of our own.
+    if (depth > RECURSIVE_DEPTH) {
+      const value = JSON.parse(text) as unknown;
+      return { ok: true, json: { tree: deepTree(text), value } };
     }
     const tree = parse(text);
     return { ok: true, json: { tree, value: toPlain(tree) } };
@@ -51,22 +55,89 @@ function parsedJson(text: string): JsonParseResult {
   }
 }
 
+/**
+ * The exact tree of a document nested deeper than {@link RECURSIVE_DEPTH}, as lossless-json
+ * builds it (every number a LosslessNumber, a `__proto__` member kept as data, a member
+ * given twice with different values refused), with an explicit stack instead of recursion.
+ * Reads text the native parser has accepted: it assumes valid JSON.
+ * @throws Error for a member given twice with different values.
+ */
+function deepTree(text: string): unknown {
+  type Frame = { container: Record<string, unknown> | unknown[]; start: number; key?: string; spans?: Map<string, string> };
+  const stack: Frame[] = [];
+  let root: unknown;
+  const place = (value: unknown, start: number, end: number) => {
+    const frame = stack.at(-1);
+    if (!frame) return void (root = value);
+    if (Array.isArray(frame.container)) return void frame.container.push(value);
+    const key = frame.key!;
+    frame.key = undefined;
+    const span = text.slice(start, end);
+    const spans = (frame.spans ??= new Map());
+    if (spans.has(key) && spans.get(key) !== span) throw new Error(`Duplicate key '${key}' encountered at position ${start}`);
+    spans.set(key, span);
+    Object.defineProperty(frame.container, key, { value, writable: true, enumerable: true, configurable: true });
+  };
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === OPEN_BRACE) stack.push({ container: {}, start: i });
+    else if (c === OPEN_BRACKET) stack.push({ container: [], start: i });
+    else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
+      const { container, start } = stack.pop()!;
+      place(container, start, i + 1);
+    } else if (c === QUOTE) {
+      const end = closingQuote(text, i);
+      const string = JSON.parse(text.slice(i, end + 1)) as string;
+      const frame = stack.at(-1);
+      // A string in an object with no key pending is the next member's name.
+      if (frame && !Array.isArray(frame.container) && frame.key === undefined) frame.key = string;
+      else place(string, i, end + 1);
+      i = end;
+    } else if (c === MINUS || (c >= ZERO && c <= NINE)) {
+      let end = i + 1;
+      while (end < text.length && /[0-9eE.+-]/.test(text[end]!)) end++;
+      place(new LosslessNumber(text.slice(i, end)), i, end);
+      i = end - 1;
+    } else if (c === LOWER_T || c === LOWER_F || c === LOWER_N) {
+      const literal = text.startsWith('true', i) ? true : text.startsWith('false', i) ? false : null;
+      const length = literal === null ? 4 : literal ? 4 : 5;
+      place(literal, i, i + length);
+      i += length - 1;
+    }
+  }
+  return root;
+}
+
+/**
+ * A value as JSON text for a message, never throwing: JSON.stringify recurses, and a value
+ * a server nested 100,000 levels deep overflows its stack.
+ */
+export function jsonText(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? 'undefined';
+  } catch {
+    return Array.isArray(value) ? '[an array nested too deep to show]' : '{an object nested too deep to show}';
+  }
+}
+
 /** U+FEFF as the first character of a text: a byte order mark. */
 export const BYTE_ORDER_MARK = '\ufeff';
 
-/** Deepest nesting of arrays and objects a document may have: a category list needs 3. */
-export const MAX_JSON_DEPTH = 512;
+/**
+ * Nesting past which lossless-json's recursive parse is not used (a category list needs 3):
+ * it overflows its stack at a few thousand levels.
+ */
+export const RECURSIVE_DEPTH = 512;
 
 /**
  * One pass over the text, outside strings (a 13 MB list: about 60 ms, as much as the
  * native parse; two passes, one of them a regex, took twice that):
- * - `depth`: how deeply arrays and objects nest, counted up to `limit + 1` (the pass
- *   stops there);
+ * - `depth`: how deeply arrays and objects nest;
  * - `inexact`: whether a number token might not survive as a double: 16 or more digits
  *   (2^53 has 16), a fraction or an exponent.
  * Malformed text is scanned as it comes; the parser judges it.
  */
-function scanJson(text: string, limit: number): { depth: number; inexact: boolean } {
+function scanJson(text: string): { depth: number; inexact: boolean } {
   let depth = 0;
   let deepest = 0;
   let inexact = false;
@@ -75,7 +146,7 @@ function scanJson(text: string, limit: number): { depth: number; inexact: boolea
     if (c === QUOTE) {
       i = closingQuote(text, i);
     } else if (c === OPEN_BRACKET || c === OPEN_BRACE) {
-      if (++depth > deepest && (deepest = depth) > limit) break;
+      if (++depth > deepest) deepest = depth;
     } else if (c === CLOSE_BRACKET || c === CLOSE_BRACE) {
       depth--;
     } else if (!inexact && (c === MINUS || (c >= ZERO && c <= NINE))) {
@@ -108,7 +179,7 @@ function closingQuote(text: string, open: number): number {
 const [QUOTE, BACKSLASH, MINUS, PLUS, DOT, ZERO, NINE, LOWER_E, UPPER_E] = ['"', '\\', '-', '+', '.', '0', '9', 'e', 'E'].map((c) =>
   c.charCodeAt(0),
 ) as [number, number, number, number, number, number, number, number, number];
-const [OPEN_BRACKET, CLOSE_BRACKET, OPEN_BRACE, CLOSE_BRACE] = ['[', ']', '{', '}'].map((c) => c.charCodeAt(0)) as [number, number, number, number];
+const [OPEN_BRACKET, CLOSE_BRACKET, OPEN_BRACE, CLOSE_BRACE, LOWER_T, LOWER_F, LOWER_N] = ['[', ']', '{', '}', 't', 'f', 'n'].map((c) => c.charCodeAt(0)) as [number, number, number, number, number, number, number];
 
 /** The plain view: every LosslessNumber becomes a JavaScript number (possibly rounded). */
 function toPlain(node: unknown): unknown {
@@ -141,5 +212,5 @@ export function lexemeOf(node: unknown): string {
     const { value } = node as LosslessNumber;
     return value.length > 3 * SHOWN ? `${value.slice(0, SHOWN)}…(${value.length} digits)` : value;
   }
-  return node === undefined ? 'absent' : JSON.stringify(node);
+  return node === undefined ? 'absent' : jsonText(node);
 }

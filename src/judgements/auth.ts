@@ -1,9 +1,10 @@
 /**
  * Judgements of authentication (spec 5, 4.2/R3): pure functions of recorded exchanges.
  */
-import { expectListArray, expectResponse, expectStatus, expectThat } from '../check/expect.js';
+import { expectErrorStatus, expectListArray, expectResponse, expectStatus, expectThat } from '../check/expect.js';
 import { variationOf } from '../check/premises.js';
-import type { Exchange } from '../core/exchange.js';
+import { requestLine, type Exchange } from '../core/exchange.js';
+import { lexemeOf, parseJson } from '../json/lossless.js';
 
 /**
  * auth-rejects-generated-credentials: no category in the list carries the tag that every
@@ -11,11 +12,81 @@ import type { Exchange } from '../core/exchange.js';
  * (4.2/R3). Only tagged items are judged: the others are the list checks'.
  */
 export function noneCreatedWithoutKey(list: Exchange, tag: string): void {
-  const leaked = expectListArray(list).value.filter((item) => (item as { description?: unknown } | null)?.description === tag);
-  expectThat(leaked.length === 0, `Expected no category created without a valid key, found ${leaked.length} (first id ${String((leaked[0] as { id?: unknown } | undefined)?.id)})`, list, {
+  noneTagged(list, new Map([[tag, '']]));
+}
+
+/**
+ * No category in the list carries one of `tags`, the descriptions of creates sent without
+ * a valid key, each with where it was sent in words (empty: on the operation's own path).
+ */
+function noneTagged(list: Exchange, tags: ReadonlyMap<string, string>): void {
+  const leaked = expectListArray(list).value.filter((item) => tags.has((item as { description?: unknown } | null)?.description as string));
+  const first = leaked[0] as { id?: unknown; description: string } | undefined;
+  const where = first ? tags.get(first.description) : '';
+  expectThat(leaked.length === 0, `Expected no category created without a valid key, found ${leaked.length} (first id ${String(first?.id)}${where ? `, created by POST ${where}` : ''})`, list, {
     expected: 'nothing created without a valid key',
-    found: `${leaked.length} created`,
+    found: `${leaked.length} created${where ? ` by POST ${where}` : ''}`,
   });
+}
+
+/**
+ * auth-path-spellings: a request without a valid key on another spelling of an
+ * operation's path (http/path-spellings.ts) is not let through (section 5: authentication
+ * "applies to every operation of the service", whichever spelling reaches it). Any refusal
+ * is allowed, as the same route or another (401, 404, 400, a redirect the suite does not
+ * follow), and so is a 2xx that carries no category (a page of a web app). What fails is a
+ * 2xx carrying categories: a non-empty JSON array (the list), an empty one when the list
+ * with the key is empty too (what the list would answer), or a JSON object with an `id`
+ * (a created Category). A 5xx is path-spellings-no-server-error's; no answer, no evidence.
+ * @param spelling the spelling in words: `a trailing slash`.
+ * @param listedNone whether the list with the key answered an empty array.
+ */
+export function spelledPathClosed(exchange: Exchange, spelling: string, listedNone: boolean): void {
+  const status = exchange.response?.status;
+  if (status === undefined || status < 200 || status > 299) return;
+  const value = jsonValueOf(exchange);
+  const list = Array.isArray(value) && (value.length > 0 || listedNone);
+  const created = !Array.isArray(value) && value !== null && typeof value === 'object' && 'id' in value;
+  const found = list ? `status ${status} with ${value.length} listed item${value.length === 1 ? '' : 's'}` : `status ${status} with category ${lexemeOf((value as { id?: unknown } | undefined)?.id)} created`;
+  expectThat(!list && !created, `Expected no categories without a valid key on ${requestLine(exchange)} (${spelling}), received ${found}: the operation is reached around authentication by ${spelling}`, exchange, {
+    expected: 'no categories without a valid key',
+    found: `${found} (${spelling})`,
+  });
+}
+
+/** The JSON value of an answer's body; undefined when it is not UTF-8 JSON. */
+function jsonValueOf(exchange: Exchange): unknown {
+  const response = exchange.response;
+  const parsed = response?.utf8Valid ? parseJson(response.body) : undefined;
+  return parsed?.ok ? parsed.json.value : undefined;
+}
+
+/** Whether a list answered 200 with an empty JSON array (auth-path-spellings: what a leaked list of an empty store answers). */
+export function isEmptyList(list: Exchange): boolean {
+  const value = list.response?.status === 200 ? jsonValueOf(list) : undefined;
+  return Array.isArray(value) && value.length === 0;
+}
+
+/**
+ * auth-path-spellings: the keyed list after creates sent without a key on other spellings
+ * of the path holds none of them (section 5).
+ * @param tags each create's description, with its path and spelling in words.
+ */
+export function spelledCreatesAbsent(list: Exchange, tags: ReadonlyMap<string, string>): void {
+  noneTagged(list, tags);
+}
+
+/**
+ * auth-rejects-generated-credentials: a request with an invalid credential is answered 401
+ * with an Error body whose status is 401 (5/R2, 4.2/R3). A success names what the server
+ * accepted: `the server accepted the valid key as a Basic user name (Basic base64(KEY:))`.
+ * @param words the credential in words (arbitraries/invalid-credential.ts `credentialWords`).
+ */
+export function credentialRefused(exchange: Exchange, words: string): void {
+  const status = expectResponse(exchange).status;
+  const accepted = status >= 200 && status < 300;
+  expectThat(!accepted, `Expected status 401, received ${status}: the server accepted ${words}`, exchange, { expected: 'status 401', found: `status ${status}: accepted ${words}` });
+  expectErrorStatus(exchange, 401);
 }
 
 /**

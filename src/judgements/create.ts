@@ -3,7 +3,7 @@
  * listed after): pure functions of recorded exchanges, each throwing a CheckFailure with
  * what it expected and found.
  */
-import { ListedItems, expectCreated, expectResponse, expectSameFields, expectThat, type CategoryView, type SentFields } from '../check/expect.js';
+import { ListedItems, expectCreated, expectErrorStatus, expectResponse, expectSameFields, expectThat, type CategoryView, type SentFields } from '../check/expect.js';
 import type { CreatedCategory } from '../check/types.js';
 import type { Exchange } from '../core/exchange.js';
 
@@ -12,6 +12,27 @@ export function createdExactly(create: Exchange, fields: SentFields): CategoryVi
   const created = expectCreated(create);
   expectSameFields(create, created, fields, 'the created category');
   return created;
+}
+
+/** The answers a valid body with a deep or wide extra member may get: created, or refused (413: section 8's size limits). */
+const DEEP_BODY_ANSWERS = [201, 400, 413];
+
+/**
+ * create-deep-bodies: a valid body whose extra member is nested deep or spread wide (spec
+ * section 2 does not forbid unknown members) is created exactly (4.2/R1), or refused with
+ * 400 or 413 and an Error body (section 7, section 8's limits); never left unanswered,
+ * never a 5xx (section 4). What was found is the status alone, as the other create checks
+ * find it: one wrong status is one root cause; the message names the member.
+ * @param label the extra member in words: `an extra member nested 100,000 levels deep as arrays`.
+ */
+export function deepBodyAnswered(create: Exchange, fields: SentFields, label: string): void {
+  const { status } = expectResponse(create);
+  expectThat(DEEP_BODY_ANSWERS.includes(status), `Expected 201, or 400 or 413 with an Error body, to a valid body with ${label}, received ${status}`, create, {
+    expected: 'status 201, 400 or 413',
+    found: `status ${status}`,
+  });
+  if (status === 201) createdExactly(create, fields);
+  else expectErrorStatus(create, status);
 }
 
 /**
@@ -27,6 +48,18 @@ export function idsFresh(creates: ReadonlyArray<{ exchange: Exchange; id: bigint
       found: 'an id given before',
     });
   }
+}
+
+/**
+ * create-ids-unique-at-scale: no create of the run was given an id that another category
+ * already had (section 2: "Unique identifier"): one of the run's own, or one a list held
+ * before.
+ * @param repeats the creates given an id seen before, in completion order (the first is shown).
+ * @param holders every category known to hold an id: the run's creates, and the listed ones.
+ */
+export function idsNeverRepeated(repeats: readonly Exchange[], holders: readonly CreatedCategory[]): void {
+  const first = repeats[0];
+  if (first) idsFresh([{ exchange: first, id: expectCreated(first).id }], holders);
 }
 
 /**

@@ -10,6 +10,7 @@ import { isJsonMediaType } from '../http/media-type.js';
 import { BYTE_ORDER_MARK, exactInteger, lexemeOf, parseJson, type JsonParseResult } from '../json/lossless.js';
 import type { CheckLevel } from '../requirements/catalogue.js';
 import { violations } from '../schema/validators.js';
+import { onOperationPath, spellingOf } from '../http/path-spellings.js';
 
 /** One invariant: the responses it judges, and what is wrong with one. */
 export interface Invariant {
@@ -29,9 +30,9 @@ export interface Invariant {
   problem(response: RecordedResponse, parsedBody: ParsedBody, exchange: Exchange): string | null | undefined;
 }
 
-/** The operation a request is of: listCategories or createCategory, by method and path; undefined for any other. */
+/** The operation a request is of: listCategories or createCategory, by method and path as written; undefined for any other (another spelling of the path included). */
 function operationOf(exchange: Exchange): 'list' | 'create' | undefined {
-  if (!new URL(exchange.request.url).pathname.endsWith('/v1/categories')) return undefined;
+  if (!onOperationPath(exchange.request.url)) return undefined;
   return exchange.request.method === 'GET' ? 'list' : exchange.request.method === 'POST' ? 'create' : undefined;
 }
 
@@ -50,6 +51,9 @@ export function allowedStatuses(exchange: Exchange, operation: 'list' | 'create'
 }
 
 const isError = (response: RecordedResponse) => response.status >= 400;
+
+/** A 5xx in words, or undefined. */
+const serverError = (response: RecordedResponse) => (response.status >= 500 ? `a server error (${response.status})` : undefined);
 
 /** The body parsed, at most once per judgement: two invariants read it, and it may be 16 MiB. */
 type ParsedBody = () => JsonParseResult;
@@ -80,9 +84,18 @@ export const INVARIANTS = {
     rule: 'no server error',
     everyLevel: true,
     // Only the two specified operations: the status codes of the others are not shown (4.3).
-    applies: (_response, exchange) => new URL(exchange.request.url).pathname.endsWith('/v1/categories'),
+    applies: (_response, exchange) => onOperationPath(exchange.request.url),
     // A refusal of any value is a 4xx answer; a 5xx answers nothing the spec describes (R-4-ANSWERS).
-    problem: (response) => (response.status >= 500 ? `a server error (${response.status})` : undefined),
+    problem: serverError,
+  },
+  'path-spellings-no-server-error': {
+    kind: 'answer to another spelling of an operation’s path',
+    kinds: 'answers to other spellings of an operation’s path',
+    rule: 'no server error',
+    everyLevel: true,
+    // Outside the interface (http/path-spellings.ts): only what holds for any request, that it is answered without a 5xx.
+    applies: (_response, exchange) => spellingOf(exchange.request.url) !== undefined,
+    problem: serverError,
   },
   'error-body-is-error': {
     kind: 'error response',
@@ -189,7 +202,7 @@ export function judgeInvariant(id: InvariantId, level: CheckLevel, records: read
   if (first) {
     throw new CheckFailure(
       `${offenders.length} of ${judged} ${invariant.kinds ?? `${invariant.kind}s`} broke the rule; first: ${requestLine(first.exchange)} ` +
-        `(check ${first.exchange.checkId}) answered ${first.exchange.response!.status}: ${first.problem}`,
+        `(check ${first.exchange.checkId}${first.exchange.label ? `: ${first.exchange.label}` : ''}) answered ${first.exchange.response!.status}: ${first.problem}`,
       first.exchange,
       { expected: invariant.rule, found: first.problem },
     );

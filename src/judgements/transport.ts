@@ -5,7 +5,9 @@
  * accepts is stored exactly (4.2/R1), and nothing is answered with a 5xx (the invariants').
  */
 import { expectThat } from '../check/expect.js';
-import type { Exchange } from '../core/exchange.js';
+import { CheckFailure } from '../core/errors.js';
+import { requestLine, type Exchange } from '../core/exchange.js';
+import type { ConnectionLimitRecord } from '../http/connection-limit.js';
 import { createdExactly, type SentCategory } from './create.js';
 
 /** The status that refuses a chunked body honestly: 411 Length Required (RFC 9110 §15.5.12). */
@@ -58,4 +60,33 @@ export function chunkedCreatedExactly(create: Exchange, fields: SentCategory['fi
   // Any 2xx accepted the body: it must be the 201 with the Category (a 200 is no refusal).
   if (status < 200 || status >= 300) return 'refused';
   return { checkId, fields, created: createdExactly(create, fields) };
+}
+
+/**
+ * connections-answered (should, RFC 9112 §9.3: a persistent connection carries request
+ * after request): no request went unanswered on a kept-alive connection and was then
+ * answered when sent again on a new one. The connection was not served (an unread
+ * body left on it, a request lost under concurrency), not the operation: a finding, never
+ * at must; a real client would have waited there too, so it is shown.
+ * @param answeredOnNew the first attempt of each such request (no response), in order.
+ * @throws CheckFailure naming how many, with the first.
+ */
+export function answeredOnTheirConnections(answeredOnNew: readonly Exchange[]): void {
+  const first = answeredOnNew[0];
+  if (!first) return;
+  const count = answeredOnNew.length;
+  throw new CheckFailure(
+    `${count} request${count === 1 ? '' : 's'} went unanswered on a reused connection and ${count === 1 ? 'was' : 'were'} answered when sent again on a new one; first: ${requestLine(first)} (check ${first.checkId}): ${first.error?.code}: ${first.error?.message}`,
+    first,
+    { expected: 'an answer on the connection it went out on', found: `${count} unanswered on a reused connection, answered on a new one` },
+  );
+}
+
+/**
+ * The target's limit on connections, as a policy in words (section 8: limits are not
+ * shown): `the target held 8 connections at once and reset those beyond (240 resets, each
+ * request sent again): a limit on connections; the run used 8`.
+ */
+export function connectionLimitPolicy(limit: ConnectionLimitRecord): string {
+  return `the target held ${limit.mostHeld} connection${limit.mostHeld === 1 ? '' : 's'} at once and reset those beyond (${limit.resets} reset${limit.resets === 1 ? '' : 's'}, each request sent again): a limit on connections (section 8); the run used ${limit.used}`;
 }

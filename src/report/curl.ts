@@ -1,4 +1,4 @@
-import type { RecordedRequest } from '../core/exchange.js';
+import { targetAsWritten, type RecordedRequest } from '../core/exchange.js';
 import { KEY_VARIABLE } from '../secrets/redactor.js';
 
 /**
@@ -9,7 +9,9 @@ import { KEY_VARIABLE } from '../secrets/redactor.js';
  * literally, in POSIX single quotes.
  */
 export function curlCommand(request: RecordedRequest): string {
-  const parts = ['curl -sS -i', `-X ${quoted(request.method)}`, keyQuoted(request.url)];
+  // curl resolves dot segments before sending (RFC 3986 §5.2.4) unless told not to: a spelling of a path is sent as recorded.
+  const dotSegments = /\/\.\.?(\/|$)/.test(targetAsWritten(request.url).path);
+  const parts = ['curl -sS -i', ...(dotSegments ? ['--path-as-is'] : []), `-X ${quoted(request.method)}`, keyQuoted(request.url)];
   for (const [name, value] of Object.entries(request.headers)) {
     const header = `${name}: ${value}`;
     parts.push(`-H ${SECRET_HEADER.test(value) ? doubleQuoted(header) : keyQuoted(header)}`);

@@ -1,5 +1,6 @@
 import type { Capability } from '../check/types.js';
 import type { CheckResult, Finding } from './model.js';
+import { targetAsWritten } from '../core/exchange.js';
 
 /**
  * The run's failures grouped by their deviation, as data: one finding per request (method
@@ -14,7 +15,7 @@ export function findingsOf(checks: readonly CheckResult[]): Finding[] {
   for (const check of checks) {
     const failure = check.failure;
     if (check.status !== 'failed' || !failure) continue;
-    const request = { method: failure.request.method, path: new URL(failure.request.url).pathname };
+    const request = { method: failure.request.method, path: targetAsWritten(failure.request.url).path };
     const deviated = failure.expected !== undefined && failure.found !== undefined;
     // One cause, whatever each check expected instead: a 200 fails `201` and `201 or 400` alike.
     const key = deviated ? JSON.stringify([request.method, request.path, failure.found]) : JSON.stringify([check.id]);

@@ -68,6 +68,7 @@ export function harEntry(exchange: Exchange): Record<string, unknown> {
     comment: [
       error ? `${exchange.checkId}: no response: ${error.code}: ${error.message}` : exchange.checkId,
       `${exchange.connection} connection`,
+      ...(exchange.label ? [exchange.label] : []),
       ...(exchange.superseded ? [`superseded: ${exchange.superseded}`] : []),
     ].join('; '),
   };

@@ -88,6 +88,8 @@ export interface TrafficSummary {
   invalid?: { entries: number; listed: Array<{ file: string; entry: number; reason: string }> };
   /** Captures that end before their JSON does, or break midway: judged up to their last whole entry (since 1.3). */
   truncated?: Array<{ file: string; entries: number; reason: string }>;
+  /** What the reader read in place of what a recorder wrote amiss, by what (`a header field without a value, read as empty`): judged, and counted (since 1.4). */
+  repaired?: Record<string, number>;
 }
 
 /** The gate of a run with known failures (`--known-failures`): which failures were accepted, which not. */

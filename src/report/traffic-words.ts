@@ -3,12 +3,13 @@ import type { TrafficSummary } from './model.js';
 /**
  * The judged traffic in words, as every renderer states it: `1,204 exchanges judged of
  * 1,310 entries (106 left alone); bodies not kept: response body 3`, then entries not
- * readable and captures cut short, when there are.
+ * readable, captures cut short and what a recorder wrote amiss, when there are.
  */
 export function trafficWords(traffic: TrafficSummary): string {
   const n = (count: number) => count.toLocaleString('en-US');
   const missing = Object.entries(traffic.missing).map(([what, count]) => `${what} ${n(count)}`);
   const invalid = traffic.invalid ? `; ${n(traffic.invalid.entries)} not readable as HAR entries` : '';
   const cut = traffic.truncated?.length ? `; cut short: ${traffic.truncated.map(({ file, entries }) => `${file} after ${n(entries)} entries`).join(', ')}` : '';
-  return `${n(traffic.judged)} exchanges judged of ${n(traffic.entries)} entries (${n(traffic.other)} left alone)${missing.length > 0 ? `; bodies not kept: ${missing.join(', ')}` : ''}${invalid}${cut}`;
+  const repaired = Object.entries(traffic.repaired ?? {}).map(([what, count]) => `${n(count)} × ${what}`);
+  return `${n(traffic.judged)} exchanges judged of ${n(traffic.entries)} entries (${n(traffic.other)} left alone)${missing.length > 0 ? `; bodies not kept: ${missing.join(', ')}` : ''}${invalid}${cut}${repaired.length > 0 ? `; read past a recorder's slip: ${repaired.join(', ')}` : ''}`;
 }

@@ -99,6 +99,20 @@ export const REQUIREMENTS = [
     quote: 'RFC 9745 §2 and RFC 8594 §3: a deprecated resource signals it with the Deprecation header field (a date), and the date it will stop responding with the Sunset header field (an HTTP-date).',
   },
   { id: 'H-401-CHALLENGE', clause: '5', level: 'should', quote: 'RFC 9110 §11.6.1: A server generating a 401 (Unauthorized) response MUST send a WWW-Authenticate header field containing at least one challenge.' },
+  {
+    id: 'H-ANY-REQUEST-NO-5XX',
+    clause: '5',
+    level: 'should',
+    quote: 'RFC 9110 §15.6: The 5xx (Server Error) class of status code indicates that the server is aware that it has erred or is incapable of performing the requested method.',
+    interpretation: 'A request on another spelling of an operation’s path is outside the interface: it may be answered 401, 404, 400 or a redirect, as the same route or another. A server error to it is a fault of the server’s router or firewall, never of the interface’s operations.',
+  },
+  {
+    id: 'H-PERSISTENT-CONNECTIONS',
+    clause: '4',
+    level: 'should',
+    quote: 'RFC 9112 §9.3: HTTP/1.1 defaults to the use of "persistent connections", allowing multiple requests and responses to be carried over a single connection.',
+    interpretation: 'A request that goes unanswered on a kept-alive connection amid the run’s others, and is answered when sent again alone on a new connection, shows a connection the server does not serve, not an operation that fails: a should finding. A limit on connections (a reset beyond some number at once) is a policy (section 8), observed and kept to.',
+  },
   { id: 'H-JSON-NO-BOM', clause: '4', level: 'should', quote: 'RFC 8259 §8.1: Implementations MUST NOT add a byte order mark (U+FEFF) to the beginning of a networked-transmitted JSON text.' },
   {
     id: 'H-CHUNKED-REQUEST',

@@ -4,7 +4,7 @@ import { extraHeaders, secretHeaders } from '../config/extra-headers.js';
 import { loadKnownFailures, type KnownFailure } from '../config/known-failures.js';
 import { DIRECT, proxyEnvironment } from '../config/proxy.js';
 import { checkValues } from '../config/setting-values.js';
-import { defaultProfile, SETTING_LIST, withDefaults, type RunSettings, type SettingValues } from '../config/settings.js';
+import { connectionsFor, defaultProfile, SETTING_LIST, withDefaults, type RunSettings, type SettingValues } from '../config/settings.js';
 import { UsageError } from '../core/errors.js';
 import type { Exchange } from '../core/exchange.js';
 import { toolVersion } from '../core/package-info.js';
@@ -246,8 +246,11 @@ export const reportWriters = () => import('../report/write.js');
 function settingsFor(options: RunOptions, embedded: ReferenceServer | undefined, startedAt: Date): RunSettings {
   const seed = options.seed ?? freshSeed();
   const { reportDir: _reportDir, targetName, ...values } = options;
+  const target = embedded ? undefined : options.baseUrl;
+  const profile = options.profile ?? defaultProfile(target);
   return {
     ...withDefaults(values),
+    connections: connectionsFor(values, target, profile),
     baseUrl: embedded?.baseUrl ?? options.baseUrl!,
     apiKey: embedded?.apiKey ?? options.apiKey ?? '',
     ...(targetName ? { targetName } : {}),
@@ -256,7 +259,7 @@ function settingsFor(options: RunOptions, embedded: ReferenceServer | undefined,
     // A fleet's targets share one seed and one worker: ten hex characters keep a thousand of them apart (a clash is refused, fleet.ts).
     runId: targetName ? derivedHex(seed, `run-id/${targetName}`, 10) : derivedHex(seed, 'run-id', 6),
     userAgent: `petstore-conformance/${toolVersion}`,
-    profile: options.profile ?? defaultProfile(embedded ? undefined : options.baseUrl),
+    profile,
     profileSource: options.profile ? 'explicit' : 'default',
     // A status line on a terminal (a fleet's targets print nothing: their out is null).
     ...(options.out && (options.out as { isTTY?: boolean }).isTTY && !options.quiet ? { progress: true } : {}),

@@ -20,7 +20,12 @@ export interface CapturedExchange extends Exchange {
   endMs: number;
   /** What the capture did not hold: `request body`, `response body`, each with why. Judgements that need one skip the exchange. */
   missing: string[];
+  /** What the reader read in place of what the writer wrote amiss (`a header without a value, read as empty`): judged, and counted. */
+  repaired: string[];
 }
+
+/** How a header field a writer left without a value is read, and counted. */
+export const HEADER_WITHOUT_VALUE = 'a header field without a value, read as empty';
 
 /** Largest body inflated from a compressed capture, in bytes (a zip bomb is a missing body, not a crash). */
 const MAX_INFLATED_BYTES = 64 * 1024 * 1024;
@@ -35,11 +40,12 @@ export function capturedExchange(entry: HarEntry, seq: number, credentialOf: (au
   const startMs = Date.parse(entry?.startedDateTime);
   if (!entry?.request?.method || !entry.request.url || !Number.isFinite(startMs)) return undefined;
   const missing: string[] = [];
+  const repaired = [...entry.request.headers ?? [], ...entry.response?.headers ?? []].filter((pair) => pair?.value === undefined).map(() => HEADER_WITHOUT_VALUE);
   const requestHeaders = headerFields(entry.request.headers);
   // Insomnia and some exporters keep the body's media type in postData alone.
   const mimeType = entry.request.postData?.mimeType;
   if (requestHeaders['content-type'] === undefined && typeof mimeType === 'string' && mimeType !== '') requestHeaders['content-type'] = mimeType;
-  const requestBody = body(withText(entry.request.postData, 'request body', missing), entry.request.bodySize, requestHeaders['content-encoding'], 'request body', missing);
+  const requestBody = body(withText(entry.request.postData, bodyLengths(requestHeaders, entry.request.bodySize), 'request body', missing), entry.request.bodySize, requestHeaders, 'request body', missing);
   // A body the capture did not keep still has its size, when the writer knew it: what sets an oversized body apart (check/premises.ts).
   const size = entry.request.bodySize;
   const request: RecordedRequest = {
@@ -60,6 +66,7 @@ export function capturedExchange(entry: HarEntry, seq: number, credentialOf: (au
     startMs,
     endMs: startMs + duration,
     missing,
+    repaired,
   };
   const status = entry.response?.status;
   if (!status) {
@@ -67,7 +74,7 @@ export function capturedExchange(entry: HarEntry, seq: number, credentialOf: (au
     return exchange;
   }
   const headers = headerFields(entry.response.headers);
-  const decoded = body(entry.response.content, entry.response.content?.size, headers['content-encoding'], 'response body', missing);
+  const decoded = body(entry.response.content, entry.response.content?.size, headers, 'response body', missing);
   const version = normalVersion(entry.response.httpVersion);
   const response: RecordedResponse = {
     status,
@@ -96,18 +103,49 @@ export function headerFields(pairs: readonly HarPair[] | undefined): Record<stri
     // HTTP/2 captures carry pseudo-headers (`:authority`): not fields.
     if (typeof name !== 'string' || name.startsWith(':')) continue;
     const key = name.toLowerCase();
-    headers[key] = headers[key] === undefined ? String(value) : `${headers[key]}, ${value}`;
+    const text = String(value ?? '');
+    headers[key] = headers[key] === undefined ? text : `${headers[key]}, ${text}`;
   }
   return headers;
+}
+
+/**
+ * The length a message's body had on the wire, as its Content-Length says (RFC 9110
+ * §8.6), or as the writer's `bodySize` says when it holds none; undefined when neither
+ * says (or a Content-Encoding makes the bytes on the wire another text's).
+ */
+function declaredLength(headers: Record<string, string>, bodySize: number | undefined): number | undefined {
+  if (isCoded(headers['content-encoding'])) return undefined;
+  const length = /^\s*\d+\s*$/.test(headers['content-length'] ?? '') ? Number(headers['content-length']) : undefined;
+  return length ?? (typeof bodySize === 'number' && bodySize > 0 ? bodySize : undefined);
+}
+
+/** Whether a Content-Encoding other than identity applies. */
+function isCoded(contentEncoding: string | undefined): boolean {
+  return contentEncoding !== undefined && !/^\s*identity\s*$/i.test(contentEncoding);
+}
+
+/**
+ * The lengths a rebuilt body must have: its Content-Length, in bytes (RFC 9110 §8.6);
+ * without one, the writer's `bodySize`, which chrome-har counts in UTF-16 units (the
+ * length of the string it was given) where others count bytes: either is accepted.
+ */
+export function bodyLengths(headers: Record<string, string>, bodySize: number | undefined): { bytes?: number; units?: number } {
+  const length = declaredLength(headers, undefined);
+  if (length !== undefined) return { bytes: length };
+  return typeof bodySize === 'number' && bodySize > 0 ? { bytes: bodySize, units: bodySize } : {};
 }
 
 /**
  * `postData` with its text: as written, or rebuilt from `params` when the writer kept only
  * those (chrome-har writes a JSON body as its top-level members, a form body as its
  * fields). A JSON body is rebuilt only when its members say what it was: an object whose
- * names are unique and not the indexes of an array or a string; else it is missing, said why.
+ * names are unique and not the indexes of an array, written with every value as a
+ * string, whose text has exactly the body's length (`length`, {@link bodyLengths}): a
+ * member that was a number, or a body written with other spacing or escapes, is then
+ * missing, said why, never guessed.
  */
-export function withText(postData: HarEntry['request']['postData'], what: string, missing: string[]): HarEntry['request']['postData'] {
+export function withText(postData: HarEntry['request']['postData'], length: { bytes?: number; units?: number }, what: string, missing: string[]): HarEntry['request']['postData'] {
   if (!postData || typeof postData.text === 'string' || !Array.isArray(postData.params) || postData.params.length === 0) return postData;
   const params = postData.params as Array<{ name?: unknown; value?: unknown }>;
   if (params.some(({ name, value }) => isCut(name) || isCut(value))) {
@@ -118,10 +156,14 @@ export function withText(postData: HarEntry['request']['postData'], what: string
   const type = (postData.mimeType ?? '').split(';', 1)[0]!.trim().toLowerCase();
   if (type === 'application/x-www-form-urlencoded') return { ...postData, text: new URLSearchParams(params.map(({ name, value }): [string, string] => [String(name), String(value ?? '')])).toString() };
   const indexes = names.every((name, i) => name === String(i));
-  if (type === 'application/json' && new Set(names).size === names.length && !indexes) {
-    return { ...postData, text: JSON.stringify(Object.fromEntries(params.map(({ name, value }) => [String(name), value]))) };
+  if (type !== 'application/json' || new Set(names).size !== names.length || indexes) {
+    missing.push(`${what} (given as params only, which do not say what the body was)`);
+    return { ...postData, text: undefined };
   }
-  missing.push(`${what} (given as params only, which do not say what the body was)`);
+  const text = JSON.stringify(Object.fromEntries(params.map(({ name, value }) => [String(name), String(value ?? '')])));
+  if (Buffer.byteLength(text) === length.bytes || text.length === length.units) return { ...postData, text };
+  const measured = length.bytes === undefined ? 'no length to check their text against' : `their text, ${Buffer.byteLength(text)} bytes, is not the body's ${length.bytes}`;
+  missing.push(`${what} (given as params only, and ${measured})`);
   return { ...postData, text: undefined };
 }
 
@@ -135,10 +177,11 @@ export function withText(postData: HarEntry['request']['postData'], what: string
 function body(
   content: { text?: string; encoding?: string; size?: number } | undefined,
   size: number | undefined,
-  contentEncoding: string | undefined,
+  headers: Record<string, string>,
   what: string,
   missing: string[],
 ): { text: string; bytes: number; utf8Valid: boolean } | undefined {
+  const contentEncoding = headers['content-encoding'];
   if (missing.some((reason) => reason.startsWith(what))) return undefined;
   if (isCut(content?.text)) {
     missing.push(`${what} (${notKept(content.text[CUT])})`);
@@ -155,11 +198,12 @@ function body(
   // Base64 holds bytes (binary, or still compressed); plain text was decoded by the writer.
   const decoded = content.encoding === 'base64' ? bodyText(Buffer.from(content.text, 'base64'), contentEncoding, what, missing) : { text: content.text, bytes: Buffer.byteLength(content.text), utf8Valid: true };
   if (!decoded) return undefined;
-  // A writer that cut the text keeps its full size: judging the cut text would judge what the server never sent.
-  // A size may be of the compressed bytes (a Content-Encoding applies), or wrong: text that parses whole is no cut.
-  const coded = contentEncoding !== undefined && !/^\s*identity\s*$/i.test(contentEncoding);
-  if (typeof size === 'number' && size > 0 && decoded.bytes < size && !coded && !parseJson(decoded.text).ok) {
-    missing.push(`${what} (cut short: ${decoded.bytes} of ${size} bytes kept)`);
+  // A writer that cut the text keeps its full size, or the Content-Length tells it (axios-har-tracker writes a JSON
+  // null as ""): judging the cut text would judge what the server never sent. A size may be of the compressed bytes
+  // (a Content-Encoding applies), or wrong: text that parses whole is no cut.
+  const length = Math.max(typeof size === 'number' ? size : 0, declaredLength(headers, undefined) ?? 0);
+  if (length > 0 && decoded.bytes < length && !isCoded(contentEncoding) && !parseJson(decoded.text).ok) {
+    missing.push(`${what} (cut short: ${decoded.bytes} of ${length} bytes kept)`);
     return undefined;
   }
   return decoded;

@@ -30,7 +30,8 @@ export interface KnownKey {
  * - `valid`, or `valid-<scheme as spelled>` (`valid-bearer`: RFC 9110 §11.1 makes the
  *   scheme case-insensitive), for the key the judge knows;
  * - one edit from it: `key-char-added`, `key-char-removed`, `key-char-changed`,
- *   `key-case-swapped`; in this tool's own captures any other token is `unknown-key`;
+ *   `key-case-swapped`; the key base64-encoded or followed by a second credential:
+ *   `bearer-base64`, `key-twice`; in this tool's own captures any other token is `unknown-key`;
  * - else `unverified`: perhaps another client's key.
  */
 export function credentialName(authorization: string | undefined, known: KnownKey): string {
@@ -46,7 +47,7 @@ export function credentialName(authorization: string | undefined, known: KnownKe
   const forms = [known.key, known.placeholder].filter((form): form is string => form !== undefined);
   if (forms.includes(token)) return scheme === 'Bearer' ? 'valid' : `valid-${scheme}`;
   for (const form of forms) {
-    const kind = oneEditKind(token, form);
+    const kind = oneEditKind(token, form) ?? encodedKind(token, form);
     if (kind) return kind;
   }
   return known.everyOtherInvalid ? 'unknown-key' : 'unverified';
@@ -59,6 +60,20 @@ function oneEditKind(token: string, key: string): string | undefined {
   if (token.length === key.length && token.slice(0, -1) === key.slice(0, -1)) return 'key-char-changed';
   const swapped = [...key].map((c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase())).join('');
   if (swapped !== key && token === swapped) return 'key-case-swapped';
+  return undefined;
+}
+
+/**
+ * The kind of a bearer token that carries the key encoded or repeated, named as the active
+ * run names it (arbitraries/invalid-credential.ts): `bearer-base64` (base64 or base64url,
+ * padded or not), `key-twice` (the key, a comma, and more: a list where one credential goes,
+ * RFC 9110 §11.6.2); undefined for any other token.
+ */
+function encodedKind(token: string, key: string): string | undefined {
+  const base64 = Buffer.from(key).toString('base64');
+  const forms = new Set([base64, base64.replace(/=+$/, ''), Buffer.from(key).toString('base64url')]);
+  if (forms.has(token)) return 'bearer-base64';
+  if (token.startsWith(key) && /^\s*,/.test(token.slice(key.length))) return 'key-twice';
   return undefined;
 }
 

@@ -20,7 +20,8 @@ import { CUT, boundedTokens, isCut } from './bounded-tokens.js';
 /** A name/value pair of HAR's `headers`, `cookies` and `queryString`. */
 export interface HarPair {
   name: string;
-  value: string;
+  /** Absent where a writer left it out (axios-har-tracker's Content-Type of a request without a body): read as empty. */
+  value?: string;
 }
 
 /** The parts of a HAR 1.2 entry the judge reads; every other field is ignored. */

@@ -14,10 +14,11 @@ import { isRefusal, mayBeRefused } from '../check/refusal.js';
 import { NOT_IN_TRAFFIC } from '../check/reasons.js';
 import type { CheckDefinition, CreatedCategory } from '../check/types.js';
 import { CheckFailure, hasCode } from '../core/errors.js';
-import { requestLine } from '../core/exchange.js';
+import { requestLine, targetAsWritten } from '../core/exchange.js';
 import { carriedKey } from '../http/key-placement.js';
 import type { RequestVariation } from '../http/request-variations.js';
-import { challengesInvalidToken, keyElsewhereRefused } from '../judgements/auth.js';
+import { challengesInvalidToken, credentialRefused, isEmptyList, keyElsewhereRefused, spelledPathClosed } from '../judgements/auth.js';
+import { spellingOf, type PathSpelling } from '../http/path-spellings.js';
 import { chunkedBodyAnswered, chunkedCreatedExactly, chunkedNotAsked } from '../judgements/transport.js';
 import { clientIdNotAdopted, createdExactly, createdListed, idsFresh, type SentCategory } from '../judgements/create.js';
 import { signalsDeprecation } from '../judgements/deprecation.js';
@@ -122,6 +123,8 @@ export class TrafficJudge {
   readonly #otherOrigins = new Map<string, number>();
   /** When the first complete list ended: a refusal before it has no known state to compare with. */
   #firstListEndMs = Infinity;
+  /** Whether the latest complete list with the key was an empty array; undefined before one (auth-path-spellings). */
+  #lastListEmpty: boolean | undefined;
 
   /**
    * @param baseUrl the interface's base URL, ending with `/v1` (9/R2).
@@ -141,16 +144,13 @@ export class TrafficJudge {
 
   /** The operation an exchange is of, or undefined when it is not the interface's (another origin, path or method). */
   operationOf(exchange: CapturedExchange): Operation | undefined {
-    let url: URL;
-    try {
-      url = new URL(exchange.request.url);
-    } catch {
-      return undefined;
-    }
-    if (url.origin !== this.#origin || !url.pathname.startsWith(`${this.#basePath}/`)) return undefined;
-    const path = url.pathname.slice(this.#basePath.length);
+    if (!this.#atOrigin(exchange)) return undefined;
+    // The path as written: another spelling of it (a dot segment a parsed URL resolves) is no operation (auth-path-spellings).
+    const written = targetAsWritten(exchange.request.url);
+    if (!written.path.startsWith(`${this.#basePath}/`)) return undefined;
+    const path = written.path.slice(this.#basePath.length);
     const method = exchange.request.method;
-    if (path === '/categories') return method === 'GET' ? 'list' : method === 'POST' ? 'create' : undefined;
+    if (path === '/categories') return written.query === '' || (method !== 'GET' && method !== 'POST') ? undefined : method === 'GET' ? 'list' : 'create';
     if (method !== 'GET') return undefined;
     if (/^\/pets\/[^/]+$/.test(path)) return 'pets';
     return path === '/store/orders' ? 'orders' : undefined;
@@ -163,6 +163,7 @@ export class TrafficJudge {
    */
   judge(exchange: CapturedExchange): TrafficFinding[] {
     this.counts.entries++;
+    for (const what of exchange.repaired) (this.counts.repaired ??= {})[what] = (this.counts.repaired[what] ?? 0) + 1;
     const findings: TrafficFinding[] = [];
     const judge: Judge = (checkId, judgement) => {
       const finding = this.#apply(checkId, exchange, judgement);
@@ -172,6 +173,11 @@ export class TrafficJudge {
     // A CORS preflight is no operation of the interface: observed, and left alone.
     if (variation?.id === 'cors-preflight' && exchange.response && this.#underBase(exchange)) judge('cors-preflight-answered', () => void preflightAnswered(exchange));
     const operation = this.operationOf(exchange);
+    const spelling = operation || !this.#atOrigin(exchange) ? undefined : spellingOf(exchange.request.url);
+    if (spelling && exchange.response && !exchange.superseded && !waitedOut(exchange.response)) {
+      this.#judgeSpelling(exchange, spelling, judge);
+      return findings;
+    }
     if (!operation || !exchange.response || exchange.superseded || waitedOut(exchange.response)) {
       this.counts.other++;
       if (!operation && variation?.id !== 'cors-preflight') this.#noteOrigin(exchange.request.url);
@@ -197,7 +203,7 @@ export class TrafficJudge {
       // Not every credential has a check of its own per operation (a scheme other than Bearer on a list): the property below judges those.
       if (this.#definitions.has(scoped)) judge(scoped, () => void expectStatus(exchange, 401));
       // The property's own rule: 401 with an Error body whose status is 401 (the status alone, when the capture lost the body).
-      const refused = lostResponseBody(exchange) ? () => void expectStatus(exchange, 401) : () => void expectErrorStatus(exchange, 401);
+      const refused = lostResponseBody(exchange) ? () => void expectStatus(exchange, 401) : () => void credentialRefused(exchange, `the credential the capture names ${credential}`);
       if (operation === 'list' || operation === 'create') judge('auth-rejects-generated-credentials', refused);
       if (credential !== 'missing') judge('unauthorized-invalid-token', () => !INVALID_WITHOUT_SCHEME.has(credential) && void challengesInvalidToken(exchange));
     }
@@ -207,6 +213,26 @@ export class TrafficJudge {
     if (operation === 'list') this.#judgeList(exchange, judge);
     if (operation === 'create') this.#judgeCreate(exchange, judge);
     return findings;
+  }
+
+  /** Whether an exchange went to the interface's origin. */
+  #atOrigin(exchange: CapturedExchange): boolean {
+    try {
+      return new URL(exchange.request.url).origin === this.#origin;
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * A request on another spelling of an operation's path (http/path-spellings.ts): outside
+   * the interface, judged by what holds for any request (no 5xx), and, without a valid key,
+   * by auth-path-spellings as the active run judges its own.
+   */
+  #judgeSpelling(exchange: CapturedExchange, spelling: PathSpelling, judge: Judge): void {
+    this.counts.judged++;
+    this.#judgeInvariants(exchange, judge);
+    if (isInvalidCredential(exchange.credential)) judge('auth-path-spellings', () => void spelledPathClosed(exchange, spelling.words, this.#lastListEmpty === true));
   }
 
   /** Whether an exchange went to the interface's origin, under its base path. */
@@ -255,6 +281,7 @@ export class TrafficJudge {
     // An authorized list answers 200 with an array: with the key known, whatever came back; else what a 200 holds.
     if (list.credential === 'valid' || status === 200) judge('list-answers-200-array', () => (complete || status !== 200) && void listAnswers200Array(list));
     if (status !== 200 || !complete) return;
+    if (list.credential === 'valid') this.#lastListEmpty = isEmptyList(list);
     judge('list-items-are-categories', () => void listItemsAreCategories(list));
     judge('list-ids-unique', () => void listIdsUnique(list));
     let listed: ListedItems;

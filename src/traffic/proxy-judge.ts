@@ -106,6 +106,7 @@ export class ProxyJudge {
       startMs: forwarded.startMs,
       endMs: forwarded.endMs,
       missing,
+      repaired: [],
     };
   }
 

@@ -288,7 +288,7 @@ export function pairs(raw: readonly string[]): HarPair[] {
 /** The end-to-end fields of a message as flat pairs, names as sent, order and repetition kept. */
 function forwardedPairs(raw: readonly string[]): string[] {
   const result: string[] = [];
-  for (const { name, value } of pairs(raw)) if (!NOT_FORWARDED.has(name.toLowerCase())) result.push(name, value);
+  for (const { name, value } of pairs(raw)) if (!NOT_FORWARDED.has(name.toLowerCase())) result.push(name, value ?? '');
   return result;
 }
 

@@ -11,7 +11,8 @@ export default {
   }),
   expected: {
     broken: ['create'],
-    failed: ['list-not-paginated'],
+    // create-ids-unique-at-scale: no create of the run gave an integer id, so it creates a round of its own and judges each.
+    failed: ['create-ids-unique-at-scale', 'list-not-paginated'],
     error: ['create-listed'],
   },
 } satisfies Fault;

@@ -6,7 +6,8 @@ export default {
   variation: (base) => ({ represent: (category) => ({ ...base.represent(category), id: Number(category.id) + 0.5 }) }),
   expected: {
     broken: ['create'],
-    failed: ['list-ids-unique', 'list-items-are-categories', 'list-not-paginated'],
+    // create-ids-unique-at-scale: no create of the run gave an integer id, so it creates a round of its own and judges each.
+    failed: ['create-ids-unique-at-scale', 'list-ids-unique', 'list-items-are-categories', 'list-not-paginated'],
     error: ['create-listed'],
   },
 } satisfies Fault;

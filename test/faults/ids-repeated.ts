@@ -11,6 +11,7 @@ export default {
       'client-forms-equivalent',
       'create-concurrent-ids-unique',
       'create-ids-unique',
+      'create-ids-unique-at-scale',
       'create-listed',
       'create-same-name-twice',
       'create-valid-bodies',

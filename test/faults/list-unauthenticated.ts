@@ -12,6 +12,7 @@ export default {
   expected: {
     failed: [
       'auth-key-outside-authorization',
+      'auth-path-spellings',
       'auth-rejects-generated-credentials',
       'list-401-basic-scheme',
       'list-401-empty-token',

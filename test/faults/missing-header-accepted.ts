@@ -7,6 +7,7 @@ export default {
   expected: {
     failed: [
       'auth-key-outside-authorization',
+      'auth-path-spellings',
       'auth-rejects-generated-credentials',
       'create-401-missing',
       'list-401-missing',

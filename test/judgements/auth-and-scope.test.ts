@@ -6,10 +6,10 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
-import { challengesInvalidToken, keyElsewhereRefused } from '../../src/judgements/auth.js';
+import { challengesInvalidToken, credentialRefused, isEmptyList, keyElsewhereRefused, spelledCreatesAbsent, spelledPathClosed } from '../../src/judgements/auth.js';
 import { jarCookies, keyPlacements, placementWords } from '../../src/http/key-placement.js';
 import { signalsDeprecation } from '../../src/judgements/deprecation.js';
-import { answered, judged } from '../support/exchanges.js';
+import { answered, judged, unanswered } from '../support/exchanges.js';
 
 const unauthorized = (challenge?: string) => answered(401, { code: 'unauthorized', message: 'no', status: 401 }, { headers: challenge === undefined ? {} : { 'www-authenticate': challenge } });
 
@@ -32,6 +32,26 @@ describe('unauthorized-invalid-token: the 401 to an unknown key challenges with 
   test('near miss: a 400 with the right challenge fails on its status', () => {
     const exchange = answered(400, { code: 'bad', message: 'no', status: 400 }, { headers: { 'www-authenticate': 'Bearer error="invalid_token"' } });
     expect(judged(() => challengesInvalidToken(exchange))).toEqual({ expected: 'status 401', found: 'status 400' });
+  });
+});
+
+describe('auth-rejects-generated-credentials: an invalid credential is answered 401 with an Error body, and an acceptance names the form', () => {
+  const words = 'the valid key as a Basic user name (Basic base64(KEY:))';
+  const error = (status: number, field = status) => answered(status, { code: 'x', message: 'y', status: field });
+  test.each([
+    ['401 with an Error body', error(401), 'passed'],
+    ['near miss: 401 with the Error status field 400', error(401, 400), { expected: 'status field 401', found: 'status field 400' }],
+    ['near miss: 403', error(403), { expected: 'status 401', found: 'status 403' }],
+    ['near miss: 200, the credential accepted', answered(200, []), { expected: 'status 401', found: `status 200: accepted ${words}` }],
+    ['near miss: 299, the credential accepted', answered(299, []), { expected: 'status 401', found: `status 299: accepted ${words}` }],
+    ['near miss: 300 is no acceptance, and no 401', answered(300, ''), { expected: 'status 401', found: 'status 300' }],
+    ['near miss: 199 is no acceptance, and no 401', answered(199, ''), { expected: 'status 401', found: 'status 199' }],
+  ] as const)('%s', (_what, exchange, outcome) => {
+    expect(judged(() => credentialRefused(exchange, words))).toEqual(outcome);
+  });
+
+  test('the message names what the server accepted', () => {
+    expect(() => credentialRefused(answered(200, []), words)).toThrow(`Expected status 401, received 200: the server accepted ${words}`);
   });
 });
 
@@ -102,6 +122,51 @@ describe('auth-key-outside-authorization: the key anywhere but Authorization is 
     expect(placementWords(credential.placement)).toBe('the cookie `session`, `lb` alone (set by the 201 to a keyed create)');
     expect(credential.placed.headers.cookie).toEqual({ sent: 'session=s3cr3t; lb=', shown: 'session=[cookie session]; lb=[cookie lb]' });
     expect(credential.secrets).toEqual([{ value: 's3cr3t', shown: '[cookie session]' }]);
+  });
+});
+
+describe('auth-path-spellings: without a key, another spelling of the path answers no categories and creates none', () => {
+  const spelled = (status: number, body: unknown, method = 'GET') => answered(status, body, { method, path: '/categories/', credential: 'missing' });
+  const error = (status: number) => ({ code: 'x', message: 'y', status });
+  test.each([
+    ['401 with an Error body', spelled(401, error(401)), false, 'passed'],
+    ['404 with an HTML page', spelled(404, '<h1>Not Found</h1>'), false, 'passed'],
+    ['a redirect the suite does not follow', spelled(308, ''), false, 'passed'],
+    ['a 500 (path-spellings-no-server-error’s)', spelled(500, error(500)), false, 'passed'],
+    ['200 with an HTML page (a web app’s fallback)', spelled(200, '<!doctype html><title>app</title>'), false, 'passed'],
+    ['200 with an empty array while the list with the key holds categories', spelled(200, []), false, 'passed'],
+    ['200 with a JSON object without id', spelled(200, { ok: true }), false, 'passed'],
+    ['near miss: 200 with the list', spelled(200, [{ id: 1, name: 'a' }]), false, { expected: 'no categories without a valid key', found: 'status 200 with 1 listed item (a trailing slash)' }],
+    ['near miss: 299 with the list', spelled(299, [{ id: 1, name: 'a' }, { id: 2, name: 'b' }]), false, { expected: 'no categories without a valid key', found: 'status 299 with 2 listed items (a trailing slash)' }],
+    ['near miss: 200 with an empty array, as the empty list with the key', spelled(200, []), true, { expected: 'no categories without a valid key', found: 'status 200 with 0 listed items (a trailing slash)' }],
+    ['near miss: 201 with a created Category', spelled(201, { id: 17, name: 'a' }, 'POST'), false, { expected: 'no categories without a valid key', found: 'status 201 with category 17 created (a trailing slash)' }],
+    ['300 with the list is no 2xx', spelled(300, [{ id: 1, name: 'a' }]), false, 'passed'],
+    ['199 with the list is no 2xx', spelled(199, [{ id: 1, name: 'a' }]), false, 'passed'],
+    ['no answer: no evidence', unanswered('TIMEOUT', { path: '/categories/', credential: 'missing' }), false, 'passed'],
+  ] as const)('%s', (_what, exchange, listedNone, outcome) => {
+    expect(judged(() => spelledPathClosed(exchange, 'a trailing slash', listedNone))).toEqual(outcome);
+  });
+
+  test('the message names the path as sent and the spelling', () => {
+    expect(() => spelledPathClosed(spelled(200, [{ id: 1, name: 'a' }]), 'a trailing slash', false)).toThrow(
+      'Expected no categories without a valid key on GET /v1/categories/ (a trailing slash), received status 200 with 1 listed item: the operation is reached around authentication by a trailing slash',
+    );
+  });
+
+  test.each([
+    ['an empty array', answered(200, []), true],
+    ['near miss: an array with an item', answered(200, [{ id: 1, name: 'a' }]), false],
+    ['near miss: an empty array answered 201', answered(201, []), false],
+    ['near miss: an empty object', answered(200, {}), false],
+  ] as const)('isEmptyList: %s', (_what, list, empty) => expect(isEmptyList(list)).toBe(empty));
+
+  test('the keyed list afterwards holds none of the keyless creates, or names the path that created one', () => {
+    const tags = new Map([['tag-a', '/v1/categories/ (a trailing slash)'], ['tag-b', '/v1/Categories (the path in other case)']]);
+    expect(judged(() => spelledCreatesAbsent(answered(200, [{ id: 1, name: 'a', description: 'other' }]), tags))).toBe('passed');
+    expect(judged(() => spelledCreatesAbsent(answered(200, [{ id: 1, name: 'a' }, { id: 9, name: 'b', description: 'tag-b' }]), tags))).toEqual({
+      expected: 'nothing created without a valid key',
+      found: '1 created by POST /v1/Categories (the path in other case)',
+    });
   });
 });
 

@@ -49,9 +49,37 @@ describe('no-server-error', () => {
     ['a superseded 503 (sent again) is not judged', [answered(503, error(503), { superseded: 'refused with 503: sent again' })], 'passed'],
   ])('%s', (_d, exchanges, outcome) => expect(judge('no-server-error', 'must', exchanges).outcome).toEqual(outcome));
 
+  test.each([
+    ['a 500 on another spelling of the path is not no-server-error’s', '/categories/', 'passed'],
+    ['near miss: a 500 on the path with a query is', '/categories?access_token=k', { expected: 'no server error', found: 'a server error (500)' }],
+    ['a 500 on the path with an empty query is not', '/categories?', 'passed'],
+    ['a 500 on a dot segment is not (the path as written, not as a parsed URL reads it)', '/./categories', 'passed'],
+  ])('%s', (_d, path, outcome) => expect(judge('no-server-error', 'must', [answered(500, error(500), { path })]).outcome).toEqual(outcome));
+
   test('an info probe that crashed the server is judged: the one observation that decides the verdict', () => {
     const crash = answered(500, error(500), { method: 'POST', checkId: 'edge-long-name' });
     expect(judge('no-server-error', 'must', [crash], { 'edge-long-name': 'info' }).outcome).toEqual({ expected: 'no server error', found: 'a server error (500)' });
+  });
+});
+
+describe('path-spellings-no-server-error', () => {
+  test.each([
+    ['a 401, a 404 page and a redirect on other spellings pass', [answered(401, error(401), { path: '/categories/' }), answered(404, '<h1>404</h1>', { path: '/./categories' }), answered(308, '', { path: '/Categories' })], 'passed'],
+    ['near miss: a 500 on a matrix parameter', [answered(500, '<h1>Whitelabel</h1>', { path: '/categories;x=1' })], { expected: 'no server error', found: 'a server error (500)' }],
+    ['a 500 on the path itself is no-server-error’s', [answered(500, error(500))], 'passed'],
+  ])('%s', (_d, exchanges, outcome) => expect(judge('path-spellings-no-server-error', 'should', exchanges).outcome).toEqual(outcome));
+
+  test('every level’s exchanges count, and only spellings: an exact path is not judged', () => {
+    expect(judge('path-spellings-no-server-error', 'should', [answered(401, error(401), { path: '/categories/', checkId: 'x' })], { x: 'info' }).judged).toBe(1);
+    expect(judge('path-spellings-no-server-error', 'should', [answered(200, [])]).judged).toBe(0);
+  });
+
+  test('an HTML 404 on another spelling is no Error the interface defines: error-body-is-error and error-content-type-json leave it', () => {
+    const page = answered(404, '<h1>Not Found</h1>', { path: '/categories/', headers: { 'content-type': 'text/html' } });
+    expect(judge('error-body-is-error', 'must', [page]).outcome).toBe('passed');
+    expect(judge('error-content-type-json', 'must', [page]).outcome).toBe('passed');
+    // A 401 there is not held to the Error shape either: another route's answer.
+    expect(judge('error-body-is-error', 'must', [answered(401, 'nope', { path: '/categories/' })]).judged).toBe(0);
   });
 });
 

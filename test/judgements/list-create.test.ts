@@ -5,6 +5,8 @@
 import { describe, expect, test } from 'vitest';
 import type { CreatedCategory } from '../../src/check/types.js';
 import {
+  deepBodyAnswered,
+  idsNeverRepeated,
   allListed,
   clientIdNotAdopted,
   concurrentCreatesDistinct,
@@ -14,7 +16,7 @@ import {
   sameNameTwice,
 } from '../../src/judgements/create.js';
 import { listAnswers200Array, listIdsUnique, listItemsAreCategories } from '../../src/judgements/list.js';
-import { answered, judged } from '../support/exchanges.js';
+import { answered, judged, unanswered } from '../support/exchanges.js';
 
 const cats = { id: 1, name: 'Cats' };
 const dogs = { id: 2, name: 'Dogs', description: 'Canines' };
@@ -66,6 +68,43 @@ describe('createdExactly and idsFresh', () => {
   test('an id held once passes, an id held twice fails', () => {
     expect(judged(() => idsFresh([{ exchange: answered(201, dogs), id: 2n }], [created('1'), created('2')]))).toBe('passed');
     expect(judged(() => idsFresh([{ exchange: answered(201, dogs), id: 2n }], [created('2', 'a'), created('2', 'b')]))).toEqual({ expected: 'a fresh id', found: 'an id given before' });
+  });
+});
+
+describe('create-deep-bodies: created exactly, or refused with 400 or 413 and an Error body', () => {
+  const deep = 'an extra member nested 100,000 levels deep as arrays';
+  const post = (status: number, body: unknown) => answered(status, body, { method: 'POST' });
+  const error = (status: number, field = status) => ({ code: 'x', message: 'y', status: field });
+  test.each([
+    ['201 with the name sent', post(201, { id: 1, name: 'Cats' }), 'passed'],
+    ['400 with an Error body', post(400, error(400)), 'passed'],
+    ['413 with an Error body (section 8)', post(413, error(413)), 'passed'],
+    ['near miss: 201 with another name', post(201, { id: 1, name: 'cats' }), { expected: 'the name sent', found: 'another name' }],
+    ['near miss: 400 whose Error says 500', post(400, error(400, 500)), { expected: 'status field 400', found: 'status field 500' }],
+    ['near miss: 413 with an HTML page', post(413, '<h1>413</h1>'), { expected: 'a JSON body', found: 'not JSON (Unexpected token \'<\', "<h1>413</h1>" is not valid JSON)' }],
+    ['near miss: 500', post(500, error(500)), { expected: 'status 201, 400 or 413', found: 'status 500' }],
+    ['near miss: 414, one past 413', post(414, error(414)), { expected: 'status 201, 400 or 413', found: 'status 414' }],
+    ['near miss: 200 with the category', post(200, { id: 1, name: 'Cats' }), { expected: 'status 201, 400 or 413', found: 'status 200' }],
+    ['near miss: no answer', unanswered('CONNECTION_RESET', { method: 'POST' }), { expected: 'a response', found: 'no response (CONNECTION_RESET: connection_reset (a test))' }],
+  ] as const)('%s', (_what, exchange, outcome) => expect(judged(() => deepBodyAnswered(exchange, { name: 'Cats' }, deep))).toEqual(outcome));
+
+  test('the messages name the member', () => {
+    expect(() => deepBodyAnswered(post(500, error(500)), { name: 'Cats' }, deep)).toThrow(`Expected 201, or 400 or 413 with an Error body, to a valid body with ${deep}, received 500`);
+  });
+});
+
+describe('create-ids-unique-at-scale: no create was given an id held before', () => {
+  const created = (id: number, checkId = 'c') => ({ id: String(id), name: `n${id}`, checkId });
+  test.each([
+    ['no repeat', [], [created(1), created(2)], 'passed'],
+    ['near miss: a create given the id of an earlier one', [answered(201, { id: 2, name: 'n2' }, { method: 'POST' })], [created(1), created(2, 'a'), created(2, 'b')], { expected: 'a fresh id', found: 'an id given before' }],
+    ['near miss: a create given an id the list held before', [answered(201, { id: 7, name: 'n7' }, { method: 'POST' })], [created(7), created(7, 'the list before these creates')], { expected: 'a fresh id', found: 'an id given before' }],
+  ] as const)('%s', (_what, repeats, holders, outcome) => expect(judged(() => idsNeverRepeated(repeats, holders))).toEqual(outcome));
+
+  test('the message names the id and the checks that were given it', () => {
+    expect(() => idsNeverRepeated([answered(201, { id: 2, name: 'n2' }, { method: 'POST' })], [created(2, 'create-name-only'), created(2, 'create-ids-unique-at-scale')])).toThrow(
+      'Expected a fresh id, found id 2 given to 2 categories (checks: create-name-only, create-ids-unique-at-scale)',
+    );
   });
 });
 

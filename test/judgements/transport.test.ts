@@ -5,7 +5,7 @@
 import { describe, expect, test } from 'vitest';
 import { premiseOf, PREMISES, variationOf } from '../../src/check/premises.js';
 import { LARGEST_BODY_BYTES } from '../../src/http/request-variations.js';
-import { chunkedBodyAnswered, chunkedCreatedExactly, chunkedNotAsked } from '../../src/judgements/transport.js';
+import { answeredOnTheirConnections, chunkedBodyAnswered, chunkedCreatedExactly, chunkedNotAsked, connectionLimitPolicy } from '../../src/judgements/transport.js';
 import { answered, judged, unanswered } from '../support/exchanges.js';
 
 const fields = { name: 'Café 🐈', description: 'streamed' };
@@ -114,4 +114,24 @@ describe('premises', () => {
     ['interface: Expect: 100-continue answered 201', 'interface', { ...plain, headers: { ...plain.headers, expect: '100-continue' } }, 201, true],
     ['interface: near miss, Expect: 100-continue refused with 417', 'interface', { ...plain, headers: { ...plain.headers, expect: '100-continue' } }, 417, false],
   ] as const)('%s', (_d, premise, request, status, holds) => expect(PREMISES[premise].holds(request, status)).toBe(holds));
+});
+
+describe('connections-answered: every request answered on the connection it went out on', () => {
+  const lost = (checkId: string) => unanswered('TIMEOUT', { checkId });
+  test.each([
+    ['none sent again', [], 'passed'],
+    ['near miss: one unanswered on a reused connection, answered on a new one', [lost('list-ids-unique')], { expected: 'an answer on the connection it went out on', found: '1 unanswered on a reused connection, answered on a new one' }],
+    ['near miss: two', [lost('a'), lost('b')], { expected: 'an answer on the connection it went out on', found: '2 unanswered on a reused connection, answered on a new one' }],
+  ] as const)('%s', (_what, exchanges, outcome) => expect(judged(() => answeredOnTheirConnections(exchanges))).toEqual(outcome));
+
+  test('the message counts them and names the first', () => {
+    expect(() => answeredOnTheirConnections([lost('auth-rejects-generated-credentials'), lost('b')])).toThrow(
+      '2 requests went unanswered on a reused connection and were answered when sent again on a new one; first: GET /v1/categories (check auth-rejects-generated-credentials): TIMEOUT: timeout (a test)',
+    );
+  });
+
+  test('a limit on connections is a policy, in words', () => {
+    expect(connectionLimitPolicy({ resets: 76, mostHeld: 8, used: 8 })).toBe('the target held 8 connections at once and reset those beyond (76 resets, each request sent again): a limit on connections (section 8); the run used 8');
+    expect(connectionLimitPolicy({ resets: 1, mostHeld: 1, used: 1 })).toBe('the target held 1 connection at once and reset those beyond (1 reset, each request sent again): a limit on connections (section 8); the run used 1');
+  });
 });

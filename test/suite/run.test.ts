@@ -115,7 +115,8 @@ describe('a check never passes on an exchange it did not make', () => {
       },
     });
     const { report, exchanges } = await runAgainst({ variations: [resetPosts] });
-    const posting = new Set(exchanges.filter((e) => e.request.method === 'POST').map((e) => e.checkId));
+    // auth-path-spellings judges its keyless creates by the keyed list after them, which answers: a reset creates nothing.
+    const posting = new Set(exchanges.filter((e) => e.request.method === 'POST' && e.checkId !== 'auth-path-spellings').map((e) => e.checkId));
     expect(posting.size).toBeGreaterThan(20);
     for (const check of report.checks.filter((c) => posting.has(c.id))) {
       expect(check.status, check.id).not.toBe('passed');
@@ -135,7 +136,7 @@ describe('aborting', () => {
     try {
       const abort = new AbortController();
       void counting.reached(20).then(() => abort.abort('interrupted by the user'));
-      // Everything but the two scope checks, which the filter leaves out.
+      // Everything but the scope checks of the pets and orders routes and the spellings' invariant, which the filter leaves out.
       const checkFilter = '^[^po]';
       const outcome = await runConformance({ baseUrl: server.baseUrl, apiKey: server.apiKey, checkFilter, connections: 1, reportDir: null, out: null, signal: abort.signal });
       expect(outcome.exitCode).toBe(3);
@@ -146,10 +147,10 @@ describe('aborting', () => {
       expect(counting.received()).toBe(20);
       expect(outcome.exchanges.filter((e) => e.error?.code === 'ABANDONED').map((e) => e.superseded)).toEqual(['abandoned: interrupted by the user']);
       const skipped = outcome.report.checks.filter((c) => c.status === 'skipped');
-      const unrun = skipped.filter((c) => !/^(pets|orders)-/.test(c.id));
+      const unrun = skipped.filter((c) => !/^(pets|orders|path)-/.test(c.id));
       expect(unrun.length).toBeGreaterThan(0);
       for (const check of unrun) expect(check.reason, check.id).toBe('not run: the run was interrupted');
-      expect(skipped.filter((c) => /^(pets|orders)-/.test(c.id)).map((c) => c.reason)).toEqual(['not selected', 'not selected', 'not selected']);
+      expect(skipped.filter((c) => /^(pets|orders|path)-/.test(c.id)).map((c) => c.reason)).toEqual(['not selected', 'not selected', 'not selected', 'not selected']);
     } finally {
       counting.release();
       await server.close();
@@ -207,10 +208,11 @@ describe('docs/checks.md', () => {
 describe('the request budget of a full run', () => {
   /**
    * Requests a full run sends against the embedded server, declared: 411–446 over seeds
-   * (2026-11-25). A change that sends more than 10 % more, or 10 % fewer (coverage lost),
-   * fails here until the budget is changed with it, on purpose.
+   * (2026-11-25), then some 25 more for the path spellings and the deep bodies (issue 44).
+   * A change that sends more than 10 % more, or 10 % fewer (coverage lost), fails here
+   * until the budget is changed with it, on purpose.
    */
-  const FULL_RUN_REQUESTS = 430;
+  const FULL_RUN_REQUESTS = 460;
   test('seed 1: within 10 % of the budget', async () => {
     const seed = 1;
     const outcome = await runConformance({ reportDir: null, seed, out: null });

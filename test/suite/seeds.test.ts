@@ -12,6 +12,7 @@ import { runFleet, type FleetMember } from '../../src/runner/fleet.js';
 import type { Report } from '../../src/report/model.js';
 import { loadCatalogue } from '../support/matrix.js';
 import { startSharedServer } from '../support/shared-server.js';
+import { runAgainst } from '../support/targets.js';
 
 const SEEDS = Array.from({ length: 20 }, (_, i) => i + 1);
 const KEY = 'Seeds-Key_0123456789abcdefGHIJ';
@@ -30,12 +31,42 @@ const caught = [...faults].flatMap(([name, fault]) => {
   return checks.length > 0 ? [{ name, fault, checks }] : [];
 });
 
+/**
+ * Faults whose ids come from the server's own random draws: caught by create-ids-unique-at-scale
+ * in each of 20 runs, each server drawing a sequence of its own.
+ */
+const drawn = ['ids-random-16-bit'].map((name) => ({ name, fault: faults.get(name)! }));
+
+/**
+ * Faults of issue 44 caught by checks that send the same inputs in every run (the path's
+ * spellings, deep bodies): caught with each seed, in each profile that sends what they need.
+ */
+const REACH = [
+  { name: 'trailing-slash-outside-auth', profiles: ['full', 'read-only'] },
+  { name: 'route-case-insensitive-outside-auth', profiles: ['full', 'read-only'] },
+  { name: 'deep-nesting-crashes', profiles: ['full'] },
+] as const;
+const reach = REACH.flatMap(({ name, profiles }) => profiles.map((profile) => ({ name, profile, fault: faults.get(name)! })));
+
+/** Correct variants of issue 44, each beside the fault it must not be taken for, with the checks that judge the difference: conformant with every seed. */
+const REACH_VARIANTS = [
+  { name: 'json-depth-limit-400', profiles: ['full'], checks: ['create-deep-bodies', 'no-server-error'] },
+  { name: 'semicolon-firewall-500', profiles: ['full', 'read-only'], checks: ['auth-path-spellings', 'no-server-error', 'error-body-is-error'] },
+] as const;
+const reachVariants = REACH_VARIANTS.flatMap(({ name, profiles, checks }) => profiles.map((profile) => ({ name, profile, checks, variant: variants.get(name)! })));
+
 /** The correct variants whose refusals create-valid-bodies must find to be policies or limits, by name. */
 const policies = [...variants].filter(([, variant]) => (variant.observes ?? []).length > 0 && variant.observedBy === undefined);
 
 const reports = new Map<string, Report>();
 beforeAll(async () => {
-  const targets = [...caught.map(({ name, fault }) => ({ name, variation: fault.variation })), ...policies.map(([name, variant]) => ({ name, variation: variant.variation }))].flatMap(({ name, variation }) =>
+  const targets = [
+    ...caught.map(({ name, fault }) => ({ name, variation: fault.variation })),
+    ...drawn.map(({ name, fault }) => ({ name: `${name}-drawn`, variation: fault.variation })),
+    ...reach.map(({ name, profile, fault }) => ({ name: `${name}-${profile}`, variation: fault.variation })),
+    ...reachVariants.map(({ name, profile, variant }) => ({ name: `${name}-${profile}`, variation: variant.variation })),
+    ...policies.map(([name, variant]) => ({ name, variation: variant.variation })),
+  ].flatMap(({ name, variation }) =>
     SEEDS.map((seed) => ({ prefix: `${name}-s${seed}`, variations: [variation], apiKey: KEY })),
   );
   const server = await startSharedServer(targets);
@@ -58,7 +89,16 @@ beforeAll(async () => {
         concurrency: 1,
       })),
     );
-    const outcome = await runFleet([...members, ...policyMembers], { reportDir: null, out: null });
+    const drawnMembers: FleetMember[] = drawn.flatMap(({ name }) =>
+      SEEDS.map((seed) => ({ targetName: `${name}-drawn-s${seed}`, baseUrl: server.baseUrl(`${name}-drawn-s${seed}`), apiKey: KEY, seed, checkFilter: '^create-ids-unique-at-scale$' })),
+    );
+    const reachMembers: FleetMember[] = reach.flatMap(({ name, profile, fault }) =>
+      SEEDS.map((seed) => ({ targetName: `${name}-${profile}-s${seed}`, baseUrl: server.baseUrl(`${name}-${profile}-s${seed}`), apiKey: KEY, seed, profile, checkFilter: `^(${fault.expected.failed.join('|')})$` })),
+    );
+    const variantMembers: FleetMember[] = reachVariants.flatMap(({ name, profile, checks }) =>
+      SEEDS.map((seed) => ({ targetName: `${name}-${profile}-s${seed}`, baseUrl: server.baseUrl(`${name}-${profile}-s${seed}`), apiKey: KEY, seed, profile, checkFilter: `^(${checks.join('|')})$` })),
+    );
+    const outcome = await runFleet([...members, ...drawnMembers, ...reachMembers, ...variantMembers, ...policyMembers], { reportDir: null, out: null });
     for (const [name, report] of outcome.reports) reports.set(name, report);
   } finally {
     await server.close();
@@ -80,6 +120,37 @@ describe('each fault a property check catches is caught with every seed from 1 t
   });
 });
 
+describe('each fault whose ids repeat by chance is caught in 20 runs of 20, each server drawing its own ids', () => {
+  test.each(drawn.map(({ name }) => name))('%s', (name) => {
+    expect(drawn.length).toBeGreaterThan(0);
+    const missed = SEEDS.flatMap((seed) => {
+      const check = reports.get(`${name}-drawn-s${seed}`)!.checks.find((c) => c.id === 'create-ids-unique-at-scale')!;
+      return check.status === 'failed' && /^Expected a fresh id, found id \d+ given to 2 categories/.test(check.failure!.message) ? [] : [`run ${seed}: ${check.status}: ${check.failure?.message ?? check.observations}`];
+    });
+    expect(missed).toEqual([]);
+  });
+});
+
+describe('each fault of issue 44 caught by inputs sent in every run is caught with every seed from 1 to 20, in each profile that sends them', () => {
+  test.each(reach.map(({ name, profile, fault }) => [name, profile, fault.expected.failed] as const))('%s (%s): %s', (name, profile, checks) => {
+    const missed = SEEDS.flatMap((seed) => {
+      const report = reports.get(`${name}-${profile}-s${seed}`)!;
+      return checks.filter((id) => report.checks.find((c) => c.id === id)?.status !== 'failed').map((id) => `seed ${seed}: ${id} ${report.checks.find((c) => c.id === id)?.status}`);
+    });
+    expect(missed).toEqual([]);
+  });
+});
+
+describe('each correct variant of issue 44 is conformant with every seed from 1 to 20, in each profile that sends what it differs in', () => {
+  test.each(reachVariants.map(({ name, profile }) => [name, profile] as const))('%s (%s)', (name, profile) => {
+    const wrong = SEEDS.flatMap((seed) => {
+      const report = reports.get(`${name}-${profile}-s${seed}`)!;
+      return report.verdict === 'conformant' ? [] : [`seed ${seed}: ${report.verdict}: ${report.verdictReason}`];
+    });
+    expect(wrong).toEqual([]);
+  });
+});
+
 describe('each correct variant with a policy passes create-valid-bodies with every seed from 1 to 20, its policies found', () => {
   test.each(policies.map(([name]) => name))('%s', (name) => {
     const patterns = variants.get(name)!.observes!;
@@ -90,4 +161,25 @@ describe('each correct variant with a policy passes create-valid-bodies with eve
     });
     expect(missed).toEqual([]);
   });
+});
+
+/**
+ * The correct variants that live below the exchange, in how connections are held (a cap on
+ * them, requests lost on kept-alive ones): conformant in 20 runs of 20 in both profiles,
+ * each run against a server of its own (a fleet shares one).
+ */
+describe('each correct variant below the exchange is conformant in 20 runs of 20, in both profiles', () => {
+  const BELOW = ['connection-cap-8'];
+  test.each(BELOW.flatMap((name) => (['full', 'read-only'] as const).map((profile) => [name, profile] as const)))('%s (%s)', async (name, profile) => {
+    const variant = variants.get(name)!;
+    const wrong: string[] = [];
+    for (const seed of SEEDS) {
+      const { report } = await runAgainst({ variations: [variant.variation], server: variant.server }, { ...variant.options, profile, seed });
+      const patterns = variant.observes ?? [];
+      const observed = report.checks.find((c) => c.id === variant.observedBy)?.observations ?? [];
+      if (report.verdict !== 'conformant') wrong.push(`run ${seed}: ${report.verdict}: ${report.verdictReason}`);
+      for (const pattern of patterns) if (!observed.some((text) => pattern.test(text))) wrong.push(`run ${seed}: no observation matches ${pattern} in ${JSON.stringify(observed)}`);
+    }
+    expect(wrong).toEqual([]);
+  }, 300_000);
 });

@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import type { Capability } from '../../src/check/types.js';
 import type { Variation } from '../../src/reference/behaviour.js';
+import type { RunOptions } from '../../src/runner/run.js';
 
 /**
  * A deliberately broken variant of the reference server (one per file in test/faults/,
@@ -51,6 +52,8 @@ export interface CorrectVariant {
   /** Changes below the HTTP exchange (connections), when the variant lives there. */
   server?: (server: Server) => void;
   firstId?: bigint;
+  /** Run settings its runs take (a short request deadline for a variant that loses requests: nothing judges the wait). */
+  options?: Partial<RunOptions>;
   /**
    * Checks this variant legitimately does not pass: should or info checks it fails (an HTTP
    * nicety), and checks that do not apply to it (skipped, a must check among them: a

@@ -36,7 +36,7 @@ export async function runMatrix({ faults, variants }: Pick<Matrix, 'faults' | 'v
     async () => void (reference = await runAgainst()),
     ...[...faults].map(([name, fault]) => async () => void faultOutcomes.set(name, await runAgainst({ variations: [fault.variation], server: fault.server }))),
     ...[...variants].map(([name, variant]) => async () =>
-      void variantOutcomes.set(name, await runAgainst({ variations: [variant.variation], firstId: variant.firstId, server: variant.server })),
+      void variantOutcomes.set(name, await runAgainst({ variations: [variant.variation], firstId: variant.firstId, server: variant.server }, variant.options)),
     ),
   ];
   await mapBounded(jobs, PARALLEL_TARGETS, (job) => job());

@@ -21,10 +21,14 @@ export const SESSION = [
   'an authorized list',
   'a create with a description and non-ASCII text',
   'a create of a name that holds digits only',
+  'creates of names a recorder may mangle: quotes, `&` and `<`, a line break, spaces at the ends (the browser and axios sessions)',
   'a create without a name',
   'a list without a key',
   'an authorized list again',
 ] as const;
+
+/** Names a recorder may mangle when it writes a body as params, escapes HTML or trims: each must come back exactly. */
+export const HARD_NAMES = [`O'Hara & <Sons> "x"`, 'line one\nline two', '  spaces at the ends  '] as const;
 
 /** The three targets of every recording, by name. */
 export type Scenario = 'correct' | 'body-fault' | 'auth-fault';
@@ -59,6 +63,7 @@ function page(key: string): string {
   await send({ headers: auth });
   await send({ method: 'POST', headers: json, body: JSON.stringify({ name: 'Chats 🐈', description: 'from the browser' }) });
   await send({ method: 'POST', headers: json, body: JSON.stringify({ name: '123' }) });
+  for (const name of ${JSON.stringify(HARD_NAMES)}) await send({ method: 'POST', headers: json, body: JSON.stringify({ name }) });
   await send({ method: 'POST', headers: json, body: JSON.stringify({ description: 'no name' }) });
   await send({});
   await send({ headers: auth });
@@ -266,5 +271,32 @@ async function untilListening(port: number): Promise<void> {
 }
 
 
+/**
+ * axios-har-tracker (npm) around axios in Node: the session as a script sends it, every
+ * answer kept whatever its status (axios throws for 4xx; the tracker records first).
+ */
+export const axiosHarTracker: Recorder = {
+  name: 'axios-har-tracker',
+  needs: [],
+  async record(targets, dir) {
+    const [{ default: axios }, { AxiosHarTracker }] = await Promise.all([import('axios'), import('axios-har-tracker')]);
+    for (const { scenario, server } of targets) {
+      const client = axios.create({ validateStatus: () => true });
+      // The tracker types axios as its CommonJS build does; the instance is the same.
+      const tracker = new AxiosHarTracker(client as never);
+      const url = `${server.baseUrl}/categories`;
+      const auth = { Authorization: `Bearer ${server.apiKey}` };
+      await client.get(url, { headers: auth });
+      await client.post(url, { name: 'Chats 🐈', description: 'from axios' }, { headers: auth });
+      await client.post(url, { name: '123' }, { headers: auth });
+      for (const name of HARD_NAMES) await client.post(url, { name }, { headers: auth });
+      await client.post(url, { description: 'no name' }, { headers: auth });
+      await client.get(url);
+      await client.get(url, { headers: auth });
+      await writeFile(join(dir, `${scenario}.har`), JSON.stringify(tracker.getGeneratedHar(), null, 2));
+    }
+  },
+};
+
 /** Every recorder that runs here without a network. */
-export const RECORDERS: readonly Recorder[] = [mitmproxy, chromeHar, playwright];
+export const RECORDERS: readonly Recorder[] = [mitmproxy, chromeHar, playwright, axiosHarTracker];

@@ -61,6 +61,9 @@ describe('one exchange at a time, each rule with a capture that breaks it and on
     ['create-ignores-client-id', '2', create({ id: 42, name: 'Cats' }, 201, created(42, 'Cats')), create({ id: 42, name: 'Cats' }, 201, created(1, 'Cats'))],
     ['create-401-missing', '4.2/R3', { ...create({}, 400, error(400)), authorization: null }, { ...create({}, 401, error(401)), authorization: null }],
     ['list-401-basic-scheme', '5/R2', { ...list([]), authorization: `Basic ${KEY}` }, { status: 401, responseBody: error(401), authorization: `Basic ${KEY}` }],
+    ['auth-path-spellings', '5', { ...list([{ id: 1, name: 'Cats' }]), path: '/categories/', authorization: null }, { status: 401, responseBody: error(401), path: '/categories/', authorization: null }],
+    ['path-spellings-no-server-error', '5', { status: 500, responseBody: '<h1>500</h1>', path: '/categories;x=1' }, { ...list([]), path: '/categories;x=1' }],
+    ['auth-rejects-generated-credentials', '5/R2', { ...list([]), authorization: `Basic ${btoa(`${KEY}:`)}` }, { status: 401, responseBody: error(401), authorization: `Basic ${btoa(`${KEY}:`)}` }],
     ['unauthorized-has-challenge', '5', { status: 401, responseBody: error(401), authorization: null, responseHeaders: { 'WWW-Authenticate': 'Basic realm="x"' } }, { status: 401, responseBody: error(401), authorization: null }],
   ])('%s (%s)', async (id, _clause, breaking, nearMiss) => {
     const broken = (await judge([breaking])).get(id)!;
@@ -68,6 +71,24 @@ describe('one exchange at a time, each rule with a capture that breaks it and on
     expect(broken.traffic).toEqual({ exchanges: 1, failures: 1, alone: true });
     expect(broken.failure?.message).toMatch(/^1 of 1 captured exchanges broke the rule; first, exchange #1: /);
     expect((await judge([nearMiss])).get(id)!.status).toBe('passed');
+  });
+
+  test('another spelling of the path is outside the interface: an HTML 404 or a 405 breaks no must rule, and the operation is not judged as the list', async () => {
+    const spelled = [
+      { status: 404, responseBody: '<h1>Not Found</h1>', path: '/./categories', authorization: null, responseHeaders: { 'Content-Type': 'text/html' } },
+      { status: 405, responseBody: 'no', path: '/categories?', responseHeaders: { 'Content-Type': 'text/plain' } },
+    ];
+    const checks = await judge(spelled, { apiKey: KEY });
+    expect([...checks.values()].filter((check) => check.status === 'failed').map((check) => check.id)).toEqual([]);
+    expect(checks.get('list-answers-200-array')!.status).toBe('skipped');
+    expect(checks.get('auth-path-spellings')!.status).toBe('passed');
+    expect(checks.get('path-spellings-no-server-error')!.traffic).toEqual({ exchanges: 2, failures: 0, alone: true });
+  });
+
+  test('an empty array without a key on a spelling fails when the latest list with the key was empty too', async () => {
+    const keyless = { ...list([]), path: '/categories/', authorization: null, startMs: 100 };
+    expect((await judge([list([]), keyless], { apiKey: KEY })).get('auth-path-spellings')!.status).toBe('failed');
+    expect((await judge([list([{ id: 1, name: 'Cats' }]), keyless], { apiKey: KEY })).get('auth-path-spellings')!.status).toBe('passed');
   });
 
   test('a valid key answered 401 is judged only when the key is known; another token may be another client\'s key', async () => {
@@ -420,15 +441,17 @@ describe('the reader trusts what it can check (src/traffic/capture.ts)', () => {
     expect(captured.response!.body).toBe(page);
   });
 
-  const posted = (postData: Record<string, unknown>) => capturedExchange({ ...(entry({ status: 201, responseBody: json }) as object), request: { ...(entry({ status: 201 }).request as object), method: 'POST', postData } } as never, 1, () => 'valid')!;
+  const posted = (postData: Record<string, unknown>, bodySize?: number) =>
+    capturedExchange({ ...(entry({ status: 201, responseBody: json }) as object), request: { ...(entry({ status: 201 }).request as object), method: 'POST', postData, ...(bodySize === undefined ? {} : { bodySize }) } } as never, 1, () => 'valid')!;
   test.each([
-    ['a JSON body kept as params (chrome-har): rebuilt', { mimeType: 'application/json', params: [{ name: 'name', value: 'Cats' }, { name: 'description', value: 'Félins' }] }, '{"name":"Cats","description":"Félins"}', []],
+    ['a JSON body kept as params (chrome-har), its length in UTF-16 units: rebuilt', { mimeType: 'application/json', params: [{ name: 'name', value: 'Cats' }, { name: 'description', value: 'Félins' }] }, '{"name":"Cats","description":"Félins"}', [], 38],
+    ['near miss: a JSON body kept as params, a length that is neither its bytes nor its units: not rebuilt', { mimeType: 'application/json', params: [{ name: 'name', value: 'Cats' }] }, undefined, ["request body (given as params only, and their text, 15 bytes, is not the body's 16)"], 16],
     ['a form body kept as params (Firefox): rebuilt', { mimeType: 'application/x-www-form-urlencoded', params: [{ name: 'name', value: 'Cats & dogs' }] }, 'name=Cats+%26+dogs', []],
     ['near miss: a name given twice (an array, in chrome-har\'s writing): not rebuilt', { mimeType: 'application/json', params: [{ name: 'tags', value: 'a' }, { name: 'tags', value: 'b' }] }, undefined, ['request body (given as params only, which do not say what the body was)']],
     ['near miss: indexes for names (an array or a string): not rebuilt', { mimeType: 'application/json', params: [{ name: '0', value: 'C' }, { name: '1', value: 'a' }] }, undefined, ['request body (given as params only, which do not say what the body was)']],
     ['text beside params: the text', { mimeType: 'application/json', text: '{"name":"Dogs"}', params: [{ name: 'name', value: 'Cats' }] }, '{"name":"Dogs"}', []],
-  ])('%s', (_d, postData, body, missing) => {
-    const captured = posted(postData);
+  ])('%s', (_d, postData, body, missing, bodySize?: number) => {
+    const captured = posted(postData, bodySize);
     expect(captured.request.body).toBe(body);
     expect(captured.missing).toEqual(missing);
   });

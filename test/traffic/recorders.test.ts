@@ -17,7 +17,7 @@ import { judgeCapture } from '../../src/traffic/judge-capture.js';
 import { CHECKS } from '../support/checks.js';
 import { EXPORTER_SHAPES, type Har } from '../support/exporter-shapes.js';
 import { loadCatalogue } from '../support/matrix.js';
-import { RECORDERS, installed, scenarioVariations, startTargets, type Scenario } from '../support/recorders.js';
+import { HARD_NAMES, RECORDERS, installed, scenarioVariations, startTargets, type Scenario } from '../support/recorders.js';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/captures/', import.meta.url));
 const SCENARIOS: readonly Scenario[] = ['correct', 'body-fault', 'auth-fault'];
@@ -67,6 +67,43 @@ describe('captures the recorders made (test/fixtures/captures)', async () => {
       expect(report.traffic!.missing, recorder).toEqual({});
     }
   });
+
+  test.each(['chrome-har', 'axios-har-tracker', 'playwright-recordHar'])('%s: every create of the session is judged, the names with quotes, & and <, a line break and spaces at the ends among them', async (recorder) => {
+    const { report } = await judgeScenario(join(FIXTURES, recorder, 'correct.har'), 'correct');
+    // Chats 🐈, 123 and the three hard names: created exactly, each judged.
+    expect(report.checks.find((check) => check.id === 'create-valid-bodies')!.traffic).toEqual({ exchanges: 2 + HARD_NAMES.length, failures: 0, alone: true });
+  });
+
+  test('chrome-har: a server that answers a name back with its quote escaped (O\\\'Hara) is caught in the capture, its body rebuilt from params', async () => {
+    const har = JSON.parse(await readFile(join(FIXTURES, 'chrome-har', 'correct.har'), 'utf8')) as { log: { entries: Array<{ response: { content: { text?: string } } }> } };
+    // The answer to the create, as a server that stores a backslash before the quote (PHP's addslashes) writes it: "O\\'Hara".
+    for (const entry of har.log.entries) {
+      const content = entry.response.content;
+      if (content.text?.startsWith('{') && content.text.includes("O'Hara")) content.text = content.text.replace("O'Hara", "O\\\\'Hara");
+    }
+    const file = join(dir, 'chrome-har-escaped.har');
+    await writeFile(file, JSON.stringify(har));
+    const { failed, report } = await judgeScenario(file, 'correct');
+    expect(failed).toContain('create-valid-bodies');
+    expect(report.checks.find((check) => check.id === 'create-valid-bodies')!.failure!.message).toContain(`Expected the created category to have name "O'Hara & <Sons> \\"x\\"", found "O\\\\'Hara`);
+  });
+
+  test('chrome-har: params whose text is not the body’s length are listed as not kept, counted in the headline, never judged', async () => {
+    const har = JSON.parse(await readFile(join(FIXTURES, 'chrome-har', 'correct.har'), 'utf8')) as Har;
+    for (const entry of har.log.entries as Array<{ request: { postData?: unknown; bodySize: number } }>) if (entry.request.postData) entry.request.bodySize += 1;
+    const file = join(dir, 'chrome-har-lengths.har');
+    await writeFile(file, JSON.stringify(har));
+    const { report } = await judgeScenario(file, 'correct');
+    expect(report.traffic!.missing).toEqual({ 'request body': 2 + HARD_NAMES.length + 1 });
+    expect(report.traffic!.dropped![0]!.reason).toMatch(/^given as params only, and their text, \d+ bytes, is not the body's \d+$/);
+  });
+
+  test('axios-har-tracker: its header fields without a value are read as empty and counted, and every GET is judged', async () => {
+    const { report } = await judgeScenario(join(FIXTURES, 'axios-har-tracker', 'auth-fault.har'), 'auth-fault');
+    expect(report.traffic!.repaired).toEqual({ 'a header field without a value, read as empty': 3 });
+    expect(report.traffic!.invalid).toBeUndefined();
+    expect(report.checks.find((check) => check.id === 'list-401-missing')!.status).toBe('failed');
+  });
 });
 
 describe('the same captures in the shapes of exporters that cannot run here', () => {
@@ -83,8 +120,10 @@ describe('the same captures in the shapes of exporters that cannot run here', ()
     const file = join(dir, 'edge-dropped.har');
     await writeFile(file, JSON.stringify(har));
     const { report } = await judgeScenario(file, 'correct');
-    expect(report.traffic!.missing).toEqual({ 'request body': 3 });
-    expect(report.traffic!.dropped!.map((dropped) => dropped.reason)).toEqual(['not kept in the capture', 'not kept in the capture', 'not kept in the capture']);
+    // Chats 🐈, 123, the hard names and the create without a name.
+    const creates = 2 + HARD_NAMES.length + 1;
+    expect(report.traffic!.missing).toEqual({ 'request body': creates });
+    expect(report.traffic!.dropped!.map((dropped) => dropped.reason)).toEqual(Array(creates).fill('not kept in the capture'));
   });
 
   test('a capture mitmproxy compressed (.zhar, zlib) is read as it is', async () => {

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
+import { deepBodies } from '../../src/arbitraries/deep-bodies.js';
 import { invalidBody } from '../../src/arbitraries/invalid-body.js';
 import { CREDENTIAL_MUTATIONS, invalidCredential } from '../../src/arbitraries/invalid-credential.js';
 import { CONTROL_CHARACTERS } from '../../src/arbitraries/field-text.js';
@@ -189,5 +190,40 @@ describe('sizedNewCategory', () => {
     const large = sizes.filter((size) => size > 64 * 1024).length / sizes.length;
     expect(large).toBeGreaterThan(0.35);
     expect(large).toBeLessThan(0.65);
+  });
+});
+
+describe('deepBodies', () => {
+  const bodies = deepBodies((label) => `pcs-test ${label}`);
+  const depthOf = (text: string) => {
+    let depth = 0;
+    let deepest = 0;
+    for (const c of text.replace(/"(?:[^"\\]|\\.)*"/g, '""')) {
+      if (c === '[' || c === '{') deepest = Math.max(deepest, ++depth);
+      if (c === ']' || c === '}') depth--;
+    }
+    return deepest;
+  };
+
+  test('each is a valid NewCategory as JSON text (unknown members allowed), named for what it holds', () => {
+    for (const { value } of bodies) {
+      const parsed = JSON.parse(value.text) as { name: string; extra: unknown };
+      expect(violations('NewCategory', parsed)).toEqual([]);
+      expect(parsed.name).toBe(value.fields.name);
+    }
+    expect(bodies.map(({ label }) => label)).toEqual([
+      'an extra member nested 1,000 levels deep as arrays',
+      'an extra member nested 1,000 levels deep as objects',
+      'an extra member nested 100,000 levels deep as arrays',
+      'an extra member that is an object of 10,000 members',
+      `an extra member that is a string filling the body to ${MAX_BODY_BYTES} bytes`,
+    ]);
+  });
+
+  test('depths, width and size as their labels say: the body itself one level more', () => {
+    expect(bodies.slice(0, 3).map(({ value }) => depthOf(value.text))).toEqual([1_001, 1_001, 100_001]);
+    expect(Object.keys((JSON.parse(bodies[3]!.value.text) as { extra: object }).extra)).toHaveLength(10_000);
+    // The largest body the suite sends, to the byte: a byte more would be outside the interface.
+    expect(Buffer.byteLength(bodies[4]!.value.text)).toBe(MAX_BODY_BYTES);
   });
 });

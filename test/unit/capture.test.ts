@@ -7,7 +7,7 @@
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { describe, expect, test } from 'vitest';
 import { CUT } from '../../src/traffic/bounded-tokens.js';
-import { bodyText, capturedExchange, withText } from '../../src/traffic/capture.js';
+import { bodyLengths, bodyText, capturedExchange, withText } from '../../src/traffic/capture.js';
 import { entry } from '../support/har.js';
 
 describe('a captured entry', () => {
@@ -33,6 +33,31 @@ describe('a captured entry', () => {
     expect(captured({ response: { ...base.response, content: { size, mimeType: 'application/json' } } })?.response?.bodyBytes).toBe(bytes);
   });
 
+  test('a header field a recorder wrote without a value is read as empty and noted (axios-har-tracker’s Content-Type of a GET)', () => {
+    const base = entry({ status: 200, responseBody: '[]' }) as { request: { headers: Array<{ name: string; value?: string }> } };
+    const exchange = captured({ request: { ...base.request, headers: [...base.request.headers, { name: 'Content-Type' }] } })!;
+    expect(exchange.request.headers['content-type']).toBe('');
+    expect(exchange.repaired).toEqual(['a header field without a value, read as empty']);
+    expect(captured({})!.repaired).toEqual([]);
+  });
+
+  /** A JSON null as axios-har-tracker 0.8 writes it: text "" and size 0, beside the answer's Content-Length. */
+  const axiosNull = (contentLength: string, headers: Array<{ name: string; value: string }> = []) =>
+    captured({ response: { status: 200, headers: [{ name: 'content-type', value: 'application/json' }, { name: 'content-length', value: contentLength }, ...headers], content: { size: 0, mimeType: 'application/json', text: '' } } })!;
+  test.each([
+    ['Content-Length 4 (a JSON null)', '4', [], ['response body (cut short: 0 of 4 bytes kept)']],
+    ['near miss: Content-Length 0 (an empty body)', '0', [], []],
+    ['near miss: Content-Length 4 of gzip (the length of other bytes)', '4', [{ name: 'content-encoding', value: 'gzip' }], []],
+  ])('a response text shorter than its %s: a body the recorder lost, never judged as empty', (_what, length, headers, missing) => {
+    expect(axiosNull(length, headers).missing).toEqual(missing);
+  });
+
+  test('near miss: JSON text shorter than its Content-Length (a recorder that wrote it again, escapes decoded) is the body', () => {
+    const exchange = captured({ response: { status: 200, headers: [{ name: 'content-length', value: '20' }], content: { size: 0, mimeType: 'application/json', text: '["é"]' } } })!;
+    expect(exchange.missing).toEqual([]);
+    expect(exchange.response!.body).toBe('["é"]');
+  });
+
   test('no response: the comment says why, when there is one', () => {
     const unanswered = (comment?: string) => captured({ response: { status: 0, headers: [] }, ...(comment ? { comment } : {}) })?.error?.message;
     expect(unanswered('net::ERR_CONNECTION_RESET')).toBe('no response in the capture (net::ERR_CONNECTION_RESET)');
@@ -49,18 +74,50 @@ describe('a captured entry', () => {
 });
 
 describe('a body rebuilt from params (chrome-har keeps a JSON or form body as its members)', () => {
-  const rebuilt = (mimeType: string, params: Array<{ name: unknown; value?: unknown }>) => {
+  /** Rebuilt with the body's Content-Length, in bytes (none: no length at all). */
+  const rebuilt = (mimeType: string, params: Array<{ name: unknown; value?: unknown }>, length?: number) => {
     const missing: string[] = [];
-    const postData = withText({ mimeType, params: params as never }, 'request body', missing);
+    const postData = withText({ mimeType, params: params as never }, length === undefined ? {} : { bytes: length }, 'request body', missing);
     return { text: postData?.text, missing };
   };
   test.each([
     ['a form', 'application/x-www-form-urlencoded', [{ name: 'name', value: 'Dogs & Cats' }, { name: 'tag', value: '' }], 'name=Dogs+%26+Cats&tag='],
     ['a form, its value absent', 'application/x-www-form-urlencoded', [{ name: 'name' }], 'name='],
-    ['JSON members', 'application/json', [{ name: 'name', value: 'Dogs' }, { name: 'n', value: 2 }], '{"name":"Dogs","n":2}'],
+    ['JSON members, every value a string', 'application/json', [{ name: 'name', value: 'Dogs' }, { name: 'description', value: 'Canines' }], '{"name":"Dogs","description":"Canines"}'],
     ['JSON members, the type in capitals with parameters', ' Application/JSON ; charset=utf-8', [{ name: 'name', value: 'Dogs' }], '{"name":"Dogs"}'],
+    ['a name chrome-har keeps with quotes, & and < (32 bytes)', 'application/json', [{ name: 'name', value: `O'Hara & <Sons> "x"` }], `{"name":"O'Hara & <Sons> \\"x\\""}`],
+    ['a name with a line break and spaces at the ends', 'application/json', [{ name: 'name', value: '  line\nbreak  ' }], '{"name":"  line\\nbreak  "}'],
   ])('%s: the text', (_what, mimeType, params, text) => {
-    expect(rebuilt(mimeType, params)).toEqual({ text, missing: [] });
+    expect(rebuilt(mimeType, params, Buffer.byteLength(text))).toEqual({ text, missing: [] });
+  });
+
+  test.each([
+    ['a byte more than the text', 1, 'request body (given as params only, and their text, 15 bytes, is not the body\'s 16)'],
+    ['a byte less', -1, 'request body (given as params only, and their text, 15 bytes, is not the body\'s 14)'],
+  ])('JSON members whose text is not the body’s length (%s): missing, said why, never guessed', (_what, off, reason) => {
+    expect(rebuilt('application/json', [{ name: 'name', value: 'Dogs' }], 15 + off)).toEqual({ text: undefined, missing: [reason] });
+  });
+
+  test('chrome-har counts its bodySize in UTF-16 units: a body with an emoji matches either count, never a third', () => {
+    const params = [{ name: 'name', value: 'Chats 🐈' }];
+    const text = '{"name":"Chats 🐈"}';
+    const withLengths = (length: { bytes?: number; units?: number }) => withText({ mimeType: 'application/json', params }, length, 'request body', [])?.text;
+    expect(bodyLengths({}, text.length)).toEqual({ bytes: text.length, units: text.length });
+    expect(withLengths(bodyLengths({}, text.length))).toBe(text);
+    expect(withLengths(bodyLengths({}, Buffer.byteLength(text)))).toBe(text);
+    expect(withLengths(bodyLengths({}, text.length + 1))).toBeUndefined();
+    // A Content-Length is bytes, and wins over bodySize.
+    expect(bodyLengths({ 'content-length': '21' }, 19)).toEqual({ bytes: 21 });
+    expect(bodyLengths({ 'content-length': '21', 'content-encoding': 'gzip' }, -1)).toEqual({});
+  });
+
+  test('JSON members with no length to check them against: missing', () => {
+    expect(rebuilt('application/json', [{ name: 'name', value: 'Dogs' }])).toEqual({ text: undefined, missing: ['request body (given as params only, and no length to check their text against)'] });
+  });
+
+  test('a member that was a number is written as a string, so its text is not the body’s: missing, not rebuilt as a string', () => {
+    // The body was {"name":7} (10 bytes); as strings the members write {"name":"7"} (12).
+    expect(rebuilt('application/json', [{ name: 'name', value: 7 }], 10).text).toBeUndefined();
   });
 
   test.each([
@@ -71,7 +128,7 @@ describe('a body rebuilt from params (chrome-har keeps a JSON or form body as it
   });
 
   test('near miss: names that are indexes only in part say what the body was', () => {
-    expect(rebuilt('application/json', [{ name: '0', value: 'a' }, { name: 'x', value: 'b' }]).text).toBe('{"0":"a","x":"b"}');
+    expect(rebuilt('application/json', [{ name: '0', value: 'a' }, { name: 'x', value: 'b' }], 17).text).toBe('{"0":"a","x":"b"}');
   });
 
   test('a member the reader left out: missing, with its length; another type is missing as params only', () => {

@@ -135,4 +135,23 @@ describe('credentialCoverage', () => {
   test('labels show no key material', () => {
     for (const { label } of inputs) expect(label).not.toContain(key.slice(0, 6));
   });
+
+  test('the key under every scheme and encoding an attacker tries first, on both operations, each header exactly as its notation says', () => {
+    const b64 = (text: string) => Buffer.from(text).toString('base64');
+    const expected: Record<string, string> = {
+      'Basic base64(KEY:)': `Basic ${b64(`${key}:`)}`,
+      'Basic base64(:KEY)': `Basic ${b64(`:${key}`)}`,
+      'Basic base64(KEY:KEY)': `Basic ${b64(`${key}:${key}`)}`,
+      'Token KEY': `Token ${key}`,
+      'ApiKey KEY': `ApiKey ${key}`,
+      'Key KEY': `Key ${key}`,
+      'Bearer base64(KEY)': `Bearer ${b64(key)}`,
+      'Bearer KEY, Bearer KEY': `Bearer ${key}, Bearer ${key}`,
+    };
+    const both = new Map(inputs.filter(({ value }) => value.operations === 'both').map(({ label, value }) => [value.credential.notation, { label, header: value.credential.header }]));
+    for (const [notation, header] of Object.entries(expected)) {
+      expect(both.get(notation)?.header, notation).toBe(header);
+      expect(both.get(notation)?.label, notation).toMatch(new RegExp(`\\(${notation.replace(/[()]/g, '\\$&')}\\)$`));
+    }
+  });
 });

@@ -117,9 +117,13 @@ describe('an entry’s problem, in words', () => {
     ['a status as a list', (e: Record<string, any>) => (e.response.status = [200]), 'response.status is not an integer (found a list)'],
     ['a status with a fraction', (e: Record<string, any>) => (e.response.status = 200.5), 'response.status is not an integer (found 200.5)'],
     ['headers as an object', (e: Record<string, any>) => (e.request.headers = {}), 'request.headers is not an array (found object)'],
-    ['a header without its value', (e: Record<string, any>) => delete e.request.headers[0].value, 'request.headers[0] has no value'],
+    ['a header without a name', (e: Record<string, any>) => delete e.request.headers[0].name, 'request.headers[0] has no name'],
   ])('%s: %s', async (_what, change, problem) => {
     expect(problems((await read(await file(harText([broken(change)])))).items)).toEqual([problem]);
+  });
+
+  test('near miss: a header without its value (axios-har-tracker’s Content-Type of a GET) is no problem: it is read as empty', async () => {
+    expect(problems((await read(await file(harText([broken((e: Record<string, any>) => delete e.request.headers[0].value)])))).items)).toEqual(['ok']);
   });
 });
 

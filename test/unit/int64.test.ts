@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { INT64_MAX, INT64_MIN, integerFromLexeme, isInt64 } from '../../src/json/int64.js';
-import { exactInteger, lexemeOf, MAX_JSON_DEPTH, parseJson } from '../../src/json/lossless.js';
+import { exactInteger, jsonText, lexemeOf, parseJson, RECURSIVE_DEPTH } from '../../src/json/lossless.js';
 
 describe('integerFromLexeme', () => {
   test.each([
@@ -128,12 +128,48 @@ describe('hostile numbers and nesting', () => {
     expect(a === b).toBe(false);
   });
 
-  test('JSON nested deeper than the limit is refused as such, not parsed', () => {
-    const deep = '['.repeat(100_000) + ']'.repeat(100_000);
-    expect(parseJson(deep)).toEqual({ ok: false, reason: `nesting deeper than ${MAX_JSON_DEPTH} levels` });
-    const fine = '['.repeat(MAX_JSON_DEPTH) + ']'.repeat(MAX_JSON_DEPTH);
-    expect(parseJson(fine).ok).toBe(true);
+  test('JSON nested 100,000 levels deep parses, as arrays and as objects, with exact numbers inside (no recursion limit)', () => {
+    const n = 100_000;
+    const arrays = parseJson(`{"id":1,"extra":${'['.repeat(n)}${']'.repeat(n)}}`);
+    expect(arrays.ok).toBe(true);
+    const objects = parseJson(`{"id":12345678901234567890,"extra":${'{"a":'.repeat(n)}1.5${'}'.repeat(n)}}`);
+    if (!objects.ok) throw new Error(objects.reason);
+    expect(exactInteger((objects.json.tree as { id: unknown }).id)).toBe(12345678901234567890n);
+    let node = (objects.json.tree as { extra: unknown }).extra;
+    for (let i = 0; i < n; i++) node = (node as { a: unknown }).a;
+    expect(lexemeOf(node)).toBe('1.5');
     // Brackets inside strings are text, not nesting.
     expect(parseJson(JSON.stringify({ name: '['.repeat(100_000) })).ok).toBe(true);
+  });
+
+  test.each([
+    ['at the recursive parse’s depth', RECURSIVE_DEPTH],
+    ['one level past it, built with a stack of our own', RECURSIVE_DEPTH + 1],
+  ])('an inexact document nested %s reads the same tree', (_what, depth) => {
+    const text = `{"id":9007199254740993,"__proto__":[true,false,null,"x\\u0041"],"n":-1.5e3,"deep":${'['.repeat(depth - 1)}${']'.repeat(depth - 1)}}`;
+    const parsed = parseJson(text);
+    if (!parsed.ok) throw new Error(parsed.reason);
+    const tree = parsed.json.tree as Record<string, unknown>;
+    expect(exactInteger(tree.id)).toBe(9007199254740993n);
+    expect(Object.keys(tree)).toEqual(['id', '__proto__', 'n', 'deep']);
+    expect(tree.__proto__).toEqual([true, false, null, 'xA']);
+    expect(lexemeOf(tree.n)).toBe('-1.5e3');
+  });
+
+  test.each([
+    ['shallow', 1],
+    ['deep', RECURSIVE_DEPTH + 1],
+  ])('a member given twice with different values is refused, %s; with the same value kept', (_what, depth) => {
+    const nest = (inner: string) => `${'['.repeat(depth)}${inner}${']'.repeat(depth)}`;
+    expect(parseJson(nest('{"a":1.5,"a":2.5}')).ok).toBe(false);
+    expect(parseJson(nest('{"a":1.5,"a":1.5}')).ok).toBe(true);
+  });
+
+  test('a value nested too deep for JSON.stringify is shown in words, not thrown', () => {
+    const parsed = parseJson(`[${'['.repeat(100_000)}${']'.repeat(100_000)}]`);
+    if (!parsed.ok) throw new Error(parsed.reason);
+    expect(jsonText(parsed.json.value)).toBe('[an array nested too deep to show]');
+    expect(lexemeOf((parsed.json.tree as unknown[])[0])).toBe('[an array nested too deep to show]');
+    expect(jsonText({ a: [1] })).toBe('{"a":[1]}');
   });
 });

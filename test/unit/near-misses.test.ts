@@ -141,8 +141,22 @@ describe('captured traffic', () => {
     ['the key with its last two characters removed', 'Bearer abcdefghijklmn', 'unverified'],
     ['the key with a character added', 'Bearer abcdefghijklmnopq', 'key-char-added'],
     ['the key with two characters added', 'Bearer abcdefghijklmnopqr', 'unverified'],
+    ['the key base64-encoded', `Bearer ${btoa('abcdefghijklmnop')}`, 'bearer-base64'],
+    ['the key base64-encoded without its padding', `Bearer ${btoa('abcdefghijklmnop').replace(/=+$/, '')}`, 'bearer-base64'],
+    ['near miss: the key base64-encoded but its last character', `Bearer ${btoa('abcdefghijklmno')}`, 'unverified'],
+    ['the key twice', 'Bearer abcdefghijklmnop, Bearer abcdefghijklmnop', 'key-twice'],
+    ['the key, a space and a comma', 'Bearer abcdefghijklmnop ,x', 'key-twice'],
+    ['near miss: the key followed by a word', 'Bearer abcdefghijklmnop x', 'unverified'],
+    ['the key as a Basic user name', `Basic ${btoa('abcdefghijklmnop:')}`, 'basic-scheme'],
   ])('%s is named %s', (_what, authorization, name) => {
     expect(credentialName(authorization, knownKey('abcdefghijklmnop', undefined))).toBe(name);
+  });
+
+  test('the key base64-encoded with a / in it, padded and not, is named bearer-base64 (the URL-safe form has _ where it has /)', () => {
+    const known = knownKey('abcdefghijklmn??', undefined);
+    expect(credentialName('Bearer YWJjZGVmZ2hpamtsbW4/Pw==', known)).toBe('bearer-base64');
+    expect(credentialName('Bearer YWJjZGVmZ2hpamtsbW4/Pw', known)).toBe('bearer-base64');
+    expect(credentialName('Bearer YWJjZGVmZ2hpamtsbW4_Pw', known)).toBe('bearer-base64');
   });
 });
 

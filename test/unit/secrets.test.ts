@@ -286,9 +286,9 @@ describe('shown credentials replay exactly what was sent', () => {
         .map(({ apiKey, parameters }) => ({ kind: mutation.kind, apiKey, credential: mutation.make(apiKey, parameters) })),
     ).filter(({ credential }) => credential.header !== undefined);
     expect(new Set(cases.map((c) => c.kind)).size).toBeGreaterThanOrEqual(10);
-    // As a replay runs it: the shown form inside double quotes, the key in the environment
+    // As a replay runs it: the shown form inside double quotes, the key exported (the README exports it; node reads it there)
     // (one bash for every case: case i's key is in K_i).
-    const script = cases.map(({ credential }, i) => `PETSTORE_API_KEY="$K_${i}"; printf '%s\\0' "${credential.shown}"`).join('\n');
+    const script = cases.map(({ credential }, i) => `export PETSTORE_API_KEY="$K_${i}"; printf '%s\\0' "${credential.shown}"`).join('\n');
     const keys = Object.fromEntries(cases.map(({ apiKey }, i) => [`K_${i}`, apiKey]));
     const printed = execFileSync('bash', ['-c', script], { env: { PATH: process.env.PATH, ...keys }, encoding: 'utf8' }).split('\0').slice(0, -1);
     expect(printed).toHaveLength(cases.length);

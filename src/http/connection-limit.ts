@@ -1,0 +1,81 @@
+/**
+ * How many connections the run holds open to its target at once, found by measuring, as
+ * TCP's congestion control (RFC 5681) and Envoy's adaptive concurrency find a peer's
+ * limit: gateways cap connections per client (nginx `limit_conn`, HAProxy `maxconn`, a
+ * cloud load balancer) and reset the ones beyond. The limit starts at `--connections`;
+ * a connection reset before any response while others were open lowers it to the
+ * connections the target held open at that moment (never more than one fewer than
+ * before), and each answer raises it by one connection per round of answers (additive
+ * increase). A limit the run meets is the target's policy, never its fault.
+ */
+
+/** What the run learnt of the target's limit, for the report. */
+export interface ConnectionLimitRecord {
+  /** Connections reset (or refused) before any response while others were open, whose request was answered when sent again: the limit, confirmed. */
+  resets: number;
+  /** The most connections the target held open at once while it answered. */
+  mostHeld: number;
+  /** The most connections the run held open at once while answered, after its first reset: what it used. */
+  used: number;
+}
+
+export class ConnectionLimit {
+  #value: number;
+  /** Decreases so far: a reset of a connection opened before the latest one does not lower the limit again. */
+  #epoch = 0;
+  #resets = 0;
+  #mostHeld = 0;
+  #usedAfterReset = 0;
+  /** Whether a reset lowered the limit: answers from then on show what the run used. */
+  #met = false;
+
+  /** @param max the connections the run may open at most (`--connections`). */
+  constructor(readonly max: number) {
+    this.#value = max;
+  }
+
+  /** Connections the run may hold open now (1 at least). */
+  get current(): number {
+    return Math.max(1, Math.floor(this.#value));
+  }
+
+  /** The count of decreases so far, as an attempt notes it when it starts (see {@link reset}). */
+  get epoch(): number {
+    return this.#epoch;
+  }
+
+  /**
+   * Notes a connection reset before any response while others were open.
+   * @param heldOpen the other connections open at that moment: what the target holds.
+   * @param epochAtStart {@link epoch} when the attempt started: one that started before the
+   *   latest decrease was sent at the old limit and lowers it no further.
+   * @returns whether the limit fell.
+   */
+  reset(heldOpen: number, epochAtStart: number): boolean {
+    if (epochAtStart < this.#epoch) return false;
+    this.#value = Math.max(1, Math.min(this.current - 1, heldOpen));
+    this.#epoch++;
+    this.#met = true;
+    return true;
+  }
+
+  /**
+   * Notes an answer: the limit grows by 1 ÷ limit (one connection per round of answers).
+   * @param heldOpen connections open when it arrived: the target held them all.
+   */
+  answered(heldOpen: number): void {
+    this.#mostHeld = Math.max(this.#mostHeld, heldOpen);
+    if (this.#met) this.#usedAfterReset = Math.max(this.#usedAfterReset, heldOpen);
+    this.#value = Math.min(this.max, this.#value + 1 / this.current);
+  }
+
+  /** Notes a request answered after `resets` of its connections were reset: those resets were the limit, confirmed. */
+  confirmed(resets: number): void {
+    this.#resets += resets;
+  }
+
+  /** What the run learnt, once it met a limit; undefined when no reset was confirmed. */
+  record(): ConnectionLimitRecord | undefined {
+    return this.#resets === 0 ? undefined : { resets: this.#resets, mostHeld: this.#mostHeld, used: this.#usedAfterReset };
+  }
+}

@@ -1,0 +1,80 @@
+/**
+ * The suite's own load is never a fault (issue 44): a gateway's cap on connections is
+ * measured, kept to and reported as a policy; a front that resets every connection stops
+ * the run (exit 3), never nonconformant; a read-only run of a remote target opens 4
+ * connections and a rate-limited one no more than its rate needs, counted at the server.
+ */
+import type { Socket } from 'node:net';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { startReferenceServer } from '../../src/reference/server.js';
+import { runConformance } from '../../src/runner/run.js';
+import { startConnectionCap, type ConnectionCap } from '../support/connection-cap.js';
+import { netnsUnavailable, startRemoteServer } from '../support/netns.js';
+import { runAgainst } from '../support/targets.js';
+
+describe('a front that caps connections before a correct server', () => {
+  test.each([8, 16, 32])('at %i: conformant, the limit observed as a policy and kept to', async (cap) => {
+    let front!: ConnectionCap;
+    const { report, exitCode } = await runAgainst({ front: async ({ baseUrl }) => (front = await startConnectionCap(baseUrl, cap)).baseUrl });
+    await front.close();
+    expect(exitCode, report.verdictReason).toBe(0);
+    expect(front.counts().reset).toBeGreaterThan(0);
+    expect(front.counts().mostAtOnce).toBe(cap);
+    const observed = report.checks.find((check) => check.id === 'connections-answered')!;
+    expect(observed.status).toBe('passed');
+    const [policy] = observed.observations!;
+    const [, held, used] = /^the target held (\d+) connections at once and reset those beyond \(\d+ resets?, each request sent again\): a limit on connections \(section 8\); the run used (\d+)$/.exec(policy!) ?? [];
+    expect(Number(held)).toBeLessThanOrEqual(cap);
+    expect(Number(held)).toBeGreaterThanOrEqual(cap / 2);
+    expect(Number(used)).toBeLessThanOrEqual(cap);
+  }, 60_000);
+
+  test('a front that resets every connection: the run stops (exit 3) and names the resets, never nonconformant', async () => {
+    let front!: ConnectionCap;
+    const { report, exitCode } = await runAgainst({ front: async ({ baseUrl }) => (front = await startConnectionCap(baseUrl, 0)).baseUrl });
+    await front.close();
+    expect(exitCode).toBe(3);
+    expect(report.verdictReason).toMatch(/^the run was aborted: the target reset \d+ connections in a row before any response, the last with 1 open at most: the run cannot go on$/);
+    expect(front.counts().accepted).toBe(0);
+  }, 60_000);
+});
+
+describe('connections that fit the target, counted at the server', () => {
+  test('--rate-limit 10 opens no more connections than the rate needs', async () => {
+    let open = 0;
+    let most = 0;
+    const server = await startReferenceServer({
+      configure: (srv) =>
+        srv.on('connection', (socket: Socket) => {
+          most = Math.max(most, ++open);
+          socket.on('close', () => open--);
+        }),
+    });
+    try {
+      const { report } = await runConformance({ baseUrl: server.baseUrl, apiKey: server.apiKey, rateLimit: 10, checkFilter: '^(list-401-|pets-|orders-)', reportDir: null, out: null });
+      expect(report.verdict).toBe('conformant');
+      expect(report.settings.connections).toBe(10);
+      expect(most).toBeLessThanOrEqual(10);
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
+
+  describe('a read-only run of a target on another host (a network namespace of its own)', async () => {
+    const unavailable = await netnsUnavailable();
+    if (unavailable) console.log(`remote target skipped: ${unavailable}`);
+    let remote: Awaited<ReturnType<typeof startRemoteServer>>;
+    beforeAll(async () => {
+      if (!unavailable) remote = await startRemoteServer('Remote-Key_0123456789abcdefGHIJ');
+    });
+    afterAll(() => remote?.close());
+
+    test.skipIf(unavailable !== undefined)('opens 4 connections at most, unless told otherwise', async () => {
+      const outcome = await runConformance({ baseUrl: remote.baseUrl, apiKey: remote.apiKey, allowInsecureHttp: true, reportDir: null, out: null });
+      expect(outcome.report.verdict).toBe('conformant');
+      expect(outcome.report.settings).toMatchObject({ profile: 'read-only', connections: 4 });
+      expect(remote.mostAtOnce()).toBeLessThanOrEqual(4);
+      expect(remote.mostAtOnce()).toBeGreaterThan(1);
+    }, 60_000);
+  });
+});

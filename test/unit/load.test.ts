@@ -1,0 +1,151 @@
+/**
+ * The run's own load is never the target's fault (src/http/load-policy.ts,
+ * connection-limit.ts, connection-pool.ts): which failures the run's concurrency explains,
+ * each edge beside its near miss; the limit found by measuring; the pool keeping to it.
+ */
+import { EventEmitter } from 'node:events';
+import { describe, expect, test } from 'vitest';
+import type { Exchange } from '../../src/core/exchange.js';
+import { ConnectionLimit } from '../../src/http/connection-limit.js';
+import { ConnectionPool, type WatchedDispatcher } from '../../src/http/connection-pool.js';
+import { isConnectionFailure, loadCause, MAX_LIMIT_RESETS, RESETS_BEYOND_BURSTS, type LoadFacts } from '../../src/http/load-policy.js';
+import { connectionsFor, REMOTE_READ_ONLY_CONNECTIONS } from '../../src/config/settings.js';
+
+const failed = (code: NonNullable<Exchange['error']>['code'], connection: Exchange['connection'], phase: 'headers' | 'body' = 'headers'): Pick<Exchange, 'error' | 'connection'> => ({
+  error: { code, message: code, phase },
+  connection,
+});
+const facts = (change: Partial<LoadFacts> = {}): LoadFacts => ({ crowded: true, written: true, limitResets: 0, sentAgain: false, resetsInARow: 1, connections: 48, ...change });
+
+describe('loadCause: what the run’s own load explains', () => {
+  test.each([
+    ['a new connection reset amid others', failed('CONNECTION_RESET', 'fresh'), facts(), 'limit'],
+    ['a new connection refused amid others', failed('CONNECTION_REFUSED', 'fresh'), facts(), 'limit'],
+    ['near miss: a new connection reset alone is the target’s answer', failed('CONNECTION_RESET', 'fresh'), facts({ crowded: false }), undefined],
+    ['near miss: a held connection reset amid others (the stale race, decided elsewhere)', failed('CONNECTION_RESET', 'reused'), facts(), undefined],
+    ['near miss: a reset mid-body is an answer cut short', failed('CONNECTION_RESET', 'fresh', 'body'), facts(), undefined],
+    [`the ${MAX_LIMIT_RESETS}th reset of one written request is still the limit`, failed('CONNECTION_RESET', 'fresh'), facts({ limitResets: MAX_LIMIT_RESETS - 1 }), 'limit'],
+    [`near miss: one more is the target’s answer`, failed('CONNECTION_RESET', 'fresh'), facts({ limitResets: MAX_LIMIT_RESETS }), undefined],
+    ['a request never written is the limit however often it was reset (the target never saw it)', failed('CONNECTION_RESET', 'fresh'), facts({ limitResets: MAX_LIMIT_RESETS, written: false }), 'limit'],
+    ['a streak of resets as long as two bursts of every connection and some', failed('CONNECTION_RESET', 'fresh'), facts({ resetsInARow: 2 * 48 + RESETS_BEYOND_BURSTS }), 'streak'],
+    ['near miss: one short of the streak', failed('CONNECTION_RESET', 'fresh'), facts({ resetsInARow: 2 * 48 + RESETS_BEYOND_BURSTS - 1 }), 'limit'],
+    ['no answer on a reused connection amid others', failed('TIMEOUT', 'reused'), facts(), 'unanswered-on-reused'],
+    ['no answer on a reused connection with none other on the wire (an unread body left on it)', failed('TIMEOUT', 'reused'), facts({ crowded: false }), 'unanswered-on-reused'],
+    ['near miss: no answer on a new connection', failed('TIMEOUT', 'fresh'), facts(), undefined],
+    ['near miss: no answer again, when sent again', failed('TIMEOUT', 'reused'), facts({ sentAgain: true }), undefined],
+    ['an answer is no cause', { connection: 'fresh' as const }, facts(), undefined],
+  ] as const)('%s: %s', (_what, exchange, state, cause) => expect(loadCause(exchange, state)).toBe(cause));
+
+  test.each([
+    ['CONNECTION_RESET', 'headers', true],
+    ['CONNECTION_REFUSED', 'headers', true],
+    ['CONNECTION_RESET', 'body', false],
+    ['TIMEOUT', 'headers', false],
+    ['CONNECT_TIMEOUT', 'headers', false],
+  ] as const)('isConnectionFailure: %s in %s: %s', (code, phase, expected) => expect(isConnectionFailure({ error: { code, message: '', phase } })).toBe(expected));
+});
+
+describe('ConnectionLimit: found by measuring', () => {
+  test('a reset lowers it to the connections the target held, one fewer at least; answers raise it one per round', () => {
+    const limit = new ConnectionLimit(48);
+    expect(limit.reset(8, limit.epoch)).toBe(true);
+    expect(limit.current).toBe(8);
+    for (let i = 0; i < 7; i++) limit.answered(8);
+    expect(limit.current).toBe(8);
+    limit.answered(8);
+    expect(limit.current).toBe(9);
+    // Held as many as the limit: one fewer.
+    expect(limit.reset(20, limit.epoch)).toBe(true);
+    expect(limit.current).toBe(8);
+  });
+
+  test('a reset of an attempt that started before the latest decrease lowers it no further', () => {
+    const limit = new ConnectionLimit(48);
+    const before = limit.epoch;
+    limit.reset(10, before);
+    expect(limit.reset(2, before)).toBe(false);
+    expect(limit.current).toBe(10);
+    expect(limit.reset(2, limit.epoch)).toBe(true);
+    expect(limit.current).toBe(2);
+  });
+
+  test('never below one, never above the connections asked for', () => {
+    const limit = new ConnectionLimit(3);
+    limit.reset(0, limit.epoch);
+    expect(limit.current).toBe(1);
+    for (let i = 0; i < 100; i++) limit.answered(1);
+    expect(limit.current).toBe(3);
+  });
+
+  test('it says what it learnt once a reset was confirmed by an answer; before, nothing', () => {
+    const limit = new ConnectionLimit(48);
+    limit.answered(5);
+    limit.reset(8, limit.epoch);
+    expect(limit.record()).toBeUndefined();
+    limit.answered(7);
+    limit.confirmed(3);
+    expect(limit.record()).toEqual({ resets: 3, mostHeld: 7, used: 7 });
+  });
+});
+
+/** A fake single-connection dispatcher: the test connects it. */
+class FakeDispatcher extends EventEmitter {
+  async destroy(): Promise<void> {
+    this.emit('disconnect');
+  }
+}
+
+describe('the pool keeps to the limit', () => {
+  test('after a reset, requests wait for the limit, and idle connections beyond it are closed', async () => {
+    const made: FakeDispatcher[] = [];
+    const pool = new ConnectionPool(4, () => {
+      made.push(new FakeDispatcher());
+      return made.at(-1) as unknown as WatchedDispatcher;
+    });
+    // Four requests open four connections; one of them carries an answer.
+    const slots = await Promise.all(
+      [0, 1, 2, 3].map((i) =>
+        pool.use(async (slot) => {
+          slot.dispatcher(false);
+          made.at(-1)!.emit('connect');
+          if (i === 1) pool.answered(slot);
+          return slot;
+        }),
+      ),
+    );
+    expect(pool.open).toBe(4);
+    // A reset while the target held one other connection: the limit falls to 1 and the idle ones beyond it close.
+    pool.reset(slots[0]!, pool.limit.epoch);
+    expect(pool.limit.current).toBe(1);
+    expect(pool.open).toBe(1);
+    // Two requests at once: the second waits for the first.
+    const order: string[] = [];
+    let release!: () => void;
+    const first = pool.use(async () => {
+      order.push('first starts');
+      await new Promise<void>((resolve) => (release = resolve));
+      order.push('first ends');
+    });
+    const second = pool.use(async () => void order.push('second starts'));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(pool.inUse).toBe(1);
+    release();
+    await Promise.all([first, second]);
+    expect(order).toEqual(['first starts', 'first ends', 'second starts']);
+  });
+});
+
+describe('connectionsFor: defaults that fit the target', () => {
+  test.each([
+    ['the embedded server, full', {}, undefined, 'full', 48],
+    ['a loopback target, read-only', {}, 'http://127.0.0.1:8080/v1', 'read-only', 48],
+    ['a remote target, read-only: 4', {}, 'https://api.example.com/v1', 'read-only', REMOTE_READ_ONLY_CONNECTIONS],
+    ['near miss: a remote target, full', {}, 'https://api.example.com/v1', 'full', 48],
+    ['a remote read-only target told otherwise', { connections: 12 }, 'https://api.example.com/v1', 'read-only', 12],
+    ['--rate-limit 5: 5', { rateLimit: 5 }, undefined, 'full', 5],
+    ['--rate-limit 4.5: 5', { rateLimit: 4.5 }, undefined, 'full', 5],
+    ['--rate-limit 0.2: 1', { rateLimit: 0.2 }, undefined, 'full', 1],
+    ['--rate-limit above what is asked: what is asked', { rateLimit: 100, connections: 8 }, undefined, 'full', 8],
+    ['--rate-limit 5 on a remote read-only target: 4', { rateLimit: 5 }, 'https://api.example.com/v1', 'read-only', 4],
+  ] as const)('%s', (_what, values, baseUrl, profile, expected) => expect(connectionsFor(values, baseUrl, profile)).toBe(expected));
+});
