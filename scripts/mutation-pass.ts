@@ -278,6 +278,8 @@ const MUTATIONS: Mutation[] = [
   { file: 'src/traffic/capture.ts', what: 'params are rebuilt whatever their length', from: 'if (Buffer.byteLength(text) === length.bytes || text.length === length.units) return { ...postData, text };', to: 'return { ...postData, text };', tests: ['test/unit/capture.test.ts'] },
   { file: 'src/traffic/capture.ts', what: 'a header without a value is not counted', from: '.filter((pair) => pair?.value === undefined)', to: '.filter(() => false)', tests: ['test/unit/capture.test.ts'] },
   { file: 'src/json/lossless.ts', what: 'lossless-json recurses past its safe depth', from: 'if (depth > RECURSIVE_DEPTH) {', to: 'if (depth > RECURSIVE_DEPTH * 1000) {', tests: ['test/unit/int64.test.ts'] },
+  { file: 'src/http/client.ts', what: 'a body refused as invalid (400) is taken for one left unread', from: 'body !== undefined && response.status > 400', to: 'body !== undefined && response.status >= 400', tests: ['test/unit/client.test.ts'] },
+  { file: 'src/http/client.ts', what: 'a request goes out where a refused body may lie unread', from: 'const renew = fresh || slot.mayHoldUnreadBody;', to: 'const renew = fresh;', tests: ['test/unit/client.test.ts'] },
   { file: 'src/traffic/credentials.ts', what: 'the key base64-encoded without its padding is not recognised', from: "base64.replace(/=+$/, '')", to: 'base64', tests: ['test/unit/near-misses.test.ts'] },
 ];
 

@@ -305,10 +305,10 @@ export class HttpClient {
     const shownBody = placed?.body?.shown ?? body;
     const recorded = recordedRequest({ method: spec.method, url: shownUrl, headers: shownHeaders, ...(shownBody !== undefined ? { body: shownBody } : {}) });
 
-    // No request goes out where an earlier body was refused: the server may have left it
-    // unread on the connection (RFC 9112 §9.3: a server that answers before it reads a body
-    // should close), and a request sent there may wait on it; a create with the key could
-    // not even be sent again.
+    // No request goes out where an earlier body was refused unread (a 401 from a middleware
+    // before the handler reads it): the server may have left it on the connection (RFC 9112
+    // §9.3: a server that answers before it reads a body should close), and a request sent
+    // there may wait on it; a create with the key could not even be sent again.
     const renew = fresh || slot.mayHoldUnreadBody;
     const connection = !renew && slot.open ? 'reused' : 'fresh';
     const dispatcher = slot.dispatcher(renew);
@@ -359,7 +359,8 @@ export class HttpClient {
       const length = Number(res.headers['content-length'] ?? cap);
       const owner = { owner: checkId, expected: Number.isFinite(length) ? length : cap, idempotent: isIdempotent(spec), cap };
       const response = this.#record(res.statusCode, res.headers, await this.#bodies.read(res.body, deadline, owner), slot.peerVersion);
-      slot.noteBodyAnswered(body !== undefined && response.status >= 400);
+      // A 400 judged the body, so it was read; any other refusal (401 before the key is looked at, 413, 415) may leave it unread.
+      slot.noteBodyAnswered(body !== undefined && response.status > 400);
       this.#hung.answered(spec);
       return outcome({ exchange: finish({ response }), sentAt });
     } catch (error) {

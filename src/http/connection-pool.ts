@@ -23,7 +23,7 @@ export class ConnectionSlot {
   #written = 0;
   /** Whether the open connection has carried an answer: the target holds it. */
   #answered = false;
-  /** Whether the open connection's latest answer refused a request that had a body. */
+  /** Whether the open connection's latest answer refused a request that had a body, perhaps unread. */
   #refusedBody = false;
   #peerVersion: string | undefined;
   readonly #onConnect = new Set<() => void>();
@@ -65,15 +65,16 @@ export class ConnectionSlot {
   }
 
   /**
-   * Whether the open connection's latest answer refused (4xx, 5xx) a request that had a
-   * body: a server that refuses before it reads may leave the body on the connection
-   * (RFC 9112 §9.6 asks it to read or close), and the next request there may go unanswered.
+   * Whether the open connection's latest answer refused a request that had a body without
+   * judging it (any refusal but 400): a server that refuses before it reads may leave the
+   * body on the connection (RFC 9112 §9.3 asks it to read or close), and the next request
+   * there may go unanswered.
    */
   get mayHoldUnreadBody(): boolean {
     return this.#open && this.#refusedBody;
   }
 
-  /** Notes an answer on the open connection, and whether it refused a request that had a body. */
+  /** Notes an answer on the open connection, and whether it refused a request that had a body, unread. */
   noteBodyAnswered(refused: boolean): void {
     this.#refusedBody = refused;
   }

@@ -30,6 +30,19 @@ function clientFor(baseUrl: string, overrides: { timeoutMs?: number; maxResponse
 
 const list = (c: HttpClient) => c.send({ method: 'GET', path: '/categories', credential: validCredential(KEY) }, 'test');
 
+describe('no request goes out where a refused body may lie unread', () => {
+  test.each([
+    [400, 'judged the body, so read it: the connection is kept', 'reused'],
+    [401, 'may have refused it unread (a middleware before the handler): a new connection', 'fresh'],
+    [413, 'may have refused it unread: a new connection', 'fresh'],
+  ] as const)('a body answered %i %s', async (status, _what, connection) => {
+    server = await startRawServer((req, res) => res.writeHead(req.method === 'POST' ? status : 200, { 'content-type': 'application/json' }).end(req.method === 'POST' ? '{"code":"x","message":"y","status":1}' : '[]'));
+    const c = clientFor(server.baseUrl);
+    await c.send({ method: 'POST', path: '/categories', credential: validCredential(KEY), body: { json: { name: 'a' } } }, 'test');
+    expect((await list(c)).connection).toBe(connection);
+  });
+});
+
 describe('HttpClient', () => {
   test('records the request with the credential shown as a placeholder', async () => {
     server = await startRawServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('[]'));
