@@ -106,6 +106,9 @@ const YOUNG_GENERATION_MB = 16;
 function startThread(files: SuiteFiles, data: Omit<SuiteThreadData, 'root' | 'file'>, onMessage: (message: FromSuiteThread) => void): SuiteThread {
   const worker = new Worker(files.thread, {
     workerData: { ...data, root: packageRoot, file: files.suite } satisfies SuiteThreadData,
+    // The host's own Node options are not the thread's: a host under --input-type, --eval,
+    // --inspect or a loader (--import) would hand them on, and the thread needs none.
+    execArgv: [],
     stdout: true,
     stderr: true,
     resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },

@@ -78,7 +78,8 @@ async function inProcess(options: ProxyJudgeOptions, har: string | undefined, ou
 async function inThread(file: URL | string, options: ProxyJudgeOptions, har: string | undefined, output: JudgingOutput): Promise<Judging> {
   const deadline = new SharedArrayBuffer(Float64Array.BYTES_PER_ELEMENT);
   const data: JudgeThreadData = { options, ...(har !== undefined ? { har } : {}), deadline };
-  const worker = new Worker(file, { workerData: data });
+  // None of the host's Node options (--input-type, --inspect, a loader): the thread needs none.
+  const worker = new Worker(file, { workerData: data, execArgv: [] });
   let backlog = 0;
   let shed = 0;
   let failed: string | undefined;

@@ -37,3 +37,24 @@ test('import { runConformance } from "petstore-conformance" type-checks and runs
   const { stdout } = await run(process.execPath, [join(dir, 'out', 'use.js')], { cwd: dir });
   expect(JSON.parse(stdout)).toEqual({ exitCode: 0, conformant: 0, headline: expect.stringMatching(/^SELF-TEST \(embedded reference server\): CONFORMANT within the checks selected \(--checks \^list-401-missing\$\): 1 of \d+ must checks ran, \d+ untested$/) });
 }, 60_000);
+
+/**
+ * The library from any host: the run's threads take none of the host's Node options, so
+ * an ESM script given on -e, a debugger, or a loader leave the run as it is (issue 45).
+ */
+test.each([
+  ['a file', (file: string) => [file]],
+  ['-e with --input-type=module', (_file: string, code: string) => ['--input-type=module', '-e', code]],
+  ['--inspect=0', (file: string) => ['--inspect=0', file]],
+  ['an --import loader', (file: string, _code: string, loader: string) => ['--import', loader, file]],
+] as const)('the API example runs the same from %s', async (_host, argv) => {
+  const dir = await consumer();
+  const code = `import { runConformance } from 'petstore-conformance';
+const { report, exitCode } = await runConformance({ reportDir: null, out: null, checkFilter: '^list-401-missing$' });
+console.log(JSON.stringify({ verdict: report.verdict, exitCode }));`;
+  await writeFile(join(dir, 'use.mjs'), code);
+  // A loader that registers nothing but is there, as test runners and APMs load theirs.
+  await writeFile(join(dir, 'loader.mjs'), "globalThis.loaded = true;\n");
+  const { stdout } = await run(process.execPath, argv(join(dir, 'use.mjs'), code, join(dir, 'loader.mjs')), { cwd: dir });
+  expect(JSON.parse(stdout.trim().split('\n').at(-1)!)).toEqual({ verdict: 'conformant', exitCode: 0 });
+}, 60_000);
