@@ -3,6 +3,11 @@
 import { existsSync } from 'node:fs';
 
 const entry = new URL('../dist/src/cli/main.js', import.meta.url);
+// A build swaps a fresh dist/ in with two renames (scripts/build.mjs): the instant between them, when
+// dist.old/ stands alone, is waited out (bounded), never read as a CLI that is not built.
+for (let waited = 0; !existsSync(entry) && existsSync(new URL('../dist.old', import.meta.url)) && waited < 2_000; waited += 20) {
+  await new Promise((resolve) => setTimeout(resolve, 20));
+}
 if (!existsSync(entry)) {
   process.stderr.write('petstore-conformance: error: the CLI is not built; run `npm run build` (npm install does it)\n');
   process.exit(2);

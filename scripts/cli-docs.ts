@@ -1,17 +1,19 @@
 /**
- * `npm run docs`: writes docs/cli.md, the CLI reference, from the code: the help of every
- * command as commander prints it (80 columns), and the settings table
- * (src/config/settings.ts) with each setting's flags, configuration key, values and
- * default. test/unit/docs.test.ts fails when the file differs from what this renders, so
- * the reference cannot drift from the flags.
+ * `npm run docs`: writes the parts of the docs the code decides. docs/cli.md, the CLI
+ * reference: the help of every command as commander prints it (80 columns), and the
+ * settings table (src/config/settings.ts) with each setting's flags, configuration key,
+ * values and default. And every count the prose states (`<!--fact:must-->54<!--/fact-->`:
+ * the must checks; {@link docFacts}), in README.md and docs/. test/unit/docs.test.ts fails
+ * when a file differs from what this renders, so neither can drift from the code.
  */
-import { writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import { main } from '../src/cli/main.js';
 import { packageRoot } from '../src/core/package-info.js';
 import { SETTING_LIST, type Setting } from '../src/config/settings.js';
+import { listChecks } from '../src/runner/list.js';
 
 /** Where the reference is written, relative to the package root. */
 export const CLI_DOC = 'docs/cli.md';
@@ -35,7 +37,7 @@ function values(setting: Setting): string {
   switch (setting.type) {
     case 'integer':
     case 'number':
-      return `${setting.type === 'integer' ? 'an integer' : 'a number'}, ${setting.min} to ${setting.max} ${setting.unit}`;
+      return `${setting.type === 'integer' ? 'an integer' : 'a number'}, ${setting.min} to ${setting.max} ${setting.unit}${setting.words ? `, or ${setting.words.map((word) => `\`${word}\``).join(' or ')}` : ''}`;
     case 'choice':
       return `one of ${setting.choices.map((choice) => `\`${choice}\``).join(', ')}`;
     case 'list':
@@ -79,7 +81,45 @@ export async function cliReference(): Promise<string> {
   return `${lines.join('\n')}\n`;
 }
 
+/**
+ * The counts the docs state, from the suite's own declarations: `checks` (all of them),
+ * `must` (the must checks: what a full run judges), `must-read-only` (those a read-only run
+ * reaches: the must checks that write nothing).
+ */
+export async function docFacts(): Promise<Record<string, string>> {
+  const { checks } = await listChecks();
+  const must = checks.filter((check) => check.level === 'must');
+  return { checks: String(checks.length), must: String(must.length), 'must-read-only': String(must.filter((check) => !check.writes).length) };
+}
+
+/** A stated count: `<!--fact:NAME-->VALUE<!--/fact-->` (GitHub shows VALUE alone). */
+const FACT = /<!--fact:([\w-]+)-->(.*?)<!--\/fact-->/g;
+
+/**
+ * `text` with every stated count set to its fact.
+ * @throws Error naming a fact that does not exist.
+ */
+export function withFacts(text: string, facts: Record<string, string>): string {
+  return text.replace(FACT, (_marker, name: string) => {
+    if (facts[name] === undefined) throw new Error(`no fact named ${name} (there are ${Object.keys(facts).join(', ')})`);
+    return `<!--fact:${name}-->${facts[name]}<!--/fact-->`;
+  });
+}
+
+/** The documents whose prose may state counts: README.md and docs/*.md, relative to the root. */
+export async function factDocuments(): Promise<string[]> {
+  return ['README.md', ...(await readdir(join(packageRoot, 'docs'))).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
+}
+
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   await writeFile(join(packageRoot, CLI_DOC), await cliReference());
   process.stdout.write(`Written: ${CLI_DOC}\n`);
+  const facts = await docFacts();
+  for (const path of await factDocuments()) {
+    const text = await readFile(join(packageRoot, path), 'utf8');
+    const updated = withFacts(text, facts);
+    if (updated === text) continue;
+    await writeFile(join(packageRoot, path), updated);
+    process.stdout.write(`Counts updated: ${path}\n`);
+  }
 }

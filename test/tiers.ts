@@ -22,6 +22,7 @@ export const SLOW_TESTS = [
   'test/traffic/real-clients.test.ts',
   'test/traffic/recorders.test.ts',
   'test/suite/real-stacks.test.ts',
+  'test/cli/build.test.ts',
 ];
 
 /** Set by `npm run mutations`: every test file is eligible, whichever tier it is in. */

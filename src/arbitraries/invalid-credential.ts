@@ -34,8 +34,6 @@ interface Mutation<P> {
 }
 
 const K = KEY_VARIABLE;
-/** A bash expansion of the key variable: `${PETSTORE_API_KEY:0:3}`. */
-const slice = (from: number, to?: number) => (to === undefined ? `\${${K}:${from}}` : `\${${K}:${from}:${to - from}}`);
 
 /** A bearer credential whose token is derived from the key. */
 function derived(kind: string, description: string, token: string, shownToken: string): InvalidCredential {
@@ -54,6 +52,20 @@ export function nodeExpansion(js: string, ...args: string[]): string {
 
 /** The key in a {@link nodeExpansion}. */
 const ENV_KEY = `process.env.${K}`;
+
+/**
+ * Characters `from` to `to` of the key, as sh computes them: POSIX has no substring
+ * expansion (`${K:0:3}` is bash's), so node slices it.
+ */
+const slice = (from: number, to?: number) => nodeExpansion(`${ENV_KEY}.slice(${from}${to === undefined ? '' : `,${to}`})`);
+
+/** The key without its last character: a POSIX expansion (the shortest suffix matching `?` removed). */
+const WITHOUT_LAST = `\${${K}%?}`;
+
+/** A character's case swapped, in node: every letter of the key, or those at the positions given as arguments. */
+const SWAP = 'c===c.toUpperCase()?c.toLowerCase():c.toUpperCase()';
+const SWAP_ALL = `[...${ENV_KEY}].map(c=>${SWAP}).join(String())`;
+const SWAP_SOME = `[...${ENV_KEY}].map((c,i)=>process.argv.includes(String(i))?${SWAP}:c).join(String())`;
 
 /** How a Basic credential carries the key (RFC 7617 §2: base64 of user-id ":" password). */
 type BasicForm = 'user' | 'password' | 'both';
@@ -160,7 +172,7 @@ export const CREDENTIAL_MUTATIONS: ReadonlyArray<Mutation<unknown>> = [
     parameters: (key) => (key.length > 1 ? fc.integer({ min: 0, max: key.length - 1 }) : undefined),
     example: { name: 'key-char-removed', description: 'the valid key without its last character', parameters: (key) => (key.length > 1 ? key.length - 1 : { unavailable: 'the key has one character' }) },
     coverage: (key) => (key.length > 1 ? [0] : []),
-    make: (key, i) => derived('key-char-removed', `the valid key without character ${i}`, key.slice(0, i) + key.slice(i + 1), i === key.length - 1 ? `\${${K}%?}` : `${slice(0, i)}${slice(i + 1)}`),
+    make: (key, i) => derived('key-char-removed', `the valid key without character ${i}`, key.slice(0, i) + key.slice(i + 1), i === key.length - 1 ? WITHOUT_LAST : `${slice(0, i)}${slice(i + 1)}`),
   }),
   declare<[number, string]>({
     kind: 'key-char-changed',
@@ -168,7 +180,7 @@ export const CREDENTIAL_MUTATIONS: ReadonlyArray<Mutation<unknown>> = [
     example: { name: 'key-char-changed', description: 'the valid key with its last character changed', parameters: (key) => (key.length > 1 ? [key.length - 1, otherThan(key.at(-1)!)] : { unavailable: 'the key has one character' }) },
     coverage: (key) => (key.length > 1 ? [[0, otherThan(key[0]!)]] : []),
     make: (key, [i, c]) =>
-      derived('key-char-changed', `the valid key with character ${i} changed to ${JSON.stringify(c)}`, key.slice(0, i) + c + key.slice(i + 1), i === key.length - 1 ? `\${${K}%?}${c}` : `${slice(0, i)}${c}${slice(i + 1)}`),
+      derived('key-char-changed', `the valid key with character ${i} changed to ${JSON.stringify(c)}`, key.slice(0, i) + c + key.slice(i + 1), i === key.length - 1 ? `${WITHOUT_LAST}${c}` : `${slice(0, i)}${c}${slice(i + 1)}`),
   }),
   declare<number[]>({
     kind: 'key-case-swapped',
@@ -180,9 +192,8 @@ export const CREDENTIAL_MUTATIONS: ReadonlyArray<Mutation<unknown>> = [
       const swap = (c: string) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase());
       const token = [...key].map((c, i) => (positions.includes(i) ? swap(c) : c)).join('');
       const all = positions.length === letterPositions(key).length;
-      // Every letter swapped is bash's ~~; some of them, a printf … | tr per letter.
-      const flipped = (i: number) => `$(printf %s "\${${K}:${i}:1}" | tr a-zA-Z A-Za-z)`;
-      const shown = all ? `\${${K}~~}` : [...key].map((_, i) => (positions.includes(i) ? flipped(i) : slice(i, i + 1))).join('');
+      // bash's ~~ is not POSIX: node swaps them, every letter or those at the positions given.
+      const shown = all ? nodeExpansion(SWAP_ALL) : nodeExpansion(SWAP_SOME, ...positions.map(String));
       return derived('key-case-swapped', all ? 'the valid key with letter case swapped' : `the valid key with the case of ${positions.length} letter(s) changed`, token, shown);
     },
   }),
@@ -203,7 +214,7 @@ export const CREDENTIAL_MUTATIONS: ReadonlyArray<Mutation<unknown>> = [
     kind: 'suffix',
     parameters: (key) => (key.length > 1 ? fc.integer({ min: 1, max: key.length - 1 }) : undefined),
     coverage: (key) => (key.length > 2 ? [Math.floor(key.length / 2)] : []),
-    make: (key, n) => derived('suffix', `the valid key cut to its last ${n} characters`, key.slice(key.length - n), `\${${K}: -${n}}`),
+    make: (key, n) => derived('suffix', `the valid key cut to its last ${n} characters`, key.slice(-n), slice(-n)),
   }),
 ];
 

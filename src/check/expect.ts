@@ -2,7 +2,7 @@ import type { Exchange, RecordedResponse } from '../core/exchange.js';
 import { outcomeLine, requestLine } from '../core/exchange.js';
 import { isInt64 } from '../json/int64.js';
 import { exactInteger, lexemeOf, parseJson, type ParsedJson } from '../json/lossless.js';
-import { violations } from '../schema/validators.js';
+import { violationDetails, violations } from '../schema/validators.js';
 import { CheckError, CheckFailure, type Deviation, hasCode } from '../core/errors.js';
 
 /**
@@ -56,24 +56,44 @@ export interface CategoryView {
 /**
  * Reads one Category (spec section 2): valid against the Category schema, and an `id`
  * that is an exact integer within int64 (decided on the lexeme, not on a double).
+ * A failure breaks section 2's Category and the success rule of the operation that
+ * answered it (4.2/R1 for a create, 4.1's array of Categories for a list), and names the
+ * same defect wherever it shows, so a create's answer and a listed item fold into one
+ * root cause.
  * @param where prefix for messages, e.g. `item 3 of the list: `; a function, so that a
  *   list of 100,000 valid items builds none of them.
+ * @param item its index in a list's array; absent: the body is the Category (a create's
+ *   answer, the one operation that answers one).
  */
-export function expectCategory(exchange: Exchange, tree: unknown, value: unknown, where: () => string = () => ''): CategoryView {
+export function expectCategory(exchange: Exchange, tree: unknown, value: unknown, where: () => string = () => '', item?: number): CategoryView {
+  const at = item === undefined ? '' : `/${item}`;
   const problems = violations('Category', value);
   if (problems.length > 0) {
-    throw new CheckFailure(`${where()}Expected a Category, found: ${problems.join('; ')}`, exchange, { expected: 'a Category', found: problems.join('; ') });
+    const found = problems.join('; ');
+    throw new CheckFailure(`${where()}Expected a Category, found: ${found}`, exchange, categoryDeviation(item, 'a Category', found, found, `${at}${violationDetails('Category', value)[0]!.pointer}`));
   }
   const idNode = (tree as { id: unknown }).id;
   const id = exactInteger(idNode);
   if (id === undefined) {
-    throw new CheckFailure(`${where()}Expected an integer id, found ${lexemeOf(idNode)}`, exchange, { expected: 'an integer id', found: `id ${lexemeOf(idNode)}` });
+    const deviation = categoryDeviation(item, 'an integer id', `id ${lexemeOf(idNode)}`, 'an id written as a number with a fraction or an exponent', `${at}/id`);
+    throw new CheckFailure(`${where()}Expected an integer id, found ${lexemeOf(idNode)}`, exchange, deviation);
   }
   if (!isInt64(id)) {
-    throw new CheckFailure(`${where()}Expected an int64 id, found ${lexemeOf(idNode)}, outside [-2^63, 2^63-1]`, exchange, { expected: 'an int64 id', found: `id ${lexemeOf(idNode)}` });
+    const deviation = categoryDeviation(item, 'an int64 id', `id ${lexemeOf(idNode)}`, 'an id outside int64', `${at}/id`);
+    throw new CheckFailure(`${where()}Expected an int64 id, found ${lexemeOf(idNode)}, outside [-2^63, 2^63-1]`, exchange, deviation);
   }
   const { name, description } = value as { name: string; description?: string };
   return description === undefined ? { id, name } : { id, name, description };
+}
+
+/**
+ * A deviation from section 2's Category in an answer: it breaks R-2-CATEGORY and the
+ * success rule of the operation (a create's 4.2/R1; a list's 4.1, an array of Categories,
+ * for an item).
+ * @param defect what is wrong, the same words wherever it shows.
+ */
+function categoryDeviation(item: number | undefined, expected: string, found: string, defect: string, pointer: string): Deviation {
+  return { expected, found, breaks: ['R-2-CATEGORY', item === undefined ? 'R-4.2-R1' : 'R-4.1-200'], defect: `a Category: ${defect}`, pointer };
 }
 
 /** The status-201 Category of a create (spec 4.2/R1). */
@@ -87,7 +107,7 @@ export function expectCreated(exchange: Exchange): CategoryView {
 export function expectCategoryList(exchange: Exchange): CategoryView[] {
   const json = expectListArray(exchange);
   const tree = json.tree as unknown[];
-  return json.value.map((item, i) => expectCategory(exchange, tree[i], item, () => `item ${i} of the list: `));
+  return json.value.map((item, i) => expectCategory(exchange, tree[i], item, () => `item ${i} of the list: `, i));
 }
 
 /**
@@ -146,7 +166,7 @@ export class ListedItems {
    */
   get(id: bigint): CategoryView | undefined {
     const i = this.#byId.get(id);
-    return i === undefined ? undefined : expectCategory(this.#exchange, this.#tree[i], this.#values[i], () => `listed id ${id}: `);
+    return i === undefined ? undefined : expectCategory(this.#exchange, this.#tree[i], this.#values[i], () => `listed id ${id}: `, i);
   }
 
   /** The items as plain values, unjudged: for checks that look for a field (a tag), not an id. */
@@ -199,16 +219,24 @@ export async function expectEachCase<T>(
 
 /**
  * The response after asserting its status and an Error body (spec section 7) whose
- * `status` field equals it.
+ * `status` field equals it. A body that is no Error breaks section 7's shape (and 2's
+ * Error), and the rule that names the Error body of this status (5/R2 for a 401, 4.2's
+ * 400); a wrong status field breaks 7's rule alone: the status itself was right.
  */
 export function expectErrorStatus(exchange: Exchange, expected: number): RecordedResponse {
   const response = expectStatus(exchange, expected);
   const json = expectJsonBody(exchange);
   const problems = violations('Error', json.value);
-  if (problems.length > 0) throw new CheckFailure(`Expected an Error body, found: ${problems.join('; ')}`, exchange, { expected: 'an Error body', found: problems.join('; ') });
+  if (problems.length > 0) {
+    const found = problems.join('; ');
+    const named = expected === 401 ? ['R-5-R2'] : expected === 400 ? ['R-4.2-400'] : [];
+    const deviation = { expected: 'an Error body', found, breaks: ['R-7-SHAPE', 'R-2-ERROR', ...named], defect: `an Error body: ${found}`, pointer: violationDetails('Error', json.value)[0]!.pointer };
+    throw new CheckFailure(`Expected an Error body, found: ${found}`, exchange, deviation);
+  }
   const field = lexemeOf((json.tree as { status: unknown }).status);
   const status = exactInteger((json.tree as { status: unknown }).status);
-  expectThat(status === BigInt(expected), `Expected the Error status field ${expected}, found ${field}`, exchange, { expected: `status field ${expected}`, found: `status field ${field}` });
+  const deviation = { expected: `status field ${expected}`, found: `status field ${field}`, breaks: ['R-7-STATUS'], pointer: '/status' };
+  expectThat(status === BigInt(expected), `Expected the Error status field ${expected}, found ${field}`, exchange, deviation);
   return response;
 }
 

@@ -182,7 +182,7 @@ async function runConcurrently<T>(
 /** The command line that runs this one check again with the same inputs (config/replay.ts). */
 function replayOf(t: CheckContext): string {
   const { settings } = t.run;
-  return replayCommand(settings, settings.targetKind === 'external' ? settings.baseUrl : undefined, { checkFilter: `^${t.checkId}$` });
+  return replayCommand(settings, settings.targetKind === 'external' ? settings.baseUrl : undefined, { checkFilter: `^${t.checkId}$` }, settings.command);
 }
 
 function plural(n: number, noun: string): string {

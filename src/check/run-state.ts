@@ -13,6 +13,7 @@ import type { CheckLevel, CreatedCategory } from './types.js';
 import { progressReporter, type ProgressReporter } from '../core/progress-channel.js';
 import { listenForStop } from '../core/stop-channel.js';
 import { HeapPacer } from '../core/heap-pacer.js';
+import { preflightOf } from './preflight.js';
 
 /**
  * The state one target's run shares across all its checks inside the suite's thread (the
@@ -64,10 +65,16 @@ export class RunState {
     this.valid = validCredential(settings.apiKey);
     this.invalid = exampleCredentials(settings.apiKey, derivedHex(settings.seed, 'unknown-key', 24));
     for (const credential of this.invalid) this.redactor.addDerived(credential.secrets ?? []);
+    // No request before the preflight has spoken (check/preflight.ts): a key the target
+    // refuses, or a wrong base URL, stops the run before any check sends.
+    const preflight = preflightOf(settings.runId)?.then((diagnosis) => {
+      if (diagnosis) this.guard.stop(diagnosis);
+    });
     this.client = new HttpClient({
       ...settings,
       redactor: this.redactor,
       guard: this.guard,
+      ...(preflight ? { gate: preflight } : {}),
       wasApplied: (spec, send) => wasCreateApplied(spec, send, this.valid, new Set(this.created.map((category) => category.id))),
       onExchange: (exchange) => {
         this.#progress?.sent(this.guard.counts.requests);

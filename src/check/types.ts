@@ -50,6 +50,12 @@ export interface FailureRecord {
   expected?: string;
   /** What it found instead (`status 200`). */
   found?: string;
+  /** The requirements this evidence breaks, when the judgement knows them (Deviation.breaks): the failure counts against these alone (since 1.4). */
+  breaks?: readonly string[];
+  /** The defect, the same words wherever it shows: root causes fold on it (Deviation.defect; since 1.4). */
+  defect?: string;
+  /** Where in the response body the deviation lies, a JSON Pointer (`/0/id`; since 1.4). */
+  pointer?: string;
   /** The check that made the exchange, when it is not the failing check itself (invariants). */
   checkId?: string;
   request: RecordedRequest;

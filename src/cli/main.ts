@@ -1,15 +1,17 @@
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { DEFAULT_CONFIG_FILE } from '../config/config-path.js';
 import { parseArgument } from '../config/setting-values.js';
-import { SETTINGS, SETTING_LIST, type Format, type Setting, type SettingName } from '../config/settings.js';
+import { SETTINGS, SETTING_LIST, type Format, type Setting, type SettingName, type SettingValues } from '../config/settings.js';
 import { normalizeBaseUrl } from '../config/base-url.js';
 import { UsageError, hasCode } from '../core/errors.js';
 import { toolVersion } from '../core/package-info.js';
 import { EXIT } from '../report/verdict.js';
-import { createReportDir, defaultReportDir } from '../report/report-dir.js';
+import { createReportDir, defaultReportDir, pruneRuns } from '../report/report-dir.js';
 import { resolveFleet, resolveRunOptions, type RunFlags } from './run-options.js';
+import { invocation } from './invocation.js';
+import { strayWordError } from './stray-words.js';
 import { interruptOnSignals } from './signals.js';
 import { resourceExhausted } from '../core/tool-failure.js';
 import { KEY_VARIABLE } from '../secrets/redactor.js';
@@ -20,6 +22,8 @@ export interface CliIo {
   stderr: NodeJS.WritableStream;
   env: NodeJS.ProcessEnv;
   cwd: string;
+  /** The entry point as node was given it (`process.argv[1]`): replay commands show how to run the tool again (cli/invocation.ts). */
+  script?: string;
   /**
    * Aborts on SIGINT or SIGTERM, with the signal's name as reason. The entry point catches
    * signals from its first instant (see cli/signals.ts): one arriving while the tool
@@ -29,7 +33,7 @@ export interface CliIo {
 }
 
 /** The process's streams, environment and folder, and its signals (see cli/signals.ts). */
-export const defaultIo = (interrupt?: AbortSignal): CliIo => ({ stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd(), ...(interrupt ? { interrupt } : {}) });
+export const defaultIo = (interrupt?: AbortSignal): CliIo => ({ stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd(), ...(process.argv[1] ? { script: process.argv[1] } : {}), ...(interrupt ? { interrupt } : {}) });
 
 
 /**
@@ -62,7 +66,8 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
       outputError: (text, write) => write(`petstore-conformance: ${text.trim().replace(/^error: /, 'error: ')} (see --help)\n`),
     });
 
-  const run = program.command('run', { isDefault: true }).description('run the suite against a target (default: an embedded reference server)');
+  // Stray words reach the action, which says what was likely meant (cli/stray-words.ts); commander would say only "too many arguments".
+  const run = program.command('run', { isDefault: true }).description('run the suite against a target (default: an embedded reference server)').allowExcessArguments(true);
   // Every setting's flag comes from the table; its attribute is commander's name for the flag.
   const flagged = SETTING_LIST.filter(([, setting]) => setting.flag).map(([name, setting]) => ({ name, option: optionFor(setting), alias: aliasFor(setting) }));
   for (const { option, alias } of flagged) {
@@ -73,6 +78,7 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
     .option('--config <file>', `YAML file of named targets (default: the nearest ${DEFAULT_CONFIG_FILE}, here or in a folder above)`)
     .option('--target <name>', 'the configured target to run against; flags override its settings')
     .action(async (parsed: Record<string, unknown>, command: Command) => {
+      if (command.args.length > 0) throw new UsageError(strayWordError(command.args[0]!, program.commands.map((c) => c.name())));
       const flags: RunFlags = { config: parsed.config as string | undefined, target: parsed.target as string | undefined };
       for (const { name, option, alias } of flagged) (flags as Record<string, unknown>)[name] = valueOf(parsed, option, alias);
       const given = (option: Option | undefined) => option !== undefined && command.getOptionValueSource(option.attributeName()) === 'cli';
@@ -82,10 +88,11 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
 
   program
     .command('list')
-    .description('print the checks (id, clause, level, premise, title, requirements), the requirements catalogue and the request variations; nothing is sent')
+    .description('print the checks (id, clause, level, title), the requirements catalogue and the request variations, in 80 columns; nothing is sent')
     .addOption(new Option('--format <format>', 'table, or json: an array of checks, each with its premise').choices(['table', 'json']).default('table'))
+    .option('--wide', 'the whole table: every column in full (premises, requirements, sources), however wide')
     .option('--variations', 'with --format json: the request variations instead (kind, level, honest refusal of each)')
-    .action(async (flags: { format: 'table' | 'json'; variations?: boolean }) => {
+    .action(async (flags: { format: 'table' | 'json'; variations?: boolean; wide?: boolean }) => {
       const render = await import('../report/check-list.js');
       if (flags.variations && flags.format === 'json') {
         io.stdout.write(render.renderVariationsJson());
@@ -94,7 +101,7 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
       }
       const { listChecks } = await import('../runner/list.js');
       const list = await listChecks();
-      io.stdout.write(flags.format === 'json' ? render.renderCheckListJson(list) : render.renderCheckListTable(list));
+      io.stdout.write(flags.format === 'json' ? render.renderCheckListJson(list) : render.renderCheckListTable(list, flags.wide ? undefined : render.LIST_WIDTH));
       code = 0;
     });
 
@@ -164,13 +171,14 @@ async function runCommand(flags: RunFlags, explicit: (name: SettingName) => bool
   const options = await resolveRunOptions(flags, explicit, io.env, io.cwd);
   // `--report-dir -`: the one format asked for goes to stdout, and the console to stderr.
   const toStdout = flags.reportDir === '-';
-  const reportDir = toStdout ? null : await usableReportDir(flags.reportDir, io);
+  const reportDir = toStdout ? null : await usableReportDir(flags.reportDir, io, flags.keepReports);
 
   return announcingInterrupt(io, async (interrupt) => {
     // Loaded here, not at start-up: --help and usage errors need none of the run's modules.
     const { runConformance } = await import('../runner/run.js');
     const outcome = await runConformance({
       ...options,
+      command: invocation(io.script, io.env, io.cwd),
       reportDir,
       linkLatest: !flags.reportDir && reportDir !== null && reportDir.startsWith(resolve(io.cwd, 'reports')),
       out: toStdout ? io.stderr : io.stdout,
@@ -187,10 +195,11 @@ async function runCommand(flags: RunFlags, explicit: (name: SettingName) => bool
 async function fleetCommand(flags: RunFlags, explicit: (name: SettingName) => boolean, io: CliIo): Promise<number> {
   if (flags.reportDir === '-') throw new UsageError('a fleet writes a folder per target: --report-dir - is for one target');
   const { members, fleet } = await resolveFleet(flags, explicit, io.env, io.cwd);
-  const reportDir = await usableReportDir(flags.reportDir, io);
+  const reportDir = await usableReportDir(flags.reportDir, io, flags.keepReports);
   return announcingInterrupt(io, async (interrupt) => {
     const { runFleet } = await import('../runner/fleet.js');
-    const outcome = await runFleet(members, { ...fleet, reportDir, out: io.stdout, signal: interrupt });
+    const command = invocation(io.script, io.env, io.cwd);
+    const outcome = await runFleet(members.map((member) => ({ ...member, command })), { ...fleet, reportDir, out: io.stdout, signal: interrupt });
     return outcome.exitCode;
   });
 }
@@ -219,16 +228,19 @@ async function mergeCommand(dirs: string[], out: string, io: CliIo): Promise<num
 /**
  * The report directory, created: the one asked for, or `reports/<timestamp>` here. When
  * the default cannot be created (a read-only working directory), the system's temporary
- * directory takes its place, said in one line; a directory asked for must work.
+ * directory takes its place, said in one line; a directory asked for must work. In the
+ * default, the runs beyond the newest `keep` (`--keep-reports`) are removed: reports/
+ * never grows without end.
  * @throws UsageError when the directory asked for cannot be created.
  */
-async function usableReportDir(asked: string | undefined, io: CliIo): Promise<string> {
+async function usableReportDir(asked: string | undefined, io: CliIo, keep: number = SETTINGS.keepReports.default): Promise<string> {
   const now = new Date();
   const candidates = asked ? [resolve(io.cwd, asked)] : [defaultReportDir(io.cwd, now), defaultReportDir(join(tmpdir(), 'petstore-conformance'), now)];
   for (const [i, dir] of candidates.entries()) {
     try {
       await createReportDir(dir);
       if (i > 0) io.stderr.write(`petstore-conformance: ${io.cwd} is not writable; the reports go to ${dir}\n`);
+      if (!asked) await pruneRuns(dirname(dir), keep);
       return dir;
     } catch (error) {
       if (i === candidates.length - 1) {
@@ -246,7 +258,7 @@ function trafficOptionList(): Option[] {
     // `--url`, as for `run`: the one flag is checked for in trafficOptions (commander's mandatory option knows no alias).
     aliasFor(SETTINGS.baseUrl)!,
     new Option('--api-key-env <name>', 'environment variable holding the valid key, when you know it: a valid key answered 401 is then judged too'),
-    ...[SETTINGS.headerEnv, SETTINGS.minMustChecks, SETTINGS.maxResponseBytes, SETTINGS.reportDir, SETTINGS.formats, SETTINGS.strict, SETTINGS.knownFailures, SETTINGS.quiet, SETTINGS.color].map(optionFor),
+    ...[SETTINGS.headerEnv, SETTINGS.minMustChecks, SETTINGS.maxResponseBytes, SETTINGS.reportDir, SETTINGS.keepReports, SETTINGS.formats, SETTINGS.strict, SETTINGS.knownFailures, SETTINGS.quiet, SETTINGS.color].map(optionFor),
   ];
 }
 
@@ -260,11 +272,13 @@ interface TrafficFlags {
   apiKeyEnv?: string;
   headerEnv?: string[];
   reportDir?: string;
+  /** Runs kept in reports/ (`--keep-reports`). */
+  keepReports?: number;
   /** `--format`'s list (commander names it after the flag). */
   format?: Format[];
   strict?: boolean;
   knownFailures?: string;
-  minMustChecks?: number;
+  minMustChecks?: SettingValues['minMustChecks'];
   /** Body bytes kept per body (`--max-response-bytes`). */
   maxResponseBytes?: number;
   quiet?: boolean;
@@ -309,7 +323,7 @@ async function trafficOptions(flags: TrafficFlags, io: CliIo) {
 /** `judge FILE…`: a capture judged into a report (traffic/judge-capture.ts). */
 async function judgeCommand(files: string[], flags: JudgeFlags, io: CliIo): Promise<number> {
   const options = await trafficOptions(flags, io);
-  const reportDir = flags.reportDir === '-' ? null : await usableReportDir(flags.reportDir, io);
+  const reportDir = flags.reportDir === '-' ? null : await usableReportDir(flags.reportDir, io, flags.keepReports);
   const { judgeCapture } = await import('../traffic/judge-capture.js');
   return announcingInterrupt(io, async (signal) => {
     const outcome = await judgeCapture({ ...options, files: files.map((file) => resolve(io.cwd, file)), ...(flags.acceptTruncated ? { acceptTruncated: true } : {}), reportDir, out: io.stdout, err: io.stderr, signal });
@@ -339,7 +353,7 @@ async function proxyCommand(flags: ProxyFlags, io: CliIo): Promise<number> {
     clientKeyPem: await read(flags.clientKey, 'the client key'),
   };
   if (upstream.clientCertPem !== undefined || upstream.clientKeyPem !== undefined) (await import('../config/client-certificate.js')).assertClientCertificate(upstream.clientCertPem, upstream.clientKeyPem);
-  const reportDir = flags.reportDir === '-' ? null : await usableReportDir(flags.reportDir, io);
+  const reportDir = flags.reportDir === '-' ? null : await usableReportDir(flags.reportDir, io, flags.keepReports);
   const { runProxySession } = await import('../traffic/proxy-session.js');
   return announcingInterrupt(io, async (stop) => {
     const outcome = await runProxySession({ ...options, upstream, host: flags.host, port: flags.port, ...(flags.har ? { har: resolve(io.cwd, flags.har) } : {}), reportDir, out: io.stdout, err: io.stderr, stop });

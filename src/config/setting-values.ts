@@ -7,7 +7,7 @@ export function expectation(setting: Setting): string {
   switch (setting.type) {
     case 'integer':
     case 'number':
-      return `${setting.type === 'integer' ? 'an integer' : 'a number'} from ${setting.min} to ${setting.max} (${setting.unit})`;
+      return `${setting.type === 'integer' ? 'an integer' : 'a number'} from ${setting.min} to ${setting.max} (${setting.unit})${setting.words ? `, or ${setting.words.join(' or ')}` : ''}`;
     case 'choice':
       return `one of ${setting.choices.join(', ')}`;
     case 'list':
@@ -35,7 +35,7 @@ export function accepts(setting: Setting, value: unknown): boolean {
   switch (setting.type) {
     case 'integer':
     case 'number':
-      return typeof value === 'number' && inBounds(setting, value);
+      return (typeof value === 'number' && inBounds(setting, value)) || (setting.words?.includes(value as string) ?? false);
     case 'choice':
       return typeof value === 'string' && setting.choices.includes(value);
     case 'list':
@@ -67,7 +67,7 @@ export function parseArgument(setting: Setting, text: string): unknown {
     return text;
   }
   let value: unknown = text;
-  if (setting.type === 'integer' || setting.type === 'number') value = text.trim() === '' ? NaN : Number(text);
+  if ((setting.type === 'integer' || setting.type === 'number') && !setting.words?.includes(text)) value = text.trim() === '' ? NaN : Number(text);
   if (setting.type === 'list') value = text.split(',').map((item) => item.trim());
   if (!accepts(setting, value)) throw new Error(`expected ${expectation(setting)}.`);
   return value;
@@ -92,8 +92,10 @@ function valueSchema(setting: Setting): Record<string, unknown> {
   const description = { description: setting.help };
   switch (setting.type) {
     case 'integer':
-    case 'number':
-      return { type: setting.type, minimum: setting.min, maximum: setting.max, description: `${setting.help} (${setting.unit})` };
+    case 'number': {
+      const number = { type: setting.type, minimum: setting.min, maximum: setting.max };
+      return { ...(setting.words ? { oneOf: [number, { enum: setting.words }] } : number), description: `${setting.help} (${setting.unit})` };
+    }
     case 'choice':
       return { enum: setting.choices, ...description };
     case 'list':

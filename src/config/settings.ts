@@ -49,6 +49,8 @@ export interface NumberSetting extends Declared {
   min: number;
   /** Largest value accepted: every number has an upper bound (bad input is exit 2, never a hang). */
   max: number;
+  /** Words accepted in place of a number, each a count the run works out (`all`: every must check). */
+  words?: readonly string[];
   default?: number;
 }
 
@@ -160,6 +162,16 @@ export const SETTINGS = {
     help: 'largest list body read (any other answer: 8 times the body sent, plus 64 KiB); a check whose answer is larger is not judged (error)',
   },
   allowInsecureHttp: { type: 'boolean', default: false, flag: '--allow-insecure-http', config: true, help: 'allow plain http to a host that is not this machine' },
+  insecure: {
+    type: 'boolean',
+    default: false,
+    flag: '--insecure',
+    short: '-k',
+    config: true,
+    reported: true,
+    replays: true,
+    help: "do not verify the target's TLS certificate (curl's -k): the headline, report.json and summary.md say so; NODE_TLS_REJECT_UNAUTHORIZED=0 counts as this. --ca-file trusts a private CA instead",
+  },
   strict: { type: 'boolean', default: false, flag: '--strict', config: true, reported: true, replays: true, help: 'should failures (HTTP standards the spec does not state) count for the verdict, as must failures do' },
   caFile: { type: 'path', flag: '--ca-file <file>', config: true, help: 'PEM file of extra trusted CA certificates (NODE_EXTRA_CA_CERTS works too)' },
   clientCert: { type: 'path', flag: '--client-cert <file>', config: true, help: 'PEM certificate the client presents for mutual TLS (with --client-key)' },
@@ -193,15 +205,27 @@ export const SETTINGS = {
     reported: true,
     help: "a HAR capture of the target's own traffic, judged with the run: one report, coverage the union of both (repeatable; nothing of it is sent)",
   },
+  keepReports: {
+    type: 'integer',
+    unit: 'runs',
+    min: 1,
+    max: 10_000,
+    default: 10,
+    flag: '--keep-reports <n>',
+    help: 'runs kept in reports/ when the reports go to the default folder (reports/<timestamp>): the oldest beyond are removed; reports/latest points at the newest',
+  },
   minMustChecks: {
     type: 'integer',
     unit: 'checks',
     min: 1,
     max: 1_000,
+    words: ['all', 'profile'],
     flag: '--min-must-checks <n>',
     config: true,
     reported: true,
-    help: 'fewest must checks that must run, or be judged on captured traffic, for a verdict: fewer is exit 3, naming those that did (a gate on coverage for audits)',
+    help:
+      'fewest must checks that must run, or be judged on captured traffic, for a verdict: fewer is exit 3, naming those that did (a gate on coverage for audits); ' +
+      '`all`: every must check of the suite (a staging gate that must judge everything: with --profile full), `profile`: every one the profile reaches',
   },
   acceptTruncated: {
     type: 'boolean',
@@ -271,7 +295,9 @@ export const SETTINGS = {
 export type SettingName = keyof typeof SETTINGS;
 
 /** The value type a declaration describes. */
-type ValueOf<S> = S extends { type: 'integer' | 'number' }
+type ValueOf<S> = S extends { type: 'integer' | 'number'; words: readonly (infer W)[] }
+  ? number | W
+  : S extends { type: 'integer' | 'number' }
   ? number
   : S extends { type: 'boolean' }
     ? boolean
@@ -335,6 +361,8 @@ export interface RunSettings extends ResolvedSettings {
   apiKey: string;
   /** The target's name in the configuration file (a fleet's targets always have one). */
   targetName?: string;
+  /** Where the key came from, in words (`the environment variable PETSTORE_API_KEY`), for the preflight's diagnosis. */
+  keySource?: string;
   /** `embedded` when the runner started its own reference server for this run; `traffic` when nothing is sent and captured traffic is judged (judge, proxy). */
   targetKind: 'embedded' | 'external' | 'traffic';
   /** The run's seed: every generated input and random choice derives from it. */
@@ -343,6 +371,8 @@ export interface RunSettings extends ResolvedSettings {
   runId: string;
   /** Sent as User-Agent: `petstore-conformance/<version>`. */
   userAgent: string;
+  /** How the user runs this tool, quoted for sh: replay commands start with it (RunOptions.command). */
+  command?: string;
   profile: Profile;
   /** Whether the profile was chosen explicitly (flag or configuration) or by default. */
   profileSource: 'explicit' | 'default';

@@ -69,6 +69,21 @@ export class TargetRefused extends PetstoreConformanceError {
 export interface Deviation {
   expected: string;
   found: string;
+  /**
+   * The requirements (catalogue ids, `R-2-CATEGORY`) this evidence breaks, when the
+   * judgement knows them: the failure then counts against these alone, not against every
+   * requirement its check serves (report/traceability.ts). A Category with a string id
+   * breaks section 2's shape, never the key rule a sequence of requests also served.
+   */
+  breaks?: readonly string[];
+  /**
+   * The defect as data, the same wherever it shows (`a Category: /id must be integer
+   * (found string)` in a create's answer and in a listed item): root causes fold on it
+   * (report/findings.ts). Absent: the request and `found` identify the cause.
+   */
+  defect?: string;
+  /** Where in the response body the deviation lies, as a JSON Pointer (`/0/id`): the body shown marks it. */
+  pointer?: string;
 }
 
 /**

@@ -40,6 +40,8 @@ export interface ClientOptions
    * none: such a request is never sent again.
    */
   wasApplied?: (spec: RequestSpec, send: (lookup: RequestSpec) => Promise<Exchange>) => Promise<boolean | undefined>;
+  /** Settles when requests may go out (the run's preflight: check/preflight.ts); none: at once. */
+  gate?: Promise<void>;
 }
 
 /** The outcome of one attempt, before the client decides whether it answers the request. */
@@ -49,7 +51,7 @@ interface Attempt {
   sentAt: number;
   /** The slot it went out on. */
   slot: ConnectionSlot;
-  /** Whether other requests were on the wire when it started or when it ended. */
+  /** Whether other connections may have counted at the target when it started or when it ended (ConnectionPool.othersOpen). */
   crowded: boolean;
   /** Whether its head was written on a connection (undici announced it): if not, it provably never left. */
   written: boolean;
@@ -165,6 +167,7 @@ export class HttpClient {
       this.#options.onExchange?.(exchange);
       onAttempt?.(exchange);
     };
+    await this.#options.gate;
     const firstSentAt = this.#pace.now();
     let fresh = false;
     /** Set once the request went unanswered on a reused connection: its next attempt goes out on a new one. */
@@ -271,10 +274,9 @@ export class HttpClient {
   /** One attempt on `slot`: never throws for the target's failures. */
   async #attempt(spec: RequestSpec, checkId: string, slot: ConnectionSlot, fresh: boolean): Promise<Attempt> {
     const seq = ++this.#seq;
-    const othersAtStart = this.#pool.inUse > 1;
     const writtenBefore = slot.written;
     const epoch = this.#pool.limit.epoch;
-    const outcome = (attempt: Omit<Attempt, 'slot' | 'crowded' | 'written' | 'epoch'>): Attempt => ({ ...attempt, slot, crowded: othersAtStart || this.#pool.inUse > 1, written: slot.written > writtenBefore, epoch });
+    const outcome = (attempt: Omit<Attempt, 'slot' | 'crowded' | 'written' | 'epoch'>): Attempt => ({ ...attempt, slot, crowded: othersAtStart || this.#pool.othersOpen(slot), written: slot.written > writtenBefore, epoch });
     const placed = spec.credential.placed;
     const query = (text: string | undefined) => (text === undefined ? '' : `${spec.path.includes('?') ? '&' : '?'}${text}`);
     const base = spec.fromOrigin ? new URL(this.#options.baseUrl).origin : this.#options.baseUrl;
@@ -312,6 +314,7 @@ export class HttpClient {
     const renew = fresh || slot.mayHoldUnreadBody;
     const connection = !renew && slot.open ? 'reused' : 'fresh';
     const dispatcher = slot.dispatcher(renew);
+    const othersAtStart = this.#pool.othersOpen(slot);
     const connectionId = slot.connectionId;
     const connectsBefore = slot.connects;
     const abandon = new AbortController();

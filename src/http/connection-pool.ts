@@ -26,6 +26,7 @@ export class ConnectionSlot {
   /** Whether the open connection's latest answer refused a request that had a body, perhaps unread. */
   #refusedBody = false;
   #peerVersion: string | undefined;
+  #displaced = 0;
   readonly #onConnect = new Set<() => void>();
 
   constructor(
@@ -79,6 +80,20 @@ export class ConnectionSlot {
     this.#refusedBody = refused;
   }
 
+  /**
+   * Connections closed to make way for this slot's current request: its own kept-alive one
+   * (renewed) or the pool's coldest idle one (room under the limit). The target may count
+   * them still: a close reaches it after the new connection may.
+   */
+  get displaced(): number {
+    return this.#displaced;
+  }
+
+  /** Notes, as the pool hands the slot out, whether it closed another connection to make room (0 or 1). */
+  handedOut(displaced: number): void {
+    this.#displaced = displaced;
+  }
+
   /** Request heads written so far, on every connection of the slot: a request that did not see it grow never left. */
   get written(): number {
     return this.#written;
@@ -95,7 +110,10 @@ export class ConnectionSlot {
 
   /** The slot's dispatcher; with `fresh`, one that holds no kept-alive connection. */
   dispatcher(fresh: boolean): WatchedDispatcher {
-    if (fresh && this.#open) this.discard();
+    if (fresh && this.#open) {
+      this.#displaced++;
+      this.discard();
+    }
     if (!this.#dispatcher) {
       const dispatcher = this.make();
       // Events of a discarded dispatcher no longer describe this slot.
@@ -206,13 +224,22 @@ export class ConnectionPool {
   }
 
   /**
+   * Whether connections other than `slot`'s may count at the target now: requests on the
+   * wire, idle connections kept alive, or one closed to make way for `slot`'s.
+   */
+  othersOpen(slot: ConnectionSlot): boolean {
+    return this.#inUse > 1 || slot.displaced > 0 || this.#slots.some((other) => other !== slot && other.open);
+  }
+
+  /**
    * Notes a connection of `slot` reset before any response while others were open: the
-   * target's limit (see ConnectionLimit). When the limit falls, idle connections beyond it
-   * are closed, so the target sees no more than it holds.
+   * target's limit (see ConnectionLimit), counting those held and those closed to make way
+   * for it. When the limit falls, idle connections beyond it are closed, so the target sees
+   * no more than it holds.
    * @param epochAtStart the limit's epoch when the attempt started.
    */
   reset(slot: ConnectionSlot, epochAtStart: number): void {
-    const others = this.#slots.filter((other) => other !== slot && other.held).length;
+    const others = this.#slots.filter((other) => other !== slot && other.held).length + slot.displaced;
     if (!this.limit.reset(others, epochAtStart)) return;
     // Least recently used first: the idle list keeps the warmest last.
     for (const idle of this.#idle) if (this.open > this.limit.current && idle.open) idle.discard();
@@ -232,7 +259,9 @@ export class ConnectionPool {
   /** The warmest idle slot for `key`; a cold one closes the coldest idle connection first when the target's limit is reached. */
   #take(key: string): ConnectionSlot {
     const slot = this.#idle.pop()!;
-    if (!slot.open && this.open >= this.limit.current) this.#idle.find((idle) => idle.open)?.discard();
+    const room = !slot.open && this.open >= this.limit.current ? this.#idle.find((idle) => idle.open) : undefined;
+    room?.discard();
+    slot.handedOut(room === undefined ? 0 : 1);
     this.#count(key, 1);
     this.#inUse++;
     return slot;

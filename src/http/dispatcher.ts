@@ -7,10 +7,10 @@ import type { RunSettings } from '../config/settings.js';
 import type { WatchedDispatcher } from './connection-pool.js';
 
 /** What a slot's dispatcher is built from: the run's transport settings. */
-export type DispatcherOptions = Pick<RunSettings, 'timeoutMs' | 'maxResponseBytes' | 'proxy' | 'caPem' | 'clientCertPem' | 'clientKeyPem'>;
+export type DispatcherOptions = Pick<RunSettings, 'timeoutMs' | 'maxResponseBytes' | 'proxy' | 'caPem' | 'clientCertPem' | 'clientKeyPem'> & Partial<Pick<RunSettings, 'insecure'>>;
 
 /** How the target is reached, whatever the deadlines: the environment's proxy, extra CAs, a client certificate. */
-type RouteOptions = Pick<DispatcherOptions, 'proxy' | 'caPem' | 'clientCertPem' | 'clientKeyPem'>;
+type RouteOptions = Pick<DispatcherOptions, 'proxy' | 'caPem' | 'clientCertPem' | 'clientKeyPem' | 'insecure'>;
 
 /**
  * A single-connection dispatcher to the target: undici's EnvHttpProxyAgent, which reaches
@@ -71,9 +71,10 @@ export function slotDispatcher(options: DispatcherOptions): WatchedDispatcher {
   return targetConnection(options, options);
 }
 
-/** The TLS settings of a connection to the target: extra CAs, a client certificate. */
+/** The TLS settings of a connection to the target: extra CAs, a client certificate, no verification with `--insecure`. */
 function tlsOptions(options: RouteOptions) {
   return {
+    ...(options.insecure ? { rejectUnauthorized: false } : {}),
     ...(options.caPem ? { ca: [...rootCertificates, options.caPem] } : {}),
     ...(options.clientCertPem && options.clientKeyPem ? { cert: options.clientCertPem, key: options.clientKeyPem } : {}),
   };

@@ -1,3 +1,4 @@
+import jsonpointer from 'jsonpointer';
 import { isLosslessNumber, LosslessNumber, parse } from 'lossless-json';
 import { integerFromLexeme } from './int64.js';
 
@@ -213,4 +214,27 @@ export function lexemeOf(node: unknown): string {
     return value.length > 3 * SHOWN ? `${value.slice(0, SHOWN)}…(${value.length} digits)` : value;
   }
   return node === undefined ? 'absent' : jsonText(node);
+}
+
+/** Characters of a node's JSON text shown by {@link lexemeAt}. */
+const SHOWN_AT = 80;
+
+/**
+ * The JSON text of what a JSON Pointer (RFC 6901) points at in a body: `"1"` for `/0/id`
+ * in `[{"id":"1"}]`, numbers as written, long texts shortened. Undefined when the body is
+ * not JSON, the pointer is the whole document (`''`), or it points at nothing.
+ */
+export function lexemeAt(body: string, pointer: string): string | undefined {
+  if (pointer === '') return undefined;
+  const parsed = parseJson(body);
+  if (!parsed.ok) return undefined;
+  let node: unknown;
+  try {
+    node = jsonpointer.get(parsed.json.tree as object, pointer);
+  } catch {
+    return undefined; // a pointer that is not one (jsonpointer throws on a malformed one)
+  }
+  if (node === undefined) return undefined;
+  const text = lexemeOf(node);
+  return text.length > SHOWN_AT ? `${text.slice(0, SHOWN_AT)}…` : text;
 }

@@ -49,9 +49,13 @@ function inForm<T>(form: ClientForm, judge: () => T): T {
     return judge();
   } catch (error) {
     if (!hasCode(error, 'PCS_CHECK_FAILURE') || isBaselineForm(form)) throw error;
+    // The same rules broken, at the same place; a defect of its own (this form's), so no defect to fold on.
+    const { breaks, pointer } = error.deviation ?? {};
     throw new CheckFailure(`A request ${describeForm(form)}: ${error.message}`, error.exchange, {
       expected: `${error.deviation?.expected ?? 'the ordinary answer'} whatever the form`,
       found: `${error.deviation?.found ?? 'another answer'} (${describeForm(form)})`,
+      ...(breaks ? { breaks } : {}),
+      ...(pointer ? { pointer } : {}),
     });
   }
 }

@@ -1,7 +1,8 @@
 import type { CheckLevel, CheckStatus, CreatedCategory } from '../check/types.js';
 import { shownProxy } from '../config/proxy.js';
 import { reportedValues, type RunSettings } from '../config/settings.js';
-import type { Exchange, TransportErrorCode } from '../core/exchange.js';
+import type { Exchange } from '../core/exchange.js';
+import { unreachable } from '../check/preflight.js';
 import { specVersion, toolVersion } from '../core/package-info.js';
 import { REPORT_VERSION, type CheckResult, type Report, type RunTiming, type StatusCounts, type TrafficSummary } from './model.js';
 import { curlCommand } from './curl.js';
@@ -50,7 +51,7 @@ export function buildReport(record: RunRecord): Report {
   const proxy = shownProxy(settings);
   const report: Report = {
     reportVersion: REPORT_VERSION,
-    tool: { name: 'petstore-conformance', version: toolVersion },
+    tool: { name: 'petstore-conformance', version: toolVersion, ...(settings.command ? { command: settings.command } : {}) },
     spec: { title: 'Pet Store Service: Categories Interface', version: specVersion },
     verdict,
     verdictReason: reason,
@@ -88,10 +89,12 @@ export function buildReport(record: RunRecord): Report {
 
 /** The run's timing, from the checks' exchanges (the preflight probe is part of the start cost). */
 function timing(record: RunRecord): { timing?: RunTiming } {
-  if (record.exchanges.length === 0) return {};
+  // The keyed list of the preflight is part of the start cost, as the probe is.
+  const sent = record.exchanges.filter((exchange) => exchange.checkId !== 'preflight');
+  if (sent.length === 0) return {};
   let first = Infinity;
   let last = -Infinity;
-  for (const exchange of record.exchanges) {
+  for (const exchange of sent) {
     const start = Date.parse(exchange.startedAt);
     first = Math.min(first, start);
     last = Math.max(last, start + exchange.durationMs);
@@ -99,21 +102,17 @@ function timing(record: RunRecord): { timing?: RunTiming } {
   return { timing: { firstCheckRequestMs: Math.max(0, first - record.startedAt.getTime()), requestsMs: Math.round(last - first) } };
 }
 
-/**
- * Transport errors that mean the target was never reached. Others (a reset mid-body, an
- * oversized or malformed answer) mean it answered something: the checks judge that.
- */
-export const UNREACHABLE: readonly TransportErrorCode[] = ['CONNECTION_REFUSED', 'HOST_NOT_FOUND', 'TLS', 'CONNECT_TIMEOUT', 'PROXY', 'OTHER'];
-
 function assessability(record: RunRecord, answered: number): { assessable: boolean; unassessableReason?: string } {
   if (record.unassessable) return { assessable: false, unassessableReason: record.unassessable };
   // A run stopped because the target refuses the key says so, with what to check.
   if (record.aborted) return { assessable: false, unassessableReason: setupProblem(record) ?? `the run was aborted: ${record.aborted}` };
   const probe = record.preflight;
-  if (probe?.error && UNREACHABLE.includes(probe.error.code)) {
+  if (probe?.error && unreachable(probe)) {
     const proxy = shownProxy(record.settings);
     const via = proxy ? ` (through the proxy ${proxy.url} from ${proxy.variable}, unless NO_PROXY matches)` : '';
-    return { assessable: false, unassessableReason: `the target is unreachable${via}: ${probe.error.code}: ${probe.error.message}` };
+    // A certificate the run does not trust: the fix, with the cause.
+    const tls = probe.error.code === 'TLS' && !/plain HTTP/.test(probe.error.message) ? '. A private CA: --ca-file FILE (or NODE_EXTRA_CA_CERTS); to skip verification as curl -k does: --insecure, said in every report' : '';
+    return { assessable: false, unassessableReason: `the target is unreachable${via}: ${probe.error.code}: ${probe.error.message}${tls}` };
   }
   if (record.exchanges.length > 0 && answered === 0) {
     // An abandoned request is a consequence (its route hung): cite the failure that caused it.

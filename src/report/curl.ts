@@ -2,13 +2,35 @@ import { targetAsWritten, type RecordedRequest } from '../core/exchange.js';
 import { KEY_VARIABLE } from '../secrets/redactor.js';
 
 /**
- * A bash command that sends the recorded request again with curl. Credentials appear as
- * expansions of `$PETSTORE_API_KEY` (the recorded form), so the command holds no secret
- * and replays the exact credential once the variable is set; so do headers read from the
- * environment (`${VARIABLE}`). Everything else is quoted
- * literally, in POSIX single quotes.
+ * A POSIX sh command (dash, bash, zsh alike) that sends the recorded request again with
+ * curl. Credentials appear as expansions of `$PETSTORE_API_KEY` (the recorded form), so
+ * the command holds no secret and replays the exact credential once the variable is set;
+ * so do headers read from the environment (`${VARIABLE}`). Each variable it reads is
+ * required first (`${VAR:?set VAR}`): pasted where it is unset, the command stops with
+ * that word instead of sending an empty credential the server refuses, which would read as
+ * a failure that does not reproduce. The key is exported, for the `node -p` expansions of
+ * derived credentials. Everything else is quoted literally, in POSIX single quotes.
  */
 export function curlCommand(request: RecordedRequest): string {
+  return curlParts(request).join(' ');
+}
+
+/**
+ * {@link curlCommand}'s parts, each whole words (`-H 'accept:'`), in order: where the
+ * console may break the command across lines with a ` \` continuation.
+ */
+export function curlParts(request: RecordedRequest): string[] {
+  const headers = Object.values(request.headers);
+  const needsKey = [request.url, ...headers, request.body ?? ''].some((text) => text.includes(KEY_VARIABLE));
+  const variables = [...new Set(headers.flatMap((value) => SECRET_HEADER.exec(value)?.[1] ?? []))].filter((name) => name !== KEY_VARIABLE);
+  return [...(needsKey ? [`export ${KEY_VARIABLE}="${required(KEY_VARIABLE)}" &&`] : []), ...variables.map((name) => `: "${required(name)}" &&`), ...curlWords(request)];
+}
+
+/** The expansion that stops the command when the variable is unset or empty (POSIX sh, 2.6.2). */
+const required = (name: string) => `\${${name}:?set ${name}}`;
+
+/** The curl command alone, in parts. */
+function curlWords(request: RecordedRequest): string[] {
   // curl resolves dot segments before sending (RFC 3986 §5.2.4) unless told not to: a spelling of a path is sent as recorded.
   const dotSegments = /\/\.\.?(\/|$)/.test(targetAsWritten(request.url).path);
   const parts = ['curl -sS -i', ...(dotSegments ? ['--path-as-is'] : []), `-X ${quoted(request.method)}`, keyQuoted(request.url)];
@@ -22,11 +44,11 @@ export function curlCommand(request: RecordedRequest): string {
   if (request.body !== undefined) parts.push(`--data-binary ${keyQuoted(request.body)}`);
   // A cut body cannot be sent again as recorded: the replay command (the seed) sends it whole.
   if (request.bodyBytes !== undefined) parts.push(`# the body sent was ${request.bodyBytes} bytes, recorded truncated`);
-  return parts.join(' ');
+  return parts;
 }
 
 /** How a header read from the environment (`--header-env`) is recorded: `${VARIABLE}`. */
-const SECRET_HEADER = /^\$\{[A-Za-z_][A-Za-z0-9_]*\}$/;
+const SECRET_HEADER = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/;
 
 /** Double quotes when the text holds an expansion of the key variable (it is then replayed live), single quotes otherwise. */
 function keyQuoted(text: string): string {

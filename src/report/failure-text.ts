@@ -1,3 +1,4 @@
+import { lexemeAt } from '../json/lossless.js';
 import type { CheckResult } from './model.js';
 
 /**
@@ -17,6 +18,9 @@ export function failureText(check: CheckResult, headed = false): string {
     lines.push(`HTTP ${response.status}`);
     for (const [name, value] of Object.entries(response.headers)) lines.push(`${name}: ${value}`);
     lines.push('', response.body);
+    // Where in the body it deviates, as the console marks it: `at /0/id: "1"`.
+    const at = failure.pointer !== undefined ? lexemeAt(response.body, failure.pointer) : undefined;
+    if (at !== undefined) lines.push('', `at ${failure.pointer}: ${at}`);
   } else if (error) {
     lines.push(`no response: ${error.code}: ${error.message}`);
   }

@@ -3,42 +3,80 @@ import type { CheckResult, Finding } from './model.js';
 import { targetAsWritten } from '../core/exchange.js';
 
 /**
- * The run's failures grouped by their deviation, as data: one finding per request (method
- * and path) and what was found there ("POST /v1/categories → status 200"), with every expectation it missed, so
- * that a server answering 200 instead of 201 shows as one root cause with the checks it
- * fails, not as unrelated failures. Failures that say no expected/found are a finding
- * each. Ordered by the most severe level among a finding's checks (must, should, info),
- * then by how many checks it fails: an info cause never sits above a must cause.
+ * The run's failures grouped by their deviation, as data: one finding per defect, so that
+ * a server answering 200 instead of 201 shows as one root cause with the checks it fails,
+ * not as unrelated failures. A failure that names its defect (a Category whose id is a
+ * string) folds with every other naming it, on whatever request it showed (a create's
+ * answer, a listed item); one that does not is grouped by its request (method and path)
+ * and what was found there ("POST /v1/categories → status 200"), whatever each check
+ * expected instead; one that says neither is a finding of its own. Ordered by the most
+ * severe level among a finding's checks (must, should, info), then by how many checks it
+ * fails: an info cause never sits above a must cause.
  */
 export function findingsOf(checks: readonly CheckResult[]): Finding[] {
-  const groups = new Map<string, { head: string; data?: Pick<Finding, 'request' | 'found'>; expected: string[]; checks: string[]; rank: number }>();
+  const groups = new Map<string, Group>();
   for (const check of checks) {
     const failure = check.failure;
     if (check.status !== 'failed' || !failure) continue;
     const request = { method: failure.request.method, path: targetAsWritten(failure.request.url).path };
     const deviated = failure.expected !== undefined && failure.found !== undefined;
-    // One cause, whatever each check expected instead: a 200 fails `201` and `201 or 400` alike.
-    const key = deviated ? JSON.stringify([request.method, request.path, failure.found]) : JSON.stringify([check.id]);
+    const key = causeKey(check)!;
     const group = groups.get(key) ?? {
-      head: deviated ? `${request.method} ${request.path} → ${failure.found}` : `${check.id}: ${failure.message.split('\n')[0]}`,
-      ...(deviated ? { data: { request, found: failure.found! } } : {}),
+      ...(deviated ? { found: failure.found! } : { alone: `${check.id}: ${failure.message.split('\n')[0]}` }),
+      ...(failure.defect !== undefined && deviated ? { defect: failure.defect } : {}),
+      requests: [],
       expected: [],
       checks: [],
       rank: LEVEL_RANK[check.level],
     };
     group.rank = Math.min(group.rank, LEVEL_RANK[check.level]);
     if (deviated && !group.expected.includes(failure.expected!)) group.expected.push(failure.expected!);
+    if (!group.requests.some((seen) => seen.method === request.method && seen.path === request.path)) group.requests.push(request);
     group.checks.push(check.id);
     groups.set(key, group);
   }
-  return [...groups.values()]
-    .sort((a, b) => a.rank - b.rank || b.checks.length - a.checks.length)
-    .map((group, i) => ({
-      id: `F${i + 1}`,
-      summary: group.expected.length > 0 ? `${group.head}, expected ${group.expected.join('; ')}` : group.head,
-      checks: group.checks,
-      ...(group.data ? { ...group.data, expected: group.expected } : {}),
-    }));
+  return [...groups.values()].sort((a, b) => a.rank - b.rank || b.checks.length - a.checks.length).map(findingOf);
+}
+
+/**
+ * What makes failures one root cause: the defect they name, else the request and what was
+ * found there, else the check alone; undefined for a check that did not fail.
+ */
+export function causeKey(check: CheckResult): string | undefined {
+  const failure = check.failure;
+  if (check.status !== 'failed' || !failure) return undefined;
+  if (failure.expected === undefined || failure.found === undefined) return JSON.stringify([check.id]);
+  if (failure.defect !== undefined) return JSON.stringify(['defect', failure.defect]);
+  return JSON.stringify([failure.request.method, targetAsWritten(failure.request.url).path, failure.found]);
+}
+
+/** The failures of one root cause, as they are gathered. */
+interface Group {
+  /** What was found, when the failures said it; else the one failure's first line (`alone`). */
+  found?: string;
+  alone?: string;
+  defect?: string;
+  requests: Array<{ method: string; path: string }>;
+  expected: string[];
+  checks: string[];
+  rank: number;
+}
+
+/** A group as a finding: `F3`, and its one-line summary (`POST /v1/categories, GET /v1/categories → …, expected …`). */
+function findingOf(group: Group, index: number): Finding {
+  const id = `F${index + 1}`;
+  if (group.found === undefined) return { id, summary: group.alone!, checks: group.checks };
+  const where = group.requests.map(({ method, path }) => `${method} ${path}`).join(', ');
+  return {
+    id,
+    summary: `${where} → ${group.found}, expected ${group.expected.join('; ')}`,
+    checks: group.checks,
+    request: group.requests[0]!,
+    found: group.found,
+    expected: group.expected,
+    ...(group.defect !== undefined ? { defect: group.defect } : {}),
+    ...(group.requests.length > 1 ? { requests: group.requests } : {}),
+  };
 }
 
 /** Severity of a level, most severe first. */
@@ -50,10 +88,10 @@ const CAPABILITY_REQUEST: Record<Capability, { method: string; path: string }> =
   list: { method: 'GET', path: '/categories' },
 };
 
-/** Whether a finding was made on the request a capability rests on (the path below the base URL). */
+/** Whether a finding was made on the request a capability rests on (the path below the base URL), among the requests it folds. */
 function blocks(finding: Finding, need: Capability): boolean {
   const { method, path } = CAPABILITY_REQUEST[need];
-  return finding.request?.method === method && finding.request.path.endsWith(path);
+  return (finding.requests ?? (finding.request ? [finding.request] : [])).some((request) => request.method === method && request.path.endsWith(path));
 }
 
 /**

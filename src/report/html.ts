@@ -3,7 +3,7 @@ import { visible } from './visible.js';
 import type { CheckLevel, PropertyRecord } from '../check/types.js';
 import { failureText } from './failure-text.js';
 import { bannerOf, byWeight, countsForVerdict, partialBasis } from './verdict.js';
-import type { CheckResult, Report } from './model.js';
+import type { CheckResult, Finding, Report } from './model.js';
 import { trafficWords } from './traffic-words.js';
 
 /**
@@ -70,12 +70,10 @@ export function renderHtml(report: Report): string {
 <div class="meta">${report.target.kind === 'traffic' ? `captured traffic of ${e(report.target.baseUrl)} judged; the tool sent nothing` : `${e(report.target.baseUrl)} · profile ${e(report.settings.profile)} · seed ${e(report.settings.seed)}`} · ${e(report.startedAt)} · ${report.target.kind === 'traffic' ? '' : `${e(report.summary.requests)} requests in `}${e((report.durationMs / 1000).toFixed(2))} s · ${e(report.tool.name)} ${e(report.tool.version)}, spec ${e(report.spec.version)}</div>${report.traffic ? `\n<div class="meta">Traffic: ${e(trafficWords(report.traffic))}</div>` : ''}
 </section>
 
-<nav class="toc"><a href="#root-causes">Root causes (${report.findings.length})</a><a href="#levels">Checks by level</a><a href="#failures">Failures (${failures.length})</a><a href="#not-evaluated">Not evaluated (${mustErrors.length})</a><a href="#requirements">Requirements</a><a href="#checks">All checks</a><a href="#scope">Out of scope</a><a href="#written">Written</a></nav>
+<nav class="toc"><a href="#root-causes">Root causes (${report.findings.length}) and failures (${failures.length})</a><a href="#levels">Checks by level</a><a href="#not-evaluated">Not evaluated (${mustErrors.length})</a><a href="#requirements">Requirements</a><a href="#checks">All checks</a><a href="#scope">Out of scope</a><a href="#written">Written</a></nav>
 
-<h2 id="root-causes">Root causes (${report.findings.length})</h2>
-${report.findings.length === 0 ? '<p>None.</p>' : `<table><tr><th>Finding</th><th>Deviation</th><th>Checks</th></tr>
-${report.findings.map((f) => `<tr><td>${e(f.id)}</td><td>${e(f.summary)}</td><td>${e(f.checks.length)}: ${f.checks.map((id) => `<code>${e(id)}</code>`).join(' ')}</td></tr>`).join('\n')}
-</table>`}
+<h2 id="root-causes">Root causes (${report.findings.length}) and failures (${failures.length})</h2>
+${report.findings.length === 0 ? '<p>None.</p>' : report.findings.map((finding) => rootCause(finding, failures, strict)).join('\n')}
 
 <h2 id="levels">Checks by level</h2>
 <table><tr><th>Level</th><th>Passed</th><th>Failed</th><th>Error</th><th>Skipped</th></tr>
@@ -84,9 +82,6 @@ ${levels.map((level) => {
   return `<tr><td>${levelBadge(level)}</td><td class="passed">${c.passed}</td><td class="failed">${c.failed}</td><td>${c.error}</td><td>${c.skipped}</td></tr>`;
 }).join('\n')}
 </table>
-
-<h2 id="failures">Failures (${failures.length})</h2>
-${failures.length === 0 ? '<p>None.</p>' : failures.map((check) => failureCard(check, countsForVerdict(check, strict))).join('\n')}
 
 <h2 id="not-evaluated">Must checks not evaluated (${mustErrors.length})</h2>
 ${mustErrors.length === 0 ? '<p>None.</p>' : mustErrors.map((c) => `<div class="card blocked"><div><code>${e(c.id)}</code> · ${e(c.clause)} · ${levelBadge(c.level)}</div><div><strong>${e(c.title)}</strong></div><div>${e(c.reason ?? '')}</div></div>`).join('\n')}
@@ -126,6 +121,23 @@ const levelBadge = (level: CheckLevel) => `<span class="lv lv-${level}">${level}
 
 /** Exchanges longer than this (characters) are folded into a <details>. */
 const FOLDED_CHARS = 1500;
+
+/**
+ * One root cause, once: what deviates and where, its checks (each a link to its card), the
+ * evidence of the check that weighs most, and the other checks' evidence folded below it.
+ * @param failures every failed check, those that decide the verdict first (byWeight).
+ */
+function rootCause(finding: Finding, failures: readonly CheckResult[], strict: boolean): string {
+  const checks = failures.filter((check) => finding.checks.includes(check.id));
+  const [first, ...others] = checks;
+  const card = (check: CheckResult) => failureCard(check, countsForVerdict(check, strict));
+  return `<section class="cause" id="${e(finding.id)}">
+<h3>${e(finding.id)} · ${e(finding.summary)}</h3>
+<div>${e(checks.length)} check${checks.length === 1 ? '' : 's'}: ${checks.map((check) => `<a href="#${e(check.id)}"><code>${e(check.id)}</code></a>`).join(' ')}</div>
+${first ? card(first) : ''}
+${others.length > 0 ? `<details><summary>the evidence of the ${e(others.length)} other check${others.length === 1 ? '' : 's'}</summary>\n${others.map(card).join('\n')}\n</details>` : ''}
+</section>`;
+}
 
 /** @param counts whether the failure decides the verdict (countsForVerdict). */
 function failureCard(check: CheckResult, counts: boolean): string {

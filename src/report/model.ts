@@ -5,7 +5,7 @@ import type { Requirement } from '../requirements/catalogue.js';
 import type { Capability, CheckLevel, CheckStatus, CreatedCategory, FailureRecord, PropertyRecord } from '../check/types.js';
 
 /** Version of the report.json layout; bumped on incompatible change. */
-export const REPORT_VERSION = '1.3';
+export const REPORT_VERSION = '1.4';
 
 /** The run's verdict: every `must` check passed, one failed, or the target could not be assessed. */
 export type Verdict = 'conformant' | 'nonconformant' | 'error';
@@ -106,7 +106,7 @@ export interface Gate {
   expired: Array<{ check: string; expires: string }>;
 }
 
-/** One root cause: the checks that failed with the same deviation on the same request. */
+/** One root cause: the checks that failed with the same defect, or the same deviation on the same request. */
 export interface Finding {
   /** `F1`, `F2`, … most checks first. */
   id: string;
@@ -120,12 +120,17 @@ export interface Finding {
   found?: string;
   /** What each check expected instead. */
   expected?: string[];
+  /** The defect the checks share, wherever it showed (`a Category: /id must be integer (found string)`; since 1.4). */
+  defect?: string;
+  /** Every request it was found on, when it folds several (since 1.4); `request` is the first. */
+  requests?: Array<{ method: string; path: string }>;
 }
 
 /** The whole report.json. */
 export interface Report {
   reportVersion: string;
-  tool: { name: string; version: string };
+  /** The tool, and how the user who ran it runs it (`npx petstore-conformance`): replay commands start with it (since 1.4). */
+  tool: { name: string; version: string; command?: string };
   spec: { title: string; version: string };
   verdict: Verdict;
   /** One sentence saying why the verdict is what it is. */

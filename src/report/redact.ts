@@ -34,6 +34,7 @@ export const SAFE_FIELDS: ReadonlySet<string> = new Set([
   'settings.profileSource',
   'settings.runId',
   'settings.formats.*',
+  'settings.minMustChecks',
   'checks.*.id',
   'checks.*.title',
   'checks.*.clause',

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, rm, stat, symlink, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rm, stat, symlink, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, parse, resolve, sep } from 'node:path';
 
 /**
@@ -39,6 +39,24 @@ export function defaultReportDir(cwd: string, now: Date): string {
   return dir;
 }
 
+/** A run's folder as {@link defaultReportDir} names it: `2026-11-27T13-40-02Z`, `…Z-2`. */
+const RUN_FOLDER = /^\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}Z(-\d+)?$/;
+
+/**
+ * Removes the oldest runs' folders of `parent` (`reports/`) beyond the newest `keep`: only
+ * folders named as {@link defaultReportDir} names them (their names sort as their times),
+ * never `latest`, a README or a folder of the user's. A folder that cannot be removed is
+ * left (best effort: the run's own reports matter more).
+ * @returns the names removed, oldest first.
+ */
+export async function pruneRuns(parent: string, keep: number): Promise<string[]> {
+  const entries = await readdir(parent, { withFileTypes: true }).catch(() => []);
+  const runs = entries.filter((entry) => entry.isDirectory() && RUN_FOLDER.test(entry.name)).map((entry) => entry.name).sort();
+  const removed = runs.slice(0, Math.max(0, runs.length - keep));
+  for (const name of removed) await rm(join(parent, name), { recursive: true, force: true }).catch(() => {});
+  return removed;
+}
+
 /**
  * Points `<parent>/latest` at `dir` (a relative symlink). Best effort: a file system
  * without symlinks leaves no link and no error.
@@ -51,4 +69,20 @@ export async function linkLatest(dir: string): Promise<void> {
   } catch {
     // Symlinks may be unavailable (some Windows setups); the timestamped directory remains.
   }
+}
+
+/**
+ * Where a run's reports went, for the console: one line per folder naming its files, and
+ * the page to open last (`Reports: DIR (report.json, junit.xml, …)`, `Open DIR/report.html`);
+ * nothing when nothing was written.
+ * @param written the paths written, in order.
+ */
+export function writtenLines(written: readonly string[]): string[] {
+  const byFolder = new Map<string, string[]>();
+  for (const path of written) {
+    const folder = dirname(path);
+    byFolder.set(folder, [...(byFolder.get(folder) ?? []), basename(path)]);
+  }
+  const page = written.find((path) => basename(path) === 'report.html');
+  return [...[...byFolder].map(([folder, files]) => `Reports: ${folder} (${files.join(', ')})`), ...(page ? [`Open ${page}`] : [])];
 }

@@ -33,19 +33,37 @@ export function duration(ms: number): string {
 }
 
 /**
- * The status line's text, e.g. `12 of 61 checks · 340 requests · 1 min 05 s · about 3 min left`.
- * The estimate, once the pace is known ({@link PACE_KNOWN_AFTER}), is the time per check
- * so far times the checks left.
+ * The time left (ms) as a check ends, once the pace is known ({@link PACE_KNOWN_AFTER}):
+ * the time per check so far times the checks left; undefined before, without a total, or
+ * when all are done.
  */
-export function statusText({ checksDone, checksTotal, requests, elapsedMs }: Progress): string {
+export function estimateMs({ checksDone, checksTotal, elapsedMs }: Omit<Progress, 'requests'>): number | undefined {
+  if (checksTotal === undefined || checksDone < PACE_KNOWN_AFTER.checks || elapsedMs < PACE_KNOWN_AFTER.ms || checksDone >= checksTotal) return undefined;
+  return (elapsedMs / checksDone) * (checksTotal - checksDone);
+}
+
+/**
+ * The estimate as the line shows it, `ms` after it was made: it counts down between the
+ * ends of checks, and is gone once spent (a last check that outlasts it): it moves or
+ * disappears, never stands still at "about 0 s left".
+ */
+export function leftNow(estimate: { leftMs: number; at: number } | undefined, now: number): number | undefined {
+  if (estimate === undefined) return undefined;
+  const left = estimate.leftMs - (now - estimate.at);
+  return left >= 500 ? left : undefined; // "about 0 s" says nothing
+}
+
+/**
+ * The status line's text, e.g. `12 of 61 checks · 340 requests · 1 min 05 s · about 3 min left`.
+ * @param leftMs the estimate of the time left, as {@link leftNow} gives it; none, no estimate.
+ */
+export function statusText({ checksDone, checksTotal, requests, elapsedMs }: Progress, leftMs?: number): string {
   const parts = [
     checksTotal === undefined ? `${checksDone} checks` : `${checksDone} of ${checksTotal} checks`,
     `${requests} request${requests === 1 ? '' : 's'}`,
     duration(elapsedMs),
   ];
-  if (checksTotal !== undefined && checksDone >= PACE_KNOWN_AFTER.checks && elapsedMs >= PACE_KNOWN_AFTER.ms && checksDone < checksTotal) {
-    parts.push(`about ${duration((elapsedMs / checksDone) * (checksTotal - checksDone))} left`);
-  }
+  if (leftMs !== undefined) parts.push(`about ${duration(leftMs)} left`);
   return parts.join(' · ');
 }
 
@@ -68,6 +86,8 @@ export class StatusLine {
   #requests = 0;
   #timer: NodeJS.Timeout | undefined;
   #shown = false;
+  /** The estimate made as the last check ended, and when (ms): it counts down from there. */
+  #estimate: { leftMs: number; at: number } | undefined;
 
   /**
    * @param now the clock (ms), a parameter for tests.
@@ -88,6 +108,11 @@ export class StatusLine {
 
   /** Counts a check done; `total` when the suite is collected. */
   update(change: { checksDone?: number; checksTotal?: number; requests?: number }): void {
+    if (change.checksDone !== undefined && change.checksDone !== this.#checksDone) {
+      const now = this.now();
+      const leftMs = estimateMs({ checksDone: change.checksDone, checksTotal: change.checksTotal ?? this.#checksTotal, elapsedMs: now - this.startedAt });
+      this.#estimate = leftMs === undefined ? undefined : { leftMs, at: now };
+    }
     this.#checksDone = change.checksDone ?? this.#checksDone;
     this.#checksTotal = change.checksTotal ?? this.#checksTotal;
     // Counts only grow: a late post of the worker never takes the line back.
@@ -111,7 +136,8 @@ export class StatusLine {
   }
 
   #draw(): void {
-    const text = statusText({ checksDone: this.#checksDone, checksTotal: this.#checksTotal, requests: this.#requests, elapsedMs: this.now() - this.startedAt });
+    const now = this.now();
+    const text = statusText({ checksDone: this.#checksDone, checksTotal: this.#checksTotal, requests: this.#requests, elapsedMs: now - this.startedAt }, leftNow(this.#estimate, now));
     // Never wider than the terminal: a wrapped line would not be erased whole.
     const width = Math.max(10, (this.out.columns || 80) - 1);
     this.out.write(`${this.#shown ? ERASE_LINE : ''}${text.length > width ? `${text.slice(0, width - 1)}…` : text}`);

@@ -68,7 +68,7 @@ export function renderSummary(report: Report): string {
   for (const requirement of report.requirements) outcomes.set(requirement.outcome, (outcomes.get(requirement.outcome) ?? 0) + 1);
   blocks.push(paragraph(text(`Requirements: ${[...outcomes].map(([outcome, n]) => `${n} ${outcome}`).join(', ')} (of ${report.requirements.length}).`)));
   if (report.target.kind !== 'traffic') {
-    blocks.push(paragraph(text('Replay: '), code(replayCommand(report.settings, report.target.kind === 'external' ? report.target.baseUrl : undefined))));
+    blocks.push(paragraph(text('Replay: '), code(replayCommand(report.settings, report.target.kind === 'external' ? report.target.baseUrl : undefined, {}, report.tool.command))));
   }
   return markdown(blocks);
 }

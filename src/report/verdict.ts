@@ -1,4 +1,5 @@
 import type { CheckResult, Coverage, Report, TrafficSummary, Verdict } from './model.js';
+import { UNTESTED_READ_ONLY } from '../check/reasons.js';
 
 /** Exit codes of `petstore-conformance run` (a stable contract for CI). */
 export const EXIT = {
@@ -74,18 +75,32 @@ export function decideVerdict(checks: readonly CheckResult[], facts: RunFacts): 
   return { verdict: 'conformant', reason: `all ${plural(passed, 'must check')} passed` };
 }
 
+/** Checks a shortfall names at most (the report lists every check's status). */
+const NAMED_AT_MOST = 5;
+
 /**
  * Why a verdict cannot stand on too little (`--min-must-checks`): fewer must checks ran,
- * or were judged on captured traffic, than the gate asks, naming those that did;
- * undefined when enough did, or no gate is set. A must failure is no less a failure on
- * little evidence: the caller keeps a nonconformant verdict.
+ * or were judged on captured traffic, than the gate asks; undefined when enough did, or
+ * no gate is set. A number names those that ran; `all` (every must check of the suite)
+ * and `profile` (every one the profile reaches: none skipped for another reason) name
+ * those that did not. A must failure is no less a failure on little evidence: the caller
+ * keeps a nonconformant verdict.
  */
-export function coverageShortfall(checks: readonly CheckResult[], minimum: number | undefined): string | undefined {
+export function coverageShortfall(checks: readonly CheckResult[], minimum: number | 'all' | 'profile' | undefined): string | undefined {
   if (minimum === undefined) return undefined;
-  const ran = checks.filter((check) => check.level === 'must' && check.status !== 'skipped');
-  if (ran.length >= minimum) return undefined;
+  const must = checks.filter((check) => check.level === 'must');
+  const ran = must.filter((check) => check.status !== 'skipped');
   const judged = checks.some((check) => check.traffic) ? 'ran or were judged on the captured traffic' : 'ran';
-  return `only ${plural(ran.length, 'must check')} ${judged}, fewer than --min-must-checks ${minimum}${ran.length > 0 ? `: ${ran.map((check) => check.id).join(', ')}` : ''}`;
+  if (typeof minimum === 'number') {
+    if (ran.length >= minimum) return undefined;
+    return `only ${plural(ran.length, 'must check')} ${judged}, fewer than --min-must-checks ${minimum}${ran.length > 0 ? `: ${ran.map((check) => check.id).join(', ')}` : ''}`;
+  }
+  const missing = must.filter((check) => check.status === 'skipped' && (minimum === 'all' || check.reason !== UNTESTED_READ_ONLY));
+  if (missing.length === 0) return undefined;
+  const asked = minimum === 'all' ? 'every must check of the suite' : 'every must check the profile reaches';
+  const named = missing.slice(0, NAMED_AT_MOST).map((check) => `${check.id} (${check.reason ?? 'skipped'})`);
+  const more = missing.length > NAMED_AT_MOST ? `, and ${missing.length - NAMED_AT_MOST} more` : '';
+  return `${ran.length} of ${plural(must.length, 'must check')} ${judged}; --min-must-checks ${minimum} asks for ${asked}: not run ${named.join(', ')}${more}`;
 }
 
 /**
@@ -147,7 +162,12 @@ export function coverageOf(checks: readonly CheckResult[]): Coverage {
  * `--checks`): a partial pass must never read as a plain one. Captured traffic says what it
  * exercised. The numbers add up: ran + untested = must.
  */
-export function headline({ verdict, target, settings, coverage, traffic }: Pick<Report, 'verdict' | 'target' | 'coverage' | 'traffic'> & { settings: Pick<Report['settings'], 'profile' | 'checkFilter'> }): string {
+export function headline(report: Pick<Report, 'verdict' | 'target' | 'coverage' | 'traffic'> & { settings: Pick<Report['settings'], 'profile' | 'checkFilter' | 'insecure'> }): string {
+  // A run that did not verify the target's certificate never reads as one that did.
+  return `${verdictHeadline(report)}${report.settings.insecure ? ' (TLS not verified: --insecure)' : ''}`;
+}
+
+function verdictHeadline({ verdict, target, settings, coverage, traffic }: Parameters<typeof headline>[0]): string {
   const shown = verdict.toUpperCase();
   const self = target.kind === 'embedded' ? 'SELF-TEST (embedded reference server): ' : '';
   if (verdict !== 'conformant') return `${self}${shown}`;

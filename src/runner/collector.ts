@@ -187,7 +187,7 @@ function toCheckResult(meta: CheckMeta, test: SuiteTest, unrun: string, requests
  * a lane's collectors (one per target; each keeps its own target's checks). `onTargetEnd`
  * hears of a collector whose target's block of the suite has ended.
  */
-export function laneListener(collectors: readonly CheckCollector[], onTargetEnd: (collector: CheckCollector) => void = () => {}): (message: Exclude<FromSuiteThread, { type: 'probe' }>) => void {
+export function laneListener(collectors: readonly CheckCollector[], onTargetEnd: (collector: CheckCollector) => void = () => {}): (message: Exclude<FromSuiteThread, { type: 'probe' | 'preflight' }>) => void {
   return (message) => {
     switch (message.type) {
       case 'collected':

@@ -7,6 +7,7 @@ import { HeapPacer } from '../core/heap-pacer.js';
 import { toolVersion } from '../core/package-info.js';
 import { fleetLine, fleetReport, fleetTarget, writeFleetReports, type FleetReport, type FleetTarget } from '../report/fleet.js';
 import type { Report } from '../report/model.js';
+import { writtenLines } from '../report/report-dir.js';
 import { runLane, withDeadline } from './lane.js';
 import type { RunOptions } from './options.js';
 import { TargetRun } from './target-run.js';
@@ -106,7 +107,7 @@ export async function runFleet(members: readonly FleetMember[], options: FleetOp
     );
     const fleet = fleetReport(targets, startedAt.toISOString(), Date.now() - startedAt.getTime(), options.shard);
     const written = options.reportDir === null ? [] : await writeFleetReports(options.reportDir, fleet, reports);
-    print(`Fleet: exit ${fleet.exitCode}${written.length > 0 ? `\nReport: ${written.join('\nReport: ')}` : ''}`);
+    print([`Fleet: exit ${fleet.exitCode}`, ...writtenLines(written)].join('\n'));
     return { fleet, exitCode: fleet.exitCode, written, reports };
   } finally {
     await Promise.all(runs.map((run) => run.close()));

@@ -50,6 +50,7 @@ export async function runLane(
           if (!stop?.aborted && target !== targets.at(-1)) void finish(target, undefined).catch(() => {}); // awaited below
         },
         onProbe: (runId, answer) => byRunId.get(runId)?.probed(answer),
+        onPreflight: (runId, preflight) => byRunId.get(runId)?.preflighted(preflight),
       },
     );
     // A thread that ends without a probe (it failed, or never started: a stop before it) sends none.

@@ -4,6 +4,7 @@ import { UsageError } from '../core/errors.js';
 import { fleetLine, fleetReport, fleetTarget, writeFleetReports, type FleetReport, type FleetTarget } from '../report/fleet.js';
 import { exitCodeOf } from '../report/gate.js';
 import { REPORT_VERSION, type Report } from '../report/model.js';
+import { writtenLines } from '../report/report-dir.js';
 import { exitCodeFor } from '../report/verdict.js';
 import { violations } from '../schema/validators.js';
 
@@ -53,7 +54,7 @@ export async function mergeFleets(dirs: readonly string[], out: string, print: (
   const fleet = fleetReport(targets, startedAt ?? new Date().toISOString(), durationMs);
   const written = await writeFleetReports(out, fleet, reports);
   for (const target of fleet.targets) print(fleetLine(target));
-  print(`Fleet: exit ${fleet.exitCode}\nReport: ${written.join('\nReport: ')}`);
+  print([`Fleet: exit ${fleet.exitCode}`, ...writtenLines(written)].join('\n'));
   return { fleet, exitCode: fleet.exitCode, written };
 }
 

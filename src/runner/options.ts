@@ -39,6 +39,12 @@ export interface RunOptions extends Omit<SettingValues, 'reportDir'> {
   signal?: AbortSignal;
   /** The target's name in the configuration file: shown in fleet reports, and part of the run id. */
   targetName?: string;
+  /**
+   * How the user runs this tool, quoted for sh: the first words of every replay command
+   * (the CLI: as it was invoked, e.g. `node bin/petstore-conformance.js`; cli/invocation.ts).
+   * Default `npx petstore-conformance`.
+   */
+  command?: string;
 }
 
 /** The result of a run. */

@@ -3,46 +3,90 @@ import { hasCode } from '../core/errors.js';
 import type { Exchange } from '../core/exchange.js';
 import { listenForStop } from '../core/stop-channel.js';
 import { HttpClient } from '../http/client.js';
-import type { Credential } from '../http/credential.js';
+import { validCredential, type Credential } from '../http/credential.js';
+import { PREFLIGHT_GRACE_MS, preflightDiagnosis, unreachable } from '../check/preflight.js';
 import { RequestGuard } from '../http/safety.js';
 import { KEY_PLACEHOLDER, Redactor } from '../secrets/redactor.js';
 
 const NO_CREDENTIAL: Credential = { name: 'missing', description: 'no Authorization header' };
 
+/** A target's preflight under way: each part settles as it is known (the probe's exchange first). */
+export interface Preflight {
+  /** The unauthenticated list: whether the target is reached. */
+  probe: Promise<Exchange>;
+  /** The keyed list, and why the run cannot go on when it cannot (check/preflight.ts). */
+  keyed: Promise<{ exchange: Exchange; diagnosis?: string }>;
+  /** Opens the checks' requests, with the diagnosis if any: once the keyed list has answered, or a moment after the probe did (a list that hangs is the checks' to judge). */
+  gate: Promise<string | undefined>;
+  /** Both sent and their connections closed. */
+  done: Promise<void>;
+}
+
 /**
- * One GET /categories without credentials, sent by the suite's thread as it starts, beside
- * the first checks: tells an unreachable target (exit 3, no check judged) from one that
- * answers, whatever it answers. Unauthenticated, it sends no key and is answered before
- * any handler logic that might hang. The run's stop (stop-channel.ts) abandons it. Sent
- * from the runner's thread, it loaded the HTTP client and undici there too: 13 MiB of
- * the run's peak RSS (median of 11 runs) and 23 ms.
- * @throws Error for a defect of the tool (never for the target's failures).
+ * The target's preflight, sent by the suite's thread as it starts: one GET /categories
+ * without credentials, which tells an unreachable target (exit 3, no check judged) from one
+ * that answers, whatever it answers (unauthenticated, it is answered before any handler
+ * logic that might hang); and one with the key, beside it, whose answer names a key the
+ * target refuses or a base URL where the service does not answer. The run's stop
+ * (stop-channel.ts) abandons both. Sent from the runner's thread, it loaded the HTTP client
+ * and undici there too: 13 MiB of the run's peak RSS (median of 11 runs) and 23 ms.
+ * Its promises reject only for a defect of the tool (never for the target's failures).
  */
-export async function probe(settings: RunSettings): Promise<Exchange> {
+export function probe(settings: RunSettings): Preflight {
+  try {
+    return preflight(settings);
+  } catch (error) {
+    // A defect of the tool (settings it cannot use): said through the promises, as any other.
+    const failed = Promise.reject(error);
+    failed.catch(() => {});
+    return { probe: failed, keyed: failed as never, gate: Promise.resolve(undefined), done: Promise.resolve() };
+  }
+}
+
+function preflight(settings: RunSettings): Preflight {
   const guard = new RequestGuard(settings);
   const stopListening = listenForStop(settings.runId, (reason) => guard.stop(reason));
   // The exchange is redacted where it is written (the runner's thread); the client's previews need a redactor of their own.
   const client = new HttpClient({ ...settings, redactor: new Redactor().add(settings.apiKey, KEY_PLACEHOLDER), guard });
-  const request = { method: 'GET', path: '/categories', credential: NO_CREDENTIAL } as const;
-  let last: Exchange | undefined;
-  try {
-    return await client.send(request, 'preflight', (attempt) => (last = attempt));
-  } catch (error) {
-    if (!hasCode(error, 'PCS_RUN_STOPPED')) throw error;
-    // Stopped before or while it was sent: no answer, and no finding either.
-    return last ?? notSent(`${settings.baseUrl}${request.path}`, error.message);
-  } finally {
+  const send = async (credential: Credential): Promise<Exchange> => {
+    let last: Exchange | undefined;
+    try {
+      return await client.send({ method: 'GET', path: '/categories', credential }, 'preflight', (attempt) => (last = attempt));
+    } catch (error) {
+      if (!hasCode(error, 'PCS_RUN_STOPPED') && !hasCode(error, 'PCS_ROUTE_HUNG')) throw error;
+      // Stopped before or while it was sent: no answer, and no finding either.
+      return last ?? notSent(credential, `${settings.baseUrl}/categories`, error.message);
+    }
+  };
+  const probed = send(NO_CREDENTIAL);
+  const keyed = send(validCredential(settings.apiKey)).then((exchange) => {
+    const diagnosis = preflightDiagnosis(exchange, settings.keySource ?? 'the API key');
+    return diagnosis ? { exchange, diagnosis } : { exchange };
+  });
+  // A target that either request finds unreachable opens no check's requests: the run judges the probe alone, whatever the load on this machine delays.
+  const gate = Promise.race([
+    keyed.then(({ exchange, diagnosis }) => diagnosis ?? (unreachable(exchange) ? UNREACHED : undefined)),
+    probed.then(async (exchange) => (unreachable(exchange) ? UNREACHED : (await delay(PREFLIGHT_GRACE_MS), undefined))),
+  ]);
+  const done = Promise.allSettled([probed, keyed]).then(async () => {
     stopListening();
     await client.close();
-  }
+  });
+  return { probe: probed, keyed, gate, done };
 }
 
-/** The probe's record when the run stopped before it was sent. */
-function notSent(url: string, message: string): Exchange {
+/** Why the checks send nothing to a target the preflight did not reach (the report says why from the probe: report/build.ts). */
+const UNREACHED = 'the target is unreachable';
+
+/** Resolves after `ms`, holding nothing open. */
+const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
+
+/** The record of a preflight request when the run stopped before it was sent. */
+function notSent(credential: Credential, url: string, message: string): Exchange {
   return {
     seq: 0,
     checkId: 'preflight',
-    credential: NO_CREDENTIAL.name,
+    credential: credential.name,
     request: { method: 'GET', url, headers: {} },
     error: { code: 'ABANDONED', message, phase: 'headers' },
     startedAt: new Date().toISOString(),

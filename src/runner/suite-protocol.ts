@@ -36,13 +36,15 @@ export interface SuiteTest {
 
 /**
  * From the suite's thread: each target's probe (probe.ts: its exchange, or the defect of
- * the tool that kept it from being sent); the tests once the file is collected; each test
+ * the tool that kept it from being sent), then its keyed list and the diagnosis it gave
+ * (check/preflight.ts); the tests once the file is collected; each test
  * as it ends (its exchanges travel once, with it); a target's block as it ends; the run's
  * end (after every probe), with every test's final state, the errors of a file that did
  * not load, errors nobody caught, and whether the run was cancelled.
  */
 export type FromSuiteThread =
   | { type: 'probe'; runId: string; answer: { exchange: Exchange } | { error: string } }
+  | { type: 'preflight'; runId: string; exchange: Exchange; diagnosis?: string }
   | { type: 'collected'; tests: SuiteTest[] }
   | { type: 'result'; test: SuiteTest }
   | { type: 'block-end'; tests: SuiteTest[] }

@@ -18,6 +18,7 @@ import type { File, Suite, Test } from '@vitest/runner';
 import { getTestName, getTests } from '@vitest/runner/utils';
 import { withCauses } from '../core/tool-failure.js';
 import { probe } from './probe.js';
+import { openPreflight } from '../check/preflight.js';
 import type { SuiteTest, SuiteThreadData, FromSuiteThread, ToSuiteThread } from './suite-protocol.js';
 
 const data = workerData as SuiteThreadData;
@@ -123,15 +124,19 @@ function fileErrors(files: File[]): string[] {
   return files.flatMap((file) => (file.result?.errors ?? []).map((error) => `${file.filepath}: ${error.message}`));
 }
 
-// Each target's probe goes out beside its first checks (a run is told an unreachable target by it).
+// Each target's preflight goes out before its checks send (check/preflight.ts): the probe tells an unreachable target, the keyed list a key the target refuses or a wrong base URL.
 const probes = data.collectOnly
   ? []
-  : data.provide.runs.map((run) =>
-      probe(run).then(
-        (exchange) => post({ type: 'probe', runId: run.runId, answer: { exchange } }),
-        (error: unknown) => post({ type: 'probe', runId: run.runId, answer: { error: withCauses(error) } }),
-      ),
-    );
+  : data.provide.runs.map((run) => {
+      const flight = probe(run);
+      openPreflight(run.runId, flight.gate);
+      const failed = (error: unknown) => post({ type: 'probe', runId: run.runId, answer: { error: withCauses(error) } });
+      return Promise.all([
+        flight.probe.then((exchange) => post({ type: 'probe', runId: run.runId, answer: { exchange } }), failed),
+        flight.keyed.then((keyed) => post({ type: 'preflight', runId: run.runId, ...keyed }), failed),
+        flight.done,
+      ]);
+    });
 const files = data.collectOnly ? await collectTests([data.file], runner) : await startTests([data.file], runner);
 await Promise.all(probes);
 // A rejection nobody awaited is told after the task it happened in: one more turn hears of those the run left.

@@ -24,6 +24,8 @@ export interface SuiteOptions {
   onTargetEnd?: (collector: CheckCollector) => void;
   /** Called with each target's probe (probe.ts) as the thread sends it. */
   onProbe?: (runId: string, answer: { exchange: Exchange } | { error: string }) => void;
+  /** Called with each target's keyed list and its diagnosis (check/preflight.ts), after its probe. */
+  onPreflight?: (runId: string, preflight: { exchange: Exchange; diagnosis?: string }) => void;
 }
 
 /**
@@ -39,7 +41,11 @@ export async function startSuite(targets: readonly RunSettings[], collectors: re
   if (signal?.aborted) return { finished: Promise.resolve(stopped()) };
   const files = options.files ?? (await suiteFiles());
   const toCollectors = laneListener(collectors, options.onTargetEnd);
-  const onMessage = (message: FromSuiteThread) => (message.type === 'probe' ? options.onProbe?.(message.runId, message.answer) : toCollectors(message));
+  const onMessage = (message: FromSuiteThread) => {
+    if (message.type === 'probe') return options.onProbe?.(message.runId, message.answer);
+    if (message.type === 'preflight') return options.onPreflight?.(message.runId, message);
+    toCollectors(message);
+  };
   const thread = startThread(files, { provide: { runs: [...targets] }, maxConcurrency: Math.max(...targets.map((target) => target.concurrency)) }, onMessage);
   const onAbort = () => {
     for (const collector of collectors) collector.interrupted = true;

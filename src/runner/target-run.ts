@@ -9,12 +9,13 @@ import { UsageError } from '../core/errors.js';
 import type { Exchange } from '../core/exchange.js';
 import { toolVersion } from '../core/package-info.js';
 import type { ReferenceServer } from '../reference/server.js';
-import { buildReport, UNREACHABLE } from '../report/build.js';
-import { ConsoleFormat } from '../report/console.js';
-import { findingsOf, withBlocker } from '../report/findings.js';
+import { buildReport } from '../report/build.js';
+import { unreachable } from '../check/preflight.js';
+import { ConsoleFormat, PLAIN_WIDTH } from '../report/console.js';
+import { causeKey, findingsOf, withBlocker } from '../report/findings.js';
 import { exitCodeOf } from '../report/gate.js';
 import { redactExchange, redactReport } from '../report/redact.js';
-import { linkLatest } from '../report/report-dir.js';
+import { linkLatest, writtenLines } from '../report/report-dir.js';
 import { StatusLine, type Terminal } from '../report/status-line.js';
 import { listenForProgress } from '../core/progress-channel.js';
 import { KEY_PLACEHOLDER, Redactor, shortSecretNotice } from '../secrets/redactor.js';
@@ -35,6 +36,13 @@ export class TargetRun {
   /** Whether the probe reached the target; undefined until it answered. */
   #reached: boolean | undefined;
   #preflight: Exchange | undefined;
+  /** The keyed list of the preflight, once answered, and why the run could not go on (check/preflight.ts). */
+  #keyed: Exchange | undefined;
+  #setupProblem: string | undefined;
+  /** Whether a check's line was printed yet (the first comes after a blank line). */
+  #checkPrinted = false;
+  /** The check that first showed each root cause printed so far (findings.ts causeKey → check id). */
+  readonly #causes = new Map<string, string>();
   /** Settles with whether the probe reached the target, once the suite's thread sends its answer (see {@link probed}). */
   readonly reached: Promise<boolean>;
   #settleProbe!: { resolve: (reached: boolean) => void; reject: (error: Error) => void };
@@ -57,7 +65,8 @@ export class TargetRun {
     readonly traffic?: JudgedTraffic,
   ) {
     this.reached = new Promise<boolean>((resolve, reject) => (this.#settleProbe = { resolve, reject }));
-    this.#format = new ConsoleFormat(options.color ?? Boolean((options.out as { isTTY?: boolean } | null)?.isTTY), settings.strict);
+    const terminal = options.out as { isTTY?: boolean; columns?: number } | null | undefined;
+    this.#format = new ConsoleFormat(options.color ?? Boolean(terminal?.isTTY), settings.strict, (terminal?.isTTY && terminal.columns) || PLAIN_WIDTH);
     this.#status = settings.progress && options.out ? new StatusLine(options.out as Terminal, startedAt.getTime()) : undefined;
     this.#print = (text) => {
       if (text === undefined) return;
@@ -68,9 +77,15 @@ export class TargetRun {
       (result, exchanges) => {
         this.#status?.update({ checksDone: this.collector.results.length, ...(this.collector.total !== undefined ? { checksTotal: this.collector.total } : {}) });
         // Nothing to print (a fleet's targets print no check lines): no finding to work out either.
-        if (this.#reached === false || options.quiet || !options.out) return;
+        if (this.#reached === false || this.#setupProblem !== undefined || options.quiet || !options.out) return;
         // A check blocked by a deviation seen so far says so at once, as the report will.
-        this.#print(this.#format.check(withBlocker(result, findingsOf(this.collector.results), false)));
+        // A failure whose root cause was printed already names the check that showed it, not its evidence again.
+        const cause = causeKey(result);
+        const sameAs = cause === undefined ? undefined : this.#causes.get(cause);
+        if (cause !== undefined && sameAs === undefined) this.#causes.set(cause, result.id);
+        const line = this.#format.check(withBlocker(result, findingsOf(this.collector.results), false), { first: !this.#checkPrinted, ...(sameAs ? { sameAs } : {}) });
+        if (line !== undefined) this.#checkPrinted = true;
+        this.#print(line);
         if (options.verbose && exchanges.length > 0) this.#print(this.#format.exchanges(exchanges));
       },
       (secrets) => redactor.addDerived(secrets),
@@ -160,8 +175,18 @@ export class TargetRun {
     if (this.#reached !== undefined) return; // answered already: the thread's end adds nothing
     if (answer && 'error' in answer) return this.#settleProbe.reject(new Error(`the probe failed: ${answer.error}`));
     this.#preflight = answer?.exchange;
-    this.#reached = !this.#preflight?.error || !UNREACHABLE.includes(this.#preflight.error.code);
+    this.#reached = !unreachable(this.#preflight);
     this.#settleProbe.resolve(this.#reached);
+  }
+
+  /**
+   * The preflight's keyed list (check/preflight.ts), sent by the suite's thread after the
+   * probe, with the diagnosis that stops the run when the key or the base URL is wrong:
+   * then no check is judged, and none is printed.
+   */
+  preflighted(preflight: { exchange: Exchange; diagnosis?: string }): void {
+    this.#keyed = preflight.exchange;
+    this.#setupProblem = preflight.diagnosis;
   }
 
   /**
@@ -175,9 +200,14 @@ export class TargetRun {
   async finish(laneAborted: string | undefined, keepExchanges = true): Promise<RunOutcome> {
     const { collector, settings, options, redactor } = this;
     const reached = this.#reached !== false;
+    const setup = reached ? this.#setupProblem : undefined;
     const aborted = laneAborted ?? collector.stopped ?? (collector.interrupted ? 'interrupted' : undefined);
-    // An unreachable target is judged by the probe alone: checks that raced it judged nothing.
-    const judged = reached ? { results: collector.results, exchanges: collector.exchanges, runErrors: collector.runErrors } : { results: [], exchanges: [], runErrors: [] };
+    const keyed = this.#keyed ? [this.#keyed] : [];
+    // An unreachable target is judged by the probe alone, one whose key or base URL is wrong by the preflight alone: checks that raced them judged nothing.
+    const judged =
+      reached && !setup
+        ? { results: collector.results, exchanges: [...keyed, ...collector.exchanges], runErrors: collector.runErrors }
+        : { results: [], exchanges: reached ? keyed : [], runErrors: [] };
     const report = buildReport({
       settings,
       startedAt: this.startedAt,
@@ -187,7 +217,8 @@ export class TargetRun {
       created: collector.created,
       preflight: this.#preflight,
       runErrors: judged.runErrors,
-      aborted: reached ? aborted : undefined,
+      aborted: reached && !setup ? aborted : undefined,
+      ...(setup ? { unassessable: setup } : {}),
       ...(options.keySource && !this.embedded ? { keySource: options.keySource } : {}),
       ...(this.knownFailures ? { knownFailures: this.knownFailures } : {}),
       notices: this.notices,
@@ -201,7 +232,7 @@ export class TargetRun {
     const files = options.reportDir === null ? { written: [], failed: [] } : await (await reportWriters()).writeReports(report, exchanges, options.reportDir, settings.formats, redactor);
     if (options.reportStream) options.reportStream.write(await (await reportWriters()).renderReport(report, exchanges, settings.formats[0]!, redactor));
     if (files.written.length > 0 && options.linkLatest) await linkLatest(options.reportDir!).catch(() => {});
-    this.#print([...files.written.map((path) => `Report: ${path}`), ...(options.quiet ? [] : [''])].join('\n') || undefined);
+    this.#print(writtenLines(files.written).join('\n') || undefined);
     for (const { path, reason } of files.failed) (options.err ?? options.out)?.write(`petstore-conformance: could not write ${path}: ${reason}\n`);
     if (files.failed.length > 0) (options.err ?? options.out)?.write(`petstore-conformance: the reports are incomplete (${files.failed.length} of ${settings.formats.length} not written); the verdict above stands\n`);
     collector.release();
@@ -254,13 +285,17 @@ function settingsFor(options: RunOptions, embedded: ReferenceServer | undefined,
     baseUrl: embedded?.baseUrl ?? options.baseUrl!,
     apiKey: embedded?.apiKey ?? options.apiKey ?? '',
     ...(targetName ? { targetName } : {}),
+    ...(options.keySource && !embedded ? { keySource: options.keySource } : {}),
     targetKind: embedded ? 'embedded' : 'external',
     seed,
     // A fleet's targets share one seed and one worker: ten hex characters keep a thousand of them apart (a clash is refused, fleet.ts).
     runId: targetName ? derivedHex(seed, `run-id/${targetName}`, 10) : derivedHex(seed, 'run-id', 6),
     userAgent: `petstore-conformance/${toolVersion}`,
+    ...(options.command ? { command: options.command } : {}),
     profile,
     profileSource: options.profile ? 'explicit' : 'default',
+    // Node reads NODE_TLS_REJECT_UNAUTHORIZED=0 as turning verification off: the run says so, as it says --insecure.
+    insecure: Boolean(options.insecure) || (options.env ?? process.env).NODE_TLS_REJECT_UNAUTHORIZED === '0',
     // A status line on a terminal (a fleet's targets print nothing: their out is null).
     ...(options.out && (options.out as { isTTY?: boolean }).isTTY && !options.quiet ? { progress: true } : {}),
     ...(options.caPem ? { caPem: options.caPem } : {}),

@@ -369,14 +369,5 @@ export function shortSecretNotice(what: string, secret: string): string | undefi
 /** The shell variable that stands for the API key in everything shown. */
 export const KEY_VARIABLE = 'PETSTORE_API_KEY';
 
-/**
- * A shell parameter expansion of the key variable, so a shown credential stays
- * runnable in bash: `keyExpression()` is `${PETSTORE_API_KEY}`, `keyExpression('%?')`
- * the key without its last character, `keyExpression('~~')` the key with case swapped.
- */
-export function keyExpression(operator = ''): string {
-  return `\${${KEY_VARIABLE}${operator}}`;
-}
-
-/** The placeholder shown in place of the API key. */
-export const KEY_PLACEHOLDER = keyExpression();
+/** The placeholder shown in place of the API key: the variable's expansion, so a shown credential replays under any POSIX sh. */
+export const KEY_PLACEHOLDER = `\${${KEY_VARIABLE}}`;

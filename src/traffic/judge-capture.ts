@@ -3,10 +3,11 @@
  * judged by the suite's rules (judge.ts) into the same report, formats and exit codes as
  * a run. Nothing is sent. The files are read as streams, one entry at a time.
  */
-import { withDefaults, type Format, type RunSettings } from '../config/settings.js';
+import { withDefaults, type Format, type RunSettings, type SettingValues } from '../config/settings.js';
 import { toolVersion } from '../core/package-info.js';
 import { buildReport } from '../report/build.js';
 import { ConsoleFormat } from '../report/console.js';
+import { writtenLines } from '../report/report-dir.js';
 import type { CheckDefinition } from '../check/types.js';
 import type { CheckResult, Report, TrafficSummary } from '../report/model.js';
 import { visible } from '../report/visible.js';
@@ -34,8 +35,8 @@ export interface JudgeOptions {
   reportDir: string | null;
   formats: readonly Format[];
   strict?: boolean;
-  /** Fewest must checks judged for a verdict (`--min-must-checks`): fewer is not assessable (exit 3). */
-  minMustChecks?: number;
+  /** Fewest must checks judged for a verdict (`--min-must-checks`: a number, `all` or `profile`): fewer is not assessable (exit 3). */
+  minMustChecks?: SettingValues['minMustChecks'];
   /** A capture cut short still gives a verdict on what it holds (`--accept-truncated`); else exit 3. */
   acceptTruncated?: boolean;
   /** Largest body kept per entry, in bytes (`--max-response-bytes`; default 16 MiB): a larger one is counted, not judged. */
@@ -177,7 +178,7 @@ export async function reportTraffic(traffic: JudgedTraffic, options: Omit<JudgeO
   print(redactor.text(options.quiet ? format.verdict(report) : format.summary(report)));
   const { writeReports } = await import('../report/write.js');
   const files = options.reportDir === null ? { written: [], failed: [] } : await writeReports(report, [], options.reportDir, options.formats.filter((f) => f !== 'har'), redactor);
-  if (files.written.length > 0) print(files.written.map((path) => `Report: ${path}`).join('\n'));
+  if (files.written.length > 0) print(writtenLines(files.written).join('\n'));
   for (const { path, reason } of files.failed) (options.err ?? options.out)?.write(`petstore-conformance: could not write ${path}: ${reason}\n`);
   if (files.failed.length > 0) (options.err ?? options.out)?.write(`petstore-conformance: the reports are incomplete (${files.failed.length} not written); the verdict above stands\n`);
   const { redactReport } = await import('../report/redact.js');

@@ -14,7 +14,7 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import { startReferenceServer } from '../../src/reference/server.js';
 import { startRawServer } from '../support/raw-server.js';
 import missingHeaderAccepted from '../faults/missing-header-accepted.js';
-import { startCli, tempDir } from '../support/cli-child.js';
+import { startCli, tempDir, unwrapped } from '../support/cli-child.js';
 import { BASE, entry, writeHar } from '../support/har.js';
 
 /** The report.json a command wrote into `dir`. */
@@ -124,12 +124,12 @@ describe('a capture that cannot be read whole is no clean verdict', () => {
     const file = await cutAt(`cut-${at}.har`, at < 0 ? whole.length + at : Math.floor(whole.length * at));
     const refused = await startCli(['judge', file, '--base-url', BASE, '--report-dir', join(dir, `r${at}`)]).result;
     expect(refused.code).toBe(3);
-    expect(refused.stdout).toMatch(new RegExp(`Verdict: ERROR: the capture \\S+ ends before its JSON does: judged up to its last whole entry \\(${entries} entries\\)`));
+    expect(unwrapped(refused.stdout)).toMatch(new RegExp(`Verdict: ERROR: the capture \\S+ ends before its JSON does: judged up to its last whole entry \\(${entries} entries\\)`));
     expect(refused.stderr).toMatch(/petstore-conformance: notice: the capture \S+ ends before its JSON does/);
     expect((await reportIn(join(dir, `r${at}`))).traffic.truncated).toEqual([{ file, entries, reason: 'ends before its JSON does' }]);
     const accepted = await startCli(['judge', file, '--base-url', BASE, '--accept-truncated', '--report-dir', join(dir, `a${at}`)]).result;
     expect(accepted.code).toBe(0);
-    expect(accepted.stdout).toMatch(/CONFORMANT on what the capture shows \(the capture was cut short: judged up to its last whole entry\)/);
+    expect(unwrapped(accepted.stdout)).toMatch(/CONFORMANT on what the capture shows \(the capture was cut short: judged up to its last whole entry\)/);
   });
 
   test('the near miss: the whole capture gives its verdict, and says nothing of a cut', async () => {

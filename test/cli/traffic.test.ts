@@ -11,7 +11,7 @@ import { describe, expect, test } from 'vitest';
 import { startReferenceServer } from '../../src/reference/server.js';
 import missingHeaderAccepted from '../faults/missing-header-accepted.js';
 import { BASE, entry, harSchemaErrors, writeHar } from '../support/har.js';
-import { startCli as start, tempDir } from '../support/cli-child.js';
+import { startCli as start, tempDir, unwrapped } from '../support/cli-child.js';
 
 describe('judge', () => {
   test('exit 0 within the traffic, 1 for a broken rule (its finding printed as found), 3 for a capture of another target', async () => {
@@ -20,19 +20,19 @@ describe('judge', () => {
     const broken = await writeHar(dir, 'broken.har', [entry({ status: 200, responseBody: '[]', authorization: null })]);
     const conformant = await start(['judge', fine, '--base-url', BASE, '--report-dir', join(dir, 'a')]).result;
     expect(conformant.code).toBe(0);
-    expect(conformant.stdout).toMatch(/Verdict: CONFORMANT on what the capture shows: \d+ of \d+ must checks judged, \d+ untested/);
+    expect(unwrapped(conformant.stdout)).toMatch(/Verdict: CONFORMANT on what the capture shows: \d+ of \d+ must checks judged, \d+ untested/);
     expect(conformant.stdout).toMatch(/^Must checks judged \(\d+ of \d+\): [a-z-]+/m);
     // A gate on coverage: fewer must checks judged than asked is not assessable, naming those that were.
     const gated = await start(['judge', fine, '--base-url', BASE, '--min-must-checks', '40', '--report-dir', join(dir, 'g')]).result;
     expect(gated.code).toBe(3);
-    expect(gated.stdout).toMatch(/Verdict: ERROR: only \d+ must checks ran or were judged on the captured traffic, fewer than --min-must-checks 40: [a-z-]+/);
+    expect(unwrapped(gated.stdout)).toMatch(/Verdict: ERROR: only \d+ must checks ran or were judged on the captured traffic, fewer than --min-must-checks 40: [a-z-]+/);
     const nonconformant = await start(['judge', broken, '--base-url', BASE, '--report-dir', join(dir, 'b')]).result;
     expect(nonconformant.code).toBe(1);
     expect(nonconformant.stdout).toMatch(/✗ must {3}list-401-missing #1 GET \/v1\/categories → 200: Expected status 401, received 200/);
     expect(await readdir(join(dir, 'b'))).toEqual(expect.arrayContaining(['report.json', 'junit.xml', 'report.html', 'summary.md']));
     const elsewhere = await start(['judge', fine, '--base-url', 'https://other.example/v1', '--report-dir', join(dir, 'c')]).result;
     expect(elsewhere.code).toBe(3);
-    expect(elsewhere.stdout).toMatch(/Verdict: ERROR: no exchange of the interface at https:\/\/other.example\/v1/);
+    expect(unwrapped(elsewhere.stdout)).toMatch(/Verdict: ERROR: no exchange of the interface at https:\/\/other.example\/v1/);
   });
 
   test('judge --help and proxy --help say that --base-url is required', async () => {

@@ -40,7 +40,7 @@ describe('auth-rejects-generated-credentials: an invalid credential is answered 
   const error = (status: number, field = status) => answered(status, { code: 'x', message: 'y', status: field });
   test.each([
     ['401 with an Error body', error(401), 'passed'],
-    ['near miss: 401 with the Error status field 400', error(401, 400), { expected: 'status field 401', found: 'status field 400' }],
+    ['near miss: 401 with the Error status field 400', error(401, 400), { expected: 'status field 401', found: 'status field 400', breaks: ['R-7-STATUS'], pointer: '/status' }],
     ['near miss: 403', error(403), { expected: 'status 401', found: 'status 403' }],
     ['near miss: 200, the credential accepted', answered(200, []), { expected: 'status 401', found: `status 200: accepted ${words}` }],
     ['near miss: 299, the credential accepted', answered(299, []), { expected: 'status 401', found: `status 299: accepted ${words}` }],

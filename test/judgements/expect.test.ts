@@ -18,18 +18,23 @@ describe('expectStatus', () => {
   });
 });
 
+/** What a create's Category that deviates breaks (spec 2 and 4.2/R1). */
+const CREATED = { breaks: ['R-2-CATEGORY', 'R-4.2-R1'] };
+
 describe('expectCreated', () => {
   test.each([
     ['201 with a Category passes', answered(201, category), 'passed'],
     ['200 fails', answered(200, category), { expected: 'status 201', found: 'status 200' }],
     ['an empty body fails', answered(201, ''), { expected: 'a JSON body', found: 'not JSON (the body is empty)' }],
     ['invalid UTF-8 fails', answered(201, category, { utf8Valid: false }), { expected: 'a UTF-8 JSON body', found: 'invalid UTF-8' }],
-    ['an id as a string fails', answered(201, { ...category, id: '7' }), { expected: 'a Category', found: '/id must be integer (found string)' }],
-    ['an id as a float fails', answered(201, '{"id":7.5,"name":"Cats"}'), { expected: 'a Category', found: expect.stringContaining('/id must be integer') }],
-    ['an id past int64 fails, though a double would round it in', answered(201, '{"id":9223372036854775808,"name":"Cats"}'), { expected: 'an int64 id', found: 'id 9223372036854775808' }],
+    // A Category that deviates breaks section 2's shape and the create's 4.2/R1, and names its defect (the fold of root causes) and where it lies.
+    ['an id as a string fails', answered(201, { ...category, id: '7' }), { ...CREATED, expected: 'a Category', found: '/id must be integer (found string)', defect: 'a Category: /id must be integer (found string)', pointer: '/id' }],
+    ['an id as a float fails', answered(201, '{"id":7.5,"name":"Cats"}'), { ...CREATED, expected: 'a Category', found: expect.stringMatching(/^\/id must be integer \(found number\)/), defect: expect.stringMatching(/^a Category: \/id must be integer \(found number\)/), pointer: '/id' }],
+    ['near miss: an integer written 7.0 is the integer 7 (JSON Schema)', answered(201, '{"id":7.0,"name":"Cats"}'), 'passed'],
+    ['an id past int64 fails, though a double would round it in', answered(201, '{"id":9223372036854775808,"name":"Cats"}'), { ...CREATED, expected: 'an int64 id', found: 'id 9223372036854775808', defect: 'a Category: an id outside int64', pointer: '/id' }],
     ['the largest int64 passes', answered(201, '{"id":9223372036854775807,"name":"Cats"}'), 'passed'],
-    ['a name that is not a string fails', answered(201, { id: 7, name: 123 }), { expected: 'a Category', found: expect.stringContaining('/name must be string') }],
-    ['no name fails', answered(201, { id: 7 }), { expected: 'a Category', found: expect.stringContaining("must have required property 'name'") }],
+    ['a name that is not a string fails', answered(201, { id: 7, name: 123 }), { ...CREATED, expected: 'a Category', found: '/name must be string (found integer)', defect: 'a Category: /name must be string (found integer)', pointer: '/name' }],
+    ['no name fails', answered(201, { id: 7 }), { ...CREATED, expected: 'a Category', found: "(root) must have required property 'name'", defect: "a Category: (root) must have required property 'name'", pointer: '' }],
   ])('%s', (_description, exchange, outcome) => {
     expect(judged(() => expectCreated(exchange))).toEqual(outcome);
   });
@@ -49,13 +54,25 @@ describe('expectSameFields', () => {
   });
 });
 
+/** What a 401 whose body is no Error breaks. */
+const ERROR_401 = { expected: 'an Error body', breaks: ['R-7-SHAPE', 'R-2-ERROR', 'R-5-R2'] };
+
 describe('expectErrorStatus', () => {
+  test.each([
+    [400, ['R-7-SHAPE', 'R-2-ERROR', 'R-4.2-400']],
+    [401, ['R-7-SHAPE', 'R-2-ERROR', 'R-5-R2']],
+    [403, ['R-7-SHAPE', 'R-2-ERROR']],
+  ])('a %i whose body is no Error breaks the rule that names its Error body', (status, breaks) => {
+    expect(judged(() => expectErrorStatus(answered(status, { error: 'x' }), status))).toMatchObject({ breaks });
+  });
+
   const error = (status: unknown) => ({ code: 'unauthorized', message: 'no key', status });
   test.each([
     ['401 with an Error whose status is 401 passes', answered(401, error(401)), 'passed'],
-    ['a status field of another value fails', answered(401, error(400)), { expected: 'status field 401', found: 'status field 400' }],
-    ['a status field as a string fails', answered(401, error('401')), { expected: 'an Error body', found: expect.stringContaining('/status must be integer') }],
-    ['a body that is not an Error fails', answered(401, { error: 'no key' }), { expected: 'an Error body', found: expect.stringContaining("required property 'code'") }],
+    // A wrong status field breaks section 7's rule alone; a body that is no Error, 7's shape, 2's Error and 5/R2's Error body of a 401.
+    ['a status field of another value fails', answered(401, error(400)), { expected: 'status field 401', found: 'status field 400', breaks: ['R-7-STATUS'], pointer: '/status' }],
+    ['a status field as a string fails', answered(401, error('401')), { ...ERROR_401, found: '/status must be integer (found string)', defect: 'an Error body: /status must be integer (found string)', pointer: '/status' }],
+    ['a body that is not an Error fails', answered(401, { error: 'no key' }), { ...ERROR_401, found: expect.stringContaining("required property 'code'"), defect: expect.stringMatching(/^an Error body: .*required property 'code'/), pointer: '' }],
     ['another status fails first', answered(403, error(403)), { expected: 'status 401', found: 'status 403' }],
   ])('%s', (_description, exchange, outcome) => {
     expect(judged(() => expectErrorStatus(exchange, 401))).toEqual(outcome);

@@ -95,6 +95,6 @@ describe('--strict is one policy: every output agrees that a should failure fail
     expect(await file('summary.md')).toMatch(/### Failed checks that decide the verdict \(--strict: should checks count\)[\s\S]*\| `json-without-byte-order-mark` \| should \|/);
     expect(await file('report.html')).toMatch(/<code>json-without-byte-order-mark<\/code>[^\n]*fails the run/);
     // The replay reproduces what decided the verdict: --strict and the known failures.
-    expect(await file('summary.md')).toMatch(/Replay: `petstore-conformance run --base-url \S+ --profile full --strict --known-failures \S+ --seed \d+`/);
+    expect(await file('summary.md')).toMatch(/Replay: `npx petstore-conformance run --base-url \S+ --profile full --strict --known-failures \S+ --seed \d+`/);
   });
 });

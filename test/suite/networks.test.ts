@@ -114,7 +114,7 @@ describe('extra headers (--header, --header-env)', () => {
     const seen: Array<string | undefined> = [];
     const without = await runAgainst({ server: gateway(GATEWAY_KEY, seen) }, ONE_CHECK);
     expect(without.exitCode).toBe(3);
-    expect(without.report.verdictReason).toMatch(/answered 403/);
+    expect(without.report.verdictReason).toMatch(/^the target refuses the key \(403 with /);
 
     const reportDir = await mkdtemp(join(tmpdir(), 'pcs-headers-'));
     const withKey = await runAgainst(

@@ -61,7 +61,8 @@ describe('a run against the embedded reference server', async () => {
   });
 
   test('counts requests, checks by level, and links reports/latest', async () => {
-    expect(onDisk.summary.requests).toBe(onDisk.checks.reduce((n, c) => n + c.requests, 0) + 1);
+    // The checks' requests, the probe and the preflight's keyed list.
+    expect(onDisk.summary.requests).toBe(onDisk.checks.reduce((n, c) => n + c.requests, 0) + 2);
     expect(onDisk.summary.byLevel.must.passed).toBe(onDisk.checks.filter((c) => c.level === 'must').length);
     expect(await readlink(join(dir, '..', 'latest'))).toBe(dir.split('/').pop());
   });
@@ -73,7 +74,8 @@ describe('a run against the embedded reference server', async () => {
     // No base URL: the embedded server was checked, and the headline says so (no green badge).
     expect(text).toContain('Verdict: SELF-TEST (embedded reference server): CONFORMANT');
     expect(onDisk.headline).toBe('SELF-TEST (embedded reference server): CONFORMANT');
-    expect(text).toContain(`Report: ${join(dir, 'report.json')}`);
+    // Where the reports went, in one line, and the page to open last.
+    expect(text.trimEnd().split('\n').slice(-2)).toEqual([`Reports: ${dir} (report.json, junit.xml, report.html, summary.md, exchanges.har)`, `Open ${join(dir, 'report.html')}`]);
   });
 });
 
@@ -227,6 +229,46 @@ describe('the probe, sent by the suite\'s thread', () => {
     const outcome = await runAgainst({ variations: [delayedBy(300)] }, { checkFilter: '^nothing$' });
     expect(outcome.report.checks.every((check) => check.status === 'skipped')).toBe(true);
     expect(outcome.report.preflight?.response?.status).toBe(401);
-    expect(outcome.report.summary.requests).toBe(1);
+    expect(outcome.report.summary.requests).toBe(2); // the probe and the preflight's keyed list
+  });
+});
+
+describe('the preflight names the user\'s own mistake, in a few lines, before any check sends', () => {
+  const KEY = 'the-right-key-0123456789';
+
+  test('a key the target refuses: exit 3, at most 5 lines, no check line, the fix named; near miss: the right key runs', async () => {
+    const server = await startReferenceServer({ apiKey: KEY, configure: (http) => void http.on('request', () => received++) });
+    let received = 0;
+    try {
+      const out = sink();
+      const refused = await runConformance({ baseUrl: server.baseUrl, apiKey: 'a-wrong-key-0123456789', keySource: 'the environment variable PETSTORE_API_KEY', reportDir: null, out });
+      expect(refused.exitCode).toBe(3);
+      const lines = out.text().trimEnd().split('\n');
+      expect(lines.length).toBeLessThanOrEqual(5);
+      expect(out.text()).not.toMatch(/^ {2}[✓✗!i?] /m);
+      expect(out.text().replace(/\n {2}/g, ' ')).toContain("Verdict: ERROR: the target refuses the key (401 with an Error body): check the environment variable PETSTORE_API_KEY, and that it is this target's key");
+      // The probe and the keyed list: nothing else was sent.
+      expect(received).toBe(2);
+      expect(refused.report.checks).toEqual([]);
+      const right = await runConformance({ baseUrl: server.baseUrl, apiKey: KEY, checkFilter: '^list-answers-200-array$', reportDir: null, out: null });
+      expect(right.exitCode).toBe(0);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('the wrong service (404 with a web page): exit 3 with the base-URL question, nothing judged', async () => {
+    const { startRawServer } = await import('../support/raw-server.js');
+    const page = await startRawServer((_req, res) => res.writeHead(404, { 'content-type': 'text/html; charset=utf-8' }).end('<h1>Not Found</h1>'));
+    try {
+      const out = sink();
+      const outcome = await runConformance({ baseUrl: page.baseUrl, apiKey: KEY, reportDir: null, out });
+      expect(outcome.exitCode).toBe(3);
+      expect(outcome.report.verdictReason).toBe(`is the base URL right? GET ${page.baseUrl}/categories answered 404 text/html; charset=utf-8: the base URL ends with the version segment /v1 where the service mounts it`);
+      expect(out.text().trimEnd().split('\n').length).toBeLessThanOrEqual(5);
+      expect(page.received).toHaveLength(2);
+    } finally {
+      await page.close();
+    }
   });
 });

@@ -2,7 +2,9 @@
  * Safe to point at production: the read-only profile, budgets, pacing, deadlines and
  * transport, proven at the level of whole runs against local servers.
  */
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { ServerResponse } from 'node:http';
 import { describe, expect, test } from 'vitest';
 import { SETTINGS } from '../../src/config/settings.js';
@@ -151,9 +153,37 @@ describe('transport', () => {
     const [key, cert] = await Promise.all(['key', 'cert'].map((f) => readFile(new URL(`../fixtures/tls/${f}.pem`, import.meta.url), 'utf8')));
     const without = await runAgainst({ variations: [], tls: { key: key!, cert: cert! } }, { checkFilter: '^list-answers-200-array$' });
     expect(without.exitCode).toBe(3);
-    expect(without.report.verdictReason).toMatch(/unreachable: TLS/);
+    // The cause, and the fix: the private CA's file, or curl's -k.
+    expect(without.report.verdictReason).toMatch(/unreachable: TLS: .*\. A private CA: --ca-file FILE \(or NODE_EXTRA_CA_CERTS\); to skip verification as curl -k does: --insecure, said in every report$/);
+    expect(without.report.settings.insecure).toBe(false);
     const withCa = await runAgainst({ variations: [], tls: { key: key!, cert: cert! } }, { checkFilter: '^list-answers-200-array$', caPem: cert });
     expect(withCa.report.verdict).toBe('conformant');
+    expect(withCa.report.headline).not.toMatch(/TLS not verified/);
+  });
+
+  test.each([
+    ['--insecure', { insecure: true }],
+    ['NODE_TLS_REJECT_UNAUTHORIZED=0, counted as --insecure', { env: { NODE_TLS_REJECT_UNAUTHORIZED: '0' } }],
+  ])('%s: the run proceeds, and the console header, the headline, report.json and summary.md say TLS was not verified', async (_what, options) => {
+    const [key, cert] = await Promise.all(['key', 'cert'].map((f) => readFile(new URL(`../fixtures/tls/${f}.pem`, import.meta.url), 'utf8')));
+    const dir = await mkdtemp(join(tmpdir(), 'pcs-insecure-'));
+    try {
+      const outcome = await runAgainst({ variations: [], tls: { key: key!, cert: cert! } }, { checkFilter: '^list-answers-200-array$', ...options, reportDir: dir, formats: ['json', 'md'] });
+      expect(outcome.report.verdict).toBe('conformant');
+      expect(outcome.report.headline).toMatch(/ \(TLS not verified: --insecure\)$/);
+      expect(outcome.report.settings.insecure).toBe(true);
+      expect(outcome.console.split('\n').slice(0, 2).join(' ').replace(/ +/g, ' ')).toContain(', TLS not verified (--insecure)');
+      expect(await readFile(join(dir, 'summary.md'), 'utf8')).toContain('(TLS not verified: --insecure)');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('near miss: NODE_TLS_REJECT_UNAUTHORIZED set to anything but 0 verifies', async () => {
+    const [key, cert] = await Promise.all(['key', 'cert'].map((f) => readFile(new URL(`../fixtures/tls/${f}.pem`, import.meta.url), 'utf8')));
+    const outcome = await runAgainst({ variations: [], tls: { key: key!, cert: cert! } }, { checkFilter: '^list-answers-200-array$', env: { NODE_TLS_REJECT_UNAUTHORIZED: '1' } });
+    expect(outcome.exitCode).toBe(3);
+    expect(outcome.report.settings.insecure).toBe(false);
   });
 
   test('a redirect to another origin is a finding, and that origin receives nothing', async () => {

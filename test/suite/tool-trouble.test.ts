@@ -75,7 +75,9 @@ describe('proxies that misbehave', () => {
     try {
       const outcome = await runConformance({ baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'a-key-of-sixteen-or-more', env: { HTTP_PROXY: proxy.url }, connections: 4, reportDir: null, out: null });
       expect(outcome.exitCode).toBe(3);
-      expect(proxy.connects()).toBeLessThanOrEqual(4 + 2);
+      // The preflight's two requests and no check's (an unreachable preflight opens none: test/unit/preflight.test.ts):
+      // each request gives up at its fourth connection, and undici may have one more under way when it does.
+      expect(proxy.connects()).toBeLessThanOrEqual(2 * (4 + 1));
     } finally {
       await proxy.close();
     }

@@ -11,6 +11,9 @@ import { fileURLToPath } from 'node:url';
 const BIN = fileURLToPath(new URL('../../bin/petstore-conformance.js', import.meta.url));
 export const tempDir = () => mkdtemp(join(tmpdir(), 'pcs-cli-traffic-'));
 
+/** Console text with wrapped lines joined: the console wraps at 100 columns, continuing a line two spaces in. */
+export const unwrapped = (text: string) => text.replace(/\n {2}(?=\S)(?!- )/g, ' ');
+
 /**
  * A started CLI: its process, its output so far, a wait for a line of it, and its end.
  * Bounded by a 60 s kill.

@@ -2,8 +2,9 @@
  * The project's Markdown, read as GitHub renders it (CommonMark with GFM tables, micromark):
  * the problems a reader would meet. A code block left open swallows the prose after it; a
  * closing fence that carries text closes nothing (CommonMark §4.5), with the same effect; a
- * relative link to a file or heading that does not exist is dead; a flag the CLI no longer
- * has sends a reader to a usage error.
+ * relative link to a file or heading that does not exist is dead, and one outside the
+ * repository dead in every clone; a flag the CLI no longer has sends a reader to a usage
+ * error.
  */
 import type { Nodes } from 'mdast';
 import GithubSlugger from 'github-slugger';
@@ -18,6 +19,7 @@ export const OTHER_TOOLS_FLAGS: ReadonlySet<string> = new Set([
   '--form', // httpie
   '--sample', // npm run mutations
   '--api-key', // named as refused: a key is never taken on the command line
+  '--inspect', '--import', '--input-type', // node's, which the library's run leaves alone
 ]);
 
 /** Every node of a tree, depth first. */
@@ -27,6 +29,9 @@ function* nodes(node: Nodes): Generator<Nodes> {
 }
 
 const FENCE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
+
+/** Whether a path, relative to the repository's root and normalized, lies outside it. */
+const leaves = (path: string) => path === '..' || path.startsWith('../');
 
 /** The headings' anchors of a document, as GitHub makes them. */
 export function anchorsOf(markdown: string): Set<string> {
@@ -63,18 +68,26 @@ export function markdownProblems(path: string, documents: ReadonlyMap<string, st
       const last = lines[end.line - 1];
       if (end.line === start.line || !closes(last) || FENCE.exec(last!)![2]!.trim() !== '') at(start.line, 'a code block left open: it swallows everything after it');
     }
+    // A path in code that points outside the repository: what a clone cannot read.
+    if (node.type === 'inlineCode' && node.position && /^\.\.\//.test(node.value) && leaves(normalize(join(dirname(path), node.value)))) {
+      at(node.position.start.line, `a path that leaves the repository: ${node.value}`);
+    }
     if ((node.type === 'link' || node.type === 'definition' || node.type === 'image') && node.position) {
       const url = node.url;
       if (/^[a-z][a-z0-9+.-]*:/i.test(url)) continue; // absolute (https:, mailto:)
       const [file, anchor] = url.split('#') as [string, string | undefined];
       const target = file === '' ? path : normalize(join(dirname(path), decodeURIComponent(file))).replaceAll('\\', '/');
+      if (leaves(target)) {
+        at(node.position.start.line, `a link that leaves the repository: ${url} (a clone holds no ${target})`);
+        continue;
+      }
       const document = documents.get(target);
       if (document === undefined && !exists(target.replace(/\/$/, ''))) at(node.position.start.line, `a dead link: ${url} (no ${target})`);
       else if (anchor !== undefined && document !== undefined && !anchorsOf(document).has(anchor)) at(node.position.start.line, `a dead link: ${url} (no heading #${anchor} in ${target})`);
     }
   }
   lines.forEach((line, index) => {
-    for (const [flag] of line.matchAll(/(?<![\w-])--[a-z][a-z0-9-]*[a-z0-9]/g)) {
+    for (const [flag] of line.matchAll(/(?<![\w!-])--[a-z][a-z0-9-]*[a-z0-9]/g)) {
       if (!flags.has(flag) && !OTHER_TOOLS_FLAGS.has(flag)) at(index + 1, `${flag} is no flag of the CLI (docs/cli.md)`);
     }
   });

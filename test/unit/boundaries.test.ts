@@ -53,6 +53,21 @@ describe('messages that list what there is, and say nothing of what there is not
     expect(coverageShortfall([must('a', 'passed')], 2)).toBe('only 1 must check ran, fewer than --min-must-checks 2: a');
   });
 
+  test('--min-must-checks all: every must check of the suite ran, or those that did not are named; profile: only those the profile left out may be missing', () => {
+    const readOnly = (id: string): CheckResult => ({ ...must(id, 'skipped'), reason: 'untested (profile read-only)' });
+    const empty = (id: string): CheckResult => ({ ...must(id, 'skipped'), reason: 'the list is empty' });
+    expect(coverageShortfall([must('a', 'passed'), must('b', 'failed'), must('c', 'error')], 'all')).toBeUndefined();
+    expect(coverageShortfall([must('a', 'passed'), readOnly('w')], 'all')).toBe('1 of 2 must checks ran; --min-must-checks all asks for every must check of the suite: not run w (untested (profile read-only))');
+    expect(coverageShortfall([must('a', 'passed'), readOnly('w')], 'profile')).toBeUndefined();
+    expect(coverageShortfall([must('a', 'passed'), readOnly('w'), empty('e')], 'profile')).toBe('1 of 3 must checks ran; --min-must-checks profile asks for every must check the profile reaches: not run e (the list is empty)');
+    // Five named at most: the sixth is counted.
+    const six = Array.from({ length: 6 }, (_, i) => empty(`e${i}`));
+    expect(coverageShortfall([must('a', 'passed'), ...six.slice(0, 5)], 'all')).toMatch(/e4 \(the list is empty\)$/);
+    expect(coverageShortfall([must('a', 'passed'), ...six], 'all')).toMatch(/e4 \(the list is empty\), and 1 more$/);
+    // Only must checks count: a should check skipped is no shortfall.
+    expect(coverageShortfall([must('a', 'passed'), { ...readOnly('s'), level: 'should' }], 'all')).toBeUndefined();
+  });
+
   test('a capture cut short: the others cut are counted from the second on', () => {
     const cut = (n: number): TrafficSummary => ({ files: [], entries: 3, judged: 3, other: 0, missing: {}, truncated: Array.from({ length: n }, (_, i) => ({ file: `f${i}.har`, entries: 3, reason: 'ends mid-entry' })) }) as TrafficSummary;
     expect(truncationShortfall(cut(1), false)).not.toMatch(/more cut/);

@@ -38,12 +38,12 @@ describe('GitHub workflows', async () => {
     expect(text).not.toMatch(/actions\/download-artifact@v[1-6]\b/);
   });
 
-  test('the repository\'s own workflow runs the action from this checkout (uses: ./), against the embedded server, and requires a conformant verdict', async () => {
+  test('the repository\'s own workflow runs the action from this checkout (uses: ./), a self-test asked for outright, and requires a conformant verdict', async () => {
     const workflow = parse(await readFile(`${OWN_WORKFLOWS}conformance.yml`, 'utf8')) as { jobs: Record<string, { steps: Array<{ uses?: string; with?: unknown; run?: string }> }> };
     const steps = Object.values(workflow.jobs).flatMap((job) => job.steps);
     const own = steps.filter((step) => step.uses === './');
     expect(own).toHaveLength(1);
-    expect(own[0]!.with).toBeUndefined(); // no base-url: the embedded reference server
+    expect(own[0]!.with).toEqual({ 'self-test': true, 'min-must-checks': 'all' }); // no base-url: the embedded reference server, said outright
     expect(steps.some((step) => step.run?.includes('test "$VERDICT" = conformant'))).toBe(true);
   });
 });
@@ -76,7 +76,7 @@ describe('action.yml', async () => {
     expect(action.name).toBeTruthy();
     expect(action.description).toBeTruthy();
     expect(Object.keys(action.inputs)).toEqual(expect.arrayContaining(['base-url', 'api-key', 'profile', 'known-failures', 'strict', 'args', 'not-assessable-fails']));
-    expect(Object.keys(action.outputs)).toEqual(['verdict', 'exit-code', 'report-dir']);
+    expect(Object.keys(action.outputs)).toEqual(['verdict', 'exit-code', 'report-dir', 'artifact-name']);
   });
 
   test('every input it reads is declared, and every run step names its shell', () => {
@@ -86,9 +86,21 @@ describe('action.yml', async () => {
   });
 
   test('the key reaches the tool only through the environment, never the command line', () => {
-    const run = action.runs.steps.find((step) => step.run?.includes('petstore-conformance.js'))!;
+    const run = action.runs.steps.find((step) => step.run?.includes('ci-gate.js'))!;
     expect(run.env?.PETSTORE_API_KEY).toBe('${{ inputs.api-key }}');
     expect(run.run).not.toContain('api-key');
+  });
+
+  test('fails closed by default: exit 3 fails the step; no input makes the embedded server the default target', () => {
+    expect(action.inputs['not-assessable-fails']?.default).toBe('true');
+    expect(action.inputs['self-test']?.default).toBe('false');
+    expect(action.inputs['base-url']?.default).toBe('');
+  });
+
+  test('the reports\' artifact is named per target (or as given): two uses in one workflow keep both', () => {
+    const upload = action.runs.steps.find((step) => step.uses?.startsWith('actions/upload-artifact@'))!;
+    expect(upload.with?.name).toBe('${{ steps.run.outputs.artifact-name }}');
+    expect(action.inputs).toHaveProperty('artifact-name');
   });
 });
 
@@ -108,10 +120,13 @@ describe('the GitLab CI/CD component (templates/petstore-conformance/template.ym
     expect(Object.keys(body)).toEqual(['petstore-conformance']);
   });
 
-  test('the key only by the name of its variable; exit 3 allowed; JUnit kept', () => {
-    const job = body['petstore-conformance']!;
-    expect(job.script.join('\n')).toContain('--api-key-env "$PCS_API_KEY_ENV"');
-    expect(job.allow_failure).toEqual({ exit_codes: [3] });
+  test('the gate as the action runs it: the key only by the name of its variable; exit 3 fails unless not-assessable-fails is false, then a warning (the exit code allowed); JUnit kept', () => {
+    const job = body['petstore-conformance']! as (typeof body)[string] & { variables: Record<string, string> };
+    expect(job.script.at(-1)).toBe('node /tmp/petstore-conformance/bin/ci-gate.js');
+    expect(job.variables.PCS_API_KEY_ENV).toBe('$[[ inputs.api-key-variable ]]');
+    expect(job.allow_failure).toEqual({ exit_codes: [Number(job.variables.PCS_WARN_EXIT)] });
+    expect(job.allow_failure).not.toEqual({ exit_codes: [3] });
+    expect(header.spec.inputs['not-assessable-fails']).toMatchObject({ type: 'boolean', default: true });
     expect(job.artifacts.reports.junit).toBe('reports/conformance/junit.xml');
   });
 

@@ -48,6 +48,11 @@ describe('the flags users of neighbouring tools type', () => {
     expect(report).toBeUndefined();
   });
 
+  test('-k (curl) is --insecure, recorded in report.json; without it, verification stays on', async () => {
+    for (const flag of ['-k', '--insecure']) expect((await cli(['-u', server.baseUrl, flag])).report?.settings.insecure, flag).toBe(true);
+    expect((await cli(['-u', server.baseUrl])).report?.settings.insecure).toBe(false);
+  });
+
   test('-H (curl, httpie, Schemathesis) adds a header as --header does, and both together add both', async () => {
     const { report } = await cli(['-u', server.baseUrl, '-H', 'X-Tenant: blue', '--header', 'X-Team: red']);
     expect(report?.settings.headers).toEqual(['X-Tenant: blue', 'X-Team: red']);

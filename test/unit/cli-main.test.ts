@@ -4,11 +4,13 @@
  * bounds, the report folder's fallback, the traffic commands' required flags, `serve`'s
  * key, and colour. The slow tier runs the CLI as a process for every exit path.
  */
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
+import escapeStringRegexp from 'escape-string-regexp';
+import stringWidth from 'string-width';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { EXIT } from '../../src/report/verdict.js';
@@ -51,6 +53,27 @@ describe('the key is never taken on the command line', () => {
   test('--api-key-env and --api-key-file are not mistaken for it', async () => {
     const { stderr } = await cli(['run', '--api-key-env', 'NOT_SET_ANYWHERE', '--api-key-file', join(dir, 'absent')]);
     expect(stderr).not.toContain('never taken on the command line');
+  });
+});
+
+describe('a stray word gets a hint: what was likely meant (cli/stray-words.ts)', () => {
+  test.each([
+    [['run', 'http://127.0.0.1:9/v1'], "unexpected argument 'http://127.0.0.1:9/v1': did you mean --base-url http://127.0.0.1:9/v1?"],
+    [['https://api.example/v1'], "unexpected argument 'https://api.example/v1': did you mean --base-url https://api.example/v1?"],
+    [['rn'], "unknown command 'rn': did you mean run?"],
+    [['lst'], "unknown command 'lst': did you mean list?"],
+    [['JUDG'], "unknown command 'JUDG': did you mean judge?"],
+    // Near misses: a third of the word's length is the most a typo may differ (at least 1).
+    [['serv'], "unknown command 'serv': did you mean serve?"],
+    [['xy'], "unexpected argument 'xy': run takes options only (commands: run, list, merge, judge, proxy, serve)"],
+    [['proxys'], "unknown command 'proxys': did you mean proxy?"],
+    [['prxies'], "unexpected argument 'prxies': run takes options only (commands: run, list, merge, judge, proxy, serve)"],
+    [['api.example/v1'], "unexpected argument 'api.example/v1': run takes options only (commands: run, list, merge, judge, proxy, serve)"],
+  ])('%j: exit 2, one line', async (argv, line) => {
+    const { code, stdout, stderr } = await cli(argv);
+    expect(code).toBe(EXIT.usage);
+    expect(stderr).toBe(`petstore-conformance: error: ${line}\n`);
+    expect(stdout).toBe('');
   });
 });
 
@@ -160,6 +183,24 @@ describe('the traffic commands', () => {
 });
 
 describe('the report folder', () => {
+  test('the default keeps the newest 10 runs (--keep-reports): older runs go, nothing else in reports/ does', async () => {
+    const here = await mkdtemp(join(dir, 'keep-'));
+    const reports = join(here, 'reports');
+    const old = Array.from({ length: 11 }, (_, i) => `2020-01-01T00-00-${String(i).padStart(2, '0')}Z`);
+    for (const name of [...old, 'mine']) await mkdir(join(reports, name), { recursive: true });
+    await writeFile(join(reports, 'README.md'), 'kept');
+    expect((await cli(['judge', har, '-u', BASE], { cwd: here })).code).toBe(0);
+    // 11 old and the new one: the two oldest go (10 kept); the user's folder and file stay.
+    const left = (await readdir(reports)).sort();
+    expect(left).toEqual([...old.slice(2), left.find((name) => name.startsWith('20') && !old.includes(name))!, 'README.md', 'mine'].sort());
+    // --keep-reports 1: the new one alone.
+    expect((await cli(['judge', har, '-u', BASE, '--keep-reports', '1'], { cwd: here })).code).toBe(0);
+    expect((await readdir(reports)).filter((name) => name.startsWith('20'))).toHaveLength(1);
+    // A folder asked for is never pruned around.
+    expect((await cli(['judge', har, '-u', BASE, '--keep-reports', '1', '--report-dir', join(reports, 'mine', 'x')], { cwd: here })).code).toBe(0);
+    expect((await readdir(reports)).filter((name) => name.startsWith('20'))).toHaveLength(1);
+  });
+
   test('a folder asked for that cannot be created is a usage error', async () => {
     const file = join(dir, 'a-file');
     await writeFile(file, '');
@@ -207,8 +248,19 @@ describe('list', () => {
     expect(table.stdout).toContain(checks[0]!.id);
   });
 
-  test('the table: every column but the last padded to its widest cell, so the last starts at one place', async () => {
-    const lines = (await cli(['list'])).stdout.split('\n');
+  test('by default it fits 80 columns: each check\'s id, clause and level on a line, its title whole below it', async () => {
+    const { stdout } = await cli(['list']);
+    const checks = JSON.parse((await cli(['list', '--format', 'json'])).stdout) as Array<{ id: string; clause: string; level: string; title: string }>;
+    for (const line of stdout.split('\n')) expect(stringWidth(line), line).toBeLessThanOrEqual(80);
+    // The words of each title, as wrapped below its row, read back whole.
+    const unwrapped = stdout.replace(/\n {4}/g, ' ');
+    for (const check of checks) expect(unwrapped).toMatch(new RegExp(`^${escapeStringRegexp(check.id)} +${escapeStringRegexp(check.clause)} +${check.level} ${escapeStringRegexp(check.title)}$`, 'm'));
+    expect(stdout).toContain('--wide prints every column on one line');
+    expect(stdout).not.toContain('REQUIREMENTS');
+  });
+
+  test('--wide, the whole table: every column but the last padded to its widest cell, so the last starts at one place', async () => {
+    const lines = (await cli(['list', '--wide'])).stdout.split('\n');
     const header = lines.findIndex((line) => line.startsWith('ID  ') && line.endsWith('REQUIREMENTS'));
     const rows = lines.slice(header + 1, lines.indexOf('', header));
     const last = lines[header]!.indexOf('REQUIREMENTS');

@@ -6,13 +6,15 @@
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, test } from 'vitest';
 import { packageRoot } from '../../src/core/package-info.js';
-import { CLI_DOC, cliReference } from '../../scripts/cli-docs.js';
+import { CLI_DOC, cliReference, docFacts, withFacts } from '../../scripts/cli-docs.js';
 import { markdownProblems } from '../support/doc-lint.js';
+import { CATALOGUE } from '../../src/requirements/catalogue.js';
 
 const README = 'README.md';
 const documents = new Map<string, string>();
@@ -41,6 +43,42 @@ describe('docs/cli.md', () => {
     for (const flag of ['--base-url', '--header', '--rate-limit', '--traffic', '--url']) expect(FLAGS).toContain(flag);
     expect(documents.get(CLI_DOC)).toMatch(/^\| `--header <name: value>` \| `-H` \|/m);
     expect(documents.get(CLI_DOC)).toMatch(/^\| `--base-url <url>` \| `-u`, `--url` \|/m);
+  });
+});
+
+describe('the counts the docs state are the code\'s (npm run docs sets them)', () => {
+  test.each([...documents.keys()])('%s', async (path) => {
+    const text = documents.get(path)!;
+    expect(text, 'run npm run docs').toBe(withFacts(text, await docFacts()));
+  });
+
+  test('the check fails on a stale count, and on a fact that does not exist; a count stated bare is caught where the docs state one', async () => {
+    const facts = await docFacts();
+    expect(withFacts('<!--fact:must-->51<!--/fact-->', facts)).toBe(`<!--fact:must-->${facts.must}<!--/fact-->`);
+    expect(() => withFacts('<!--fact:shoulds-->3<!--/fact-->', facts)).toThrow('no fact named shoulds (there are checks, must, must-read-only)');
+    // A number of must checks in prose, outside code and outside a fact, goes stale unseen: none is left.
+    const bare = [...documents].flatMap(([doc, text]) => [...text.replace(/```[\s\S]*?```/g, '').replace(/`[^`]*`/g, '').replace(/<!--fact:[\w-]+-->\d+<!--\/fact-->/g, 'N').matchAll(/\b\d+ (?:of (?:the )?\d+ )?must checks?\b/g)].map((match) => `${doc}: ${match[0]}`));
+    expect(bare.filter((found) => !found.startsWith('docs/development.md'))).toEqual([]);
+  });
+});
+
+describe('docs/interface.md: the interface in the project\'s words, held to the requirements catalogue', () => {
+  const rows = (text: string) => [...text.matchAll(/^\| ([RHO]-[\w.-]+) \| ([^|]+) \| (must|should|info) \|/gm)].map((match) => ({ id: match[1]!, clause: match[2]!.trim(), level: match[3]! }));
+
+  test('every requirement of the catalogue, once, at its clause and level; no id the catalogue lacks', () => {
+    const stated = rows(documents.get('docs/interface.md')!);
+    expect(stated.map((row) => row.id).sort()).toEqual(CATALOGUE.map((requirement) => requirement.id).sort());
+    for (const row of stated) expect(row, row.id).toEqual(CATALOGUE.filter((r) => r.id === row.id).map(({ id, clause, level }) => ({ id, clause, level }))[0]);
+  });
+
+  test('the check fails on a stale page: a rule dropped, a level changed', () => {
+    const text = documents.get('docs/interface.md')!;
+    expect(rows(text.replace(/^\| R-4\.2-R2 .*\n/m, '')).length).toBe(CATALOGUE.length - 1);
+    expect(rows(text.replace('| R-7-STATUS | 7 | must |', '| R-7-STATUS | 7 | should |')).find((row) => row.id === 'R-7-STATUS')?.level).toBe('should');
+  });
+
+  test('the README links it', () => {
+    expect(documents.get(README)).toContain('[the interface](docs/interface.md)');
   });
 });
 
@@ -90,6 +128,16 @@ describe('the rules fail on the mutations they exist for', () => {
     ]);
   });
 
+  test('a link or a path outside the repository (the README of issue 45 named ../shared/spec/…); near miss: one inside it, from a page in docs/', () => {
+    expect(problemsAfter(README, (text) => text.replace('(docs/interface.md)', '(../shared/spec/pet-store-categories.md)'))).toEqual([
+      expect.stringMatching(/^README\.md:\d+: a link that leaves the repository: \.\.\/shared\/spec\/pet-store-categories\.md \(a clone holds no \.\.\/shared\/spec\/pet-store-categories\.md\)$/),
+    ]);
+    expect(problemsAfter(README, (text) => text.replace('[the interface](docs/interface.md)', '`../shared/spec/pet-store-categories.md`'))).toEqual([
+      expect.stringMatching(/^README\.md:\d+: a path that leaves the repository: \.\.\/shared\/spec\/pet-store-categories\.md$/),
+    ]);
+    expect(markdownProblems('docs/x.md', new Map([['docs/x.md', '[the README](../README.md) `../schemas/`\n']]), exists, FLAGS)).toEqual([]);
+  });
+
   test('a removed flag: a document still naming --rate-limit once the CLI has no such flag', () => {
     const without = new Set([...FLAGS].filter((flag) => flag !== '--rate-limit'));
     const problems = markdownProblems(README, documents, exists, without);
@@ -111,14 +159,24 @@ describe('the quick start runs as written', () => {
   });
 
   test.each(commands.filter((command) => command !== 'npm install'))('%s exits 0', async (command) => {
-    // npm start is `run` against the embedded server: its reports go to a folder of this test.
-    const [file, ...args] = command === 'npm start' ? ['node', 'bin/petstore-conformance.js', 'run', '--report-dir', join(packageRoot, 'reports', '.quick-start-test')] : command.split(' ');
+    // npm start is `run` against the embedded server: its reports go to a temporary folder of this test.
+    const reports = await mkdtemp(join(tmpdir(), 'pcs-quick-start-'));
+    const [file, ...args] = command === 'npm start' ? ['node', 'bin/petstore-conformance.js', 'run', '--report-dir', reports] : command.split(' ');
     try {
       const { stdout } = await promisify(execFile)(file === 'node' ? process.execPath : file!, args, { cwd: packageRoot, env: { ...process.env, NO_COLOR: '1' } });
       expect(stdout.length).toBeGreaterThan(0);
-      if (command === 'npm start') expect(stdout).toMatch(/^Verdict: SELF-TEST \(embedded reference server\): CONFORMANT/m);
+      if (command !== 'npm start') return;
+      expect(stdout).toMatch(/^Verdict: SELF-TEST \(embedded reference server\): CONFORMANT/m);
+      // The README's sample output counts what this run counts: the must checks exactly, the requests within 15%.
+      const sample = /`npm start` starts[\s\S]*?```text\n([\s\S]*?)```/.exec(documents.get(README)!)![1]!;
+      const count = (text: string, pattern: RegExp) => Number(pattern.exec(text)?.[1]);
+      for (const pattern of [/^ {2}must +(\d+) passed$/m, /all (\d+) must checks passed/, /^ {2}should +(\d+) passed$/m, /^ {2}info +(\d+) passed$/m]) {
+        expect(count(sample, pattern), String(pattern)).toBe(count(stdout, pattern));
+      }
+      const requests = /^Requests: (\d+) sent/m;
+      expect(Math.abs(count(sample, requests) / count(stdout, requests) - 1)).toBeLessThanOrEqual(0.15);
     } finally {
-      await rm(join(packageRoot, 'reports', '.quick-start-test'), { recursive: true, force: true });
+      await rm(reports, { recursive: true, force: true });
     }
   });
 

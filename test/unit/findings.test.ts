@@ -1,6 +1,7 @@
-/** Findings are data: grouped and matched on request, found and expected, never on their summary's words. */
-import { expect, test } from 'vitest';
+/** Findings are data: grouped and matched on defect, request, found and expected, never on their summary's words; requirements fail by the evidence that breaks them. */
+import { describe, expect, test } from 'vitest';
 import { findingsOf, withBlocker } from '../../src/report/findings.js';
+import { traceRequirements } from '../../src/report/traceability.js';
 import type { CheckResult, Finding } from '../../src/report/model.js';
 
 const failed = (id: string, method: string, found: string, expected: string): CheckResult => ({
@@ -37,4 +38,61 @@ test('ordered by the most severe level among a finding\'s checks, then by how ma
   expect(order([at('must', 'm1', 'c'), at('info', 'i1', 'a'), at('must', 'm2', 'a')])).toEqual(['i1+m2', 'm1']);
   // Same level: the cause failing more checks first.
   expect(order([at('must', 'm1', 'c'), at('must', 'm2', 'a'), at('must', 'm3', 'a')])).toEqual(['m2+m3', 'm1']);
+});
+
+/** A failed check whose judgement named its defect, the rules it breaks and where (Deviation). */
+const defective = (id: string, method: string, found: string, more: { defect?: string; breaks?: string[]; level?: CheckResult['level']; requirements?: string[] } = {}): CheckResult => {
+  const check = failed(id, method, found, 'a Category');
+  return {
+    ...check,
+    level: more.level ?? 'must',
+    requirements: more.requirements ?? [],
+    failure: { ...check.failure!, ...(more.defect ? { defect: more.defect } : {}), ...(more.breaks ? { breaks: more.breaks } : {}) },
+  };
+};
+
+test('one defect is one finding, on whatever requests it showed; near misses: another defect, or none named', () => {
+  const defect = 'a Category: /id must be integer (found string)';
+  const findings = findingsOf([
+    defective('a', 'POST', '/id must be integer (found string)', { defect }),
+    defective('b', 'GET', '/id must be integer (found string)', { defect }),
+    defective('c', 'POST', '/name must be string (found integer)', { defect: 'a Category: /name must be string (found integer)' }),
+    // The same words found, no defect named: grouped by its request with nothing else.
+    defective('d', 'GET', '/id must be integer (found string)'),
+  ]);
+  expect(findings.map((f) => f.checks)).toEqual([['a', 'b'], ['c'], ['d']]);
+  expect(findings[0]).toEqual({
+    id: 'F1',
+    summary: 'POST /v1/categories, GET /v1/categories → /id must be integer (found string), expected a Category',
+    checks: ['a', 'b'],
+    request: { method: 'POST', path: '/v1/categories' },
+    found: '/id must be integer (found string)',
+    expected: ['a Category'],
+    defect,
+    requests: [{ method: 'POST', path: '/v1/categories' }, { method: 'GET', path: '/v1/categories' }],
+  });
+  // One request: no list of requests.
+  expect(findings[1]).not.toHaveProperty('requests');
+  // "Blocked by" looks at every request a finding folds: the list of F1 blocks a check that needs the list.
+  expect(withBlocker({ ...blocked, needs: ['list'] }, findings).reason).toBe(`blocked by F1 (${findings[0]!.summary}): no create succeeded`);
+});
+
+describe('traceRequirements: a requirement fails only by evidence that breaks it', () => {
+  const outcomeOf = (checks: CheckResult[], id: string) => traceRequirements(checks).find((r) => r.id === id)!;
+  const passing = (id: string, requirements: string[], level: CheckResult['level'] = 'must'): CheckResult => ({ id, title: id, clause: '2', level, requirements, status: 'passed', durationMs: 1, requests: 1 });
+
+  test.each([
+    ['a failure that names the rule it breaks fails it', [defective('s', 'POST', 'x', { breaks: ['R-4.2-R3'], requirements: ['R-4.2-R3'] })], 'failed'],
+    ['near miss: a failure that breaks another rule gives no verdict on this one (untested)', [defective('s', 'POST', 'x', { breaks: ['R-2-CATEGORY'], requirements: ['R-4.2-R3'] })], 'untested'],
+    ['… and the rule stands on the checks that passed it', [defective('s', 'POST', 'x', { breaks: ['R-2-CATEGORY'], requirements: ['R-4.2-R3'] }), passing('k', ['R-4.2-R3'])], 'passed'],
+    ['a failure that names none counts against every rule its check serves', [defective('s', 'POST', 'x', { requirements: ['R-4.2-R3'] }), passing('k', ['R-4.2-R3'])], 'failed'],
+    ['a failure breaks a rule its check does not serve', [defective('s', 'POST', 'x', { breaks: ['R-4.2-R3'], requirements: [] })], 'failed'],
+    ['near miss: an info check never decides a must rule, whatever it breaks', [defective('s', 'POST', 'x', { breaks: ['R-4.2-R3'], level: 'info' }), passing('k', ['R-4.2-R3'])], 'passed'],
+  ] as const)('%s', (_what, checks, outcome) => expect(outcomeOf([...checks], 'R-4.2-R3').outcome).toBe(outcome));
+
+  test('the matrix lists the check whose evidence broke a rule, and why a failed check gave no verdict on another', () => {
+    const checks = [defective('s', 'POST', 'x', { breaks: ['R-2-CATEGORY'], requirements: ['R-4.2-R3'] })];
+    expect(outcomeOf(checks, 'R-2-CATEGORY').checks).toEqual([{ id: 's', level: 'must', status: 'failed' }]);
+    expect(outcomeOf(checks, 'R-4.2-R3').checks).toEqual([{ id: 's', level: 'must', status: 'failed', reason: 'failed on R-2-CATEGORY, not on this rule' }]);
+  });
 });

@@ -22,7 +22,7 @@ const LAYERS = [
   ['report'],
   ['traffic'],
   ['runner'],
-  ['cli'],
+  ['cli', 'ci'],
   ['index.ts'],
 ] as const;
 

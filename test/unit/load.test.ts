@@ -7,7 +7,7 @@ import { EventEmitter } from 'node:events';
 import { describe, expect, test } from 'vitest';
 import type { Exchange } from '../../src/core/exchange.js';
 import { ConnectionLimit } from '../../src/http/connection-limit.js';
-import { ConnectionPool, type WatchedDispatcher } from '../../src/http/connection-pool.js';
+import { ConnectionPool, type ConnectionSlot, type WatchedDispatcher } from '../../src/http/connection-pool.js';
 import { isConnectionFailure, loadCause, MAX_LIMIT_RESETS, RESETS_BEYOND_BURSTS, type LoadFacts } from '../../src/http/load-policy.js';
 import { connectionsFor, REMOTE_READ_ONLY_CONNECTIONS } from '../../src/config/settings.js';
 
@@ -132,6 +132,62 @@ describe('the pool keeps to the limit', () => {
     release();
     await Promise.all([first, second]);
     expect(order).toEqual(['first starts', 'first ends', 'second starts']);
+  });
+});
+
+describe('othersOpen: whether other connections may count at the target, as a cap counts them', () => {
+  /** A pool of `size` whose first `open` slots each hold an idle connection that carried an answer (the target holds it). */
+  const pool = async (size: number, open: number) => {
+    const made = new Map<ConnectionSlot, FakeDispatcher>();
+    const p = new ConnectionPool(size, () => new FakeDispatcher() as unknown as WatchedDispatcher);
+    await Promise.all(
+      Array.from({ length: open }, () =>
+        p.use(async (slot) => {
+          made.set(slot, slot.dispatcher(false) as unknown as FakeDispatcher);
+          made.get(slot)!.emit('connect');
+          p.answered(slot);
+          await new Promise((resolve) => setImmediate(resolve));
+        }),
+      ),
+    );
+    return { p, made };
+  };
+
+  test('near miss: a new connection with no other open, and none closed for it, is alone', async () => {
+    const { p } = await pool(2, 0);
+    expect(await p.use(async (slot) => (slot.dispatcher(true), [slot.displaced, p.othersOpen(slot)]))).toEqual([0, false]);
+  });
+
+  test('an idle connection kept alive elsewhere counts', async () => {
+    const { p, made } = await pool(2, 2);
+    // The warmest slot's connection closed by the target: a request on it opens a new one beside the idle other.
+    const seen = await p.use(async (slot) => {
+      made.get(slot)!.emit('disconnect');
+      return [slot.open, slot.displaced, p.othersOpen(slot)];
+    });
+    expect(seen).toEqual([false, 0, true]);
+  });
+
+  test('its own kept-alive connection, closed to renew it, counts: the close may reach the target after the new one, and a reset lowers the limit by it', async () => {
+    const { p } = await pool(4, 3);
+    await p.use(async (slot) => {
+      slot.dispatcher(true);
+      expect([slot.displaced, p.othersOpen(slot)]).toEqual([1, true]);
+      p.reset(slot, p.limit.epoch);
+    });
+    // Held by the target: the two others and the one closed to renew, not the two alone.
+    expect(p.limit.current).toBe(3);
+  });
+
+  test('the coldest idle connection, closed for room under the limit, counts', async () => {
+    const { p, made } = await pool(2, 2);
+    // The warmest slot's connection closed by the target, and the limit at 1: a request there closes the other, idle, for room.
+    await p.use(async (slot) => {
+      made.get(slot)!.emit('disconnect');
+      p.reset(slot, p.limit.epoch);
+    });
+    expect([p.limit.current, p.open]).toEqual([1, 1]);
+    expect(await p.use(async (slot) => [slot.open, slot.displaced, p.open, p.othersOpen(slot)])).toEqual([false, 1, 0, true]);
   });
 });
 

@@ -153,14 +153,14 @@ describe('a failing generated input', () => {
     expect(error.message).toContain('fails for 100\nCounterexample: 100\n');
     expect(error.message).toContain(`shrinks; run seed ${RUN_SEED}, check seed ${deriveSeed(RUN_SEED, CHECK)}, path ${record.path})`);
     expect(calls.some(({ run }) => run.startsWith('r'))).toBe(true);
-    expect(record.replay).toBe(`petstore-conformance run --profile full --connections 1 --checks '^${CHECK}$' --seed ${RUN_SEED}`);
+    expect(record.replay).toBe(`npx petstore-conformance run --profile full --connections 1 --checks '^${CHECK}$' --seed ${RUN_SEED}`);
     expect(error.message).toContain(`\nReplay: ${record.replay}`);
   });
 
   test('the replay of an external target names it; the embedded one is started again', async () => {
     const t = context({ targetKind: 'external', baseUrl: 'http://127.0.0.1:9/v1' });
     await thrown(assertProperty(t, small, predicate<number>(t, (value) => value >= 100).check, defaults([], 50)));
-    expect(t.property?.replay).toMatch(/^petstore-conformance run --base-url http:\/\/127\.0\.0\.1:9\/v1 /);
+    expect(t.property?.replay).toMatch(/^npx petstore-conformance run --base-url http:\/\/127\.0\.0\.1:9\/v1 /);
   });
 
   test('one run and no shrink are singular; two runs are plural', async () => {

@@ -1,5 +1,5 @@
 import { pathToFileURL } from 'node:url';
-import { mkdir, mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -68,10 +68,10 @@ describe('which suite files a run loads', () => {
   });
 });
 
-/** A folder inside the package (so that its files resolve the package's modules), removed after `body`. */
+/** A temporary folder whose files resolve the package's dependencies (its node_modules linked in), removed after `body`. */
 async function withSuiteFolder(body: (dir: string) => Promise<void>): Promise<void> {
-  await mkdir(join(packageRoot, 'reports'), { recursive: true });
-  const dir = await mkdtemp(join(packageRoot, 'reports', '.runner-test-'));
+  const dir = await mkdtemp(join(tmpdir(), 'pcs-runner-test-'));
+  await symlink(join(packageRoot, 'node_modules'), join(dir, 'node_modules'), 'dir');
   try {
     await body(dir);
   } finally {

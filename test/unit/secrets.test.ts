@@ -21,9 +21,9 @@ describe('Redactor', () => {
   });
 
   test('a JSON body that echoes a credential stays valid JSON when its placeholder holds quotes', () => {
-    // As the generated credentials show a changed character: a bash expression with quotes.
+    // As the generated credentials show a changed character: node expansions, with quotes.
     const changed = `${KEY.slice(0, 10)}Q${KEY.slice(11)}`;
-    const shown = '${PETSTORE_API_KEY:0:10}$(printf %s "Q")${PETSTORE_API_KEY:11}';
+    const shown = `$(node -p 'process.env.PETSTORE_API_KEY.slice(0,10)')"Q"$(node -p 'process.env.PETSTORE_API_KEY.slice(11)')`;
     const redactor = new Redactor().add(KEY, KEY_PLACEHOLDER).add(changed, shown);
     const echoed = JSON.stringify({ code: 'unauthorized', message: `rejected Bearer ${changed}, not ${KEY}`, status: 401 });
     const body = redactor.body(echoed);
@@ -276,7 +276,7 @@ describe('Redactor, a key split across response headers', () => {
 });
 
 describe('shown credentials replay exactly what was sent', () => {
-  test('with the key in the environment, bash prints every kind’s shown form as the header sent (property)', async () => {
+  test.each(['dash', 'bash'])('with the key in the environment, %s prints every kind’s shown form as the header sent (property)', async (shell) => {
     const { CREDENTIAL_MUTATIONS } = await import('../../src/arbitraries/invalid-credential.js');
     const { execFileSync } = await import('node:child_process');
     const key = fc.stringMatching(/^[A-Za-z0-9\-._~+/]{4,40}$/);
@@ -286,11 +286,11 @@ describe('shown credentials replay exactly what was sent', () => {
         .map(({ apiKey, parameters }) => ({ kind: mutation.kind, apiKey, credential: mutation.make(apiKey, parameters) })),
     ).filter(({ credential }) => credential.header !== undefined);
     expect(new Set(cases.map((c) => c.kind)).size).toBeGreaterThanOrEqual(10);
-    // As a replay runs it: the shown form inside double quotes, the key exported (the README exports it; node reads it there)
-    // (one bash for every case: case i's key is in K_i).
+    // As a replay runs it: the shown form inside double quotes, the key exported (the replay exports it; node reads it there)
+    // (one shell for every case: case i's key is in K_i).
     const script = cases.map(({ credential }, i) => `export PETSTORE_API_KEY="$K_${i}"; printf '%s\\0' "${credential.shown}"`).join('\n');
     const keys = Object.fromEntries(cases.map(({ apiKey }, i) => [`K_${i}`, apiKey]));
-    const printed = execFileSync('bash', ['-c', script], { env: { PATH: process.env.PATH, ...keys }, encoding: 'utf8' }).split('\0').slice(0, -1);
+    const printed = execFileSync(shell, ['-c', script], { env: { PATH: process.env.PATH, ...keys }, encoding: 'utf8' }).split('\0').slice(0, -1);
     expect(printed).toHaveLength(cases.length);
     for (const [i, { kind, apiKey, credential }] of cases.entries()) {
       expect(printed[i], `${kind} for key ${apiKey}: shown ${credential.shown}`).toBe(credential.header);
@@ -299,7 +299,7 @@ describe('shown credentials replay exactly what was sent', () => {
 });
 
 describe('the key placed outside Authorization replays exactly what was sent', () => {
-  test('every placement’s shown query, header and body, expanded by bash with the key in the environment, is what was sent (property over keys)', async () => {
+  test.each(['dash', 'bash'])('every placement’s shown query, header and body, expanded by %s with the key in the environment, is what was sent (property over keys)', async (shell) => {
     const { keyPlacements } = await import('../../src/http/key-placement.js');
     const { execFileSync } = await import('node:child_process');
     // Keys with characters a URL encodes (+ / =) and without.
@@ -310,7 +310,7 @@ describe('the key placed outside Authorization replays exactly what was sent', (
     expect(cases.length).toBeGreaterThanOrEqual(keys.length * 9);
     const script = cases.map(({ shown }, i) => `export PETSTORE_API_KEY="$K_${i}"; printf '%s\\0' "${shown}"`).join('\n');
     const env = Object.fromEntries(cases.map(({ apiKey }, i) => [`K_${i}`, apiKey]));
-    const printed = execFileSync('bash', ['-c', script], { env: { PATH: process.env.PATH, ...env }, encoding: 'utf8' }).split('\0').slice(0, -1);
+    const printed = execFileSync(shell, ['-c', script], { env: { PATH: process.env.PATH, ...env }, encoding: 'utf8' }).split('\0').slice(0, -1);
     for (const [i, { apiKey, sent, shown }] of cases.entries()) expect(printed[i], `key ${apiKey}: shown ${shown}`).toBe(sent);
   });
 });

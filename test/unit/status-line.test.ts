@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { listenForProgress, PROGRESS_INTERVAL_MS, progressReporter } from '../../src/core/progress-channel.js';
-import { duration, PACE_KNOWN_AFTER, StatusLine, statusText } from '../../src/report/status-line.js';
+import { duration, estimateMs, leftNow, PACE_KNOWN_AFTER, StatusLine, statusText } from '../../src/report/status-line.js';
 import { runConformance } from '../../src/runner/run.js';
 
 const ERASE = '\r\u001b[2K';
@@ -9,16 +9,27 @@ const ERASE = '\r\u001b[2K';
 describe('statusText', () => {
   const known = { checksDone: PACE_KNOWN_AFTER.checks, checksTotal: 60, requests: 12, elapsedMs: PACE_KNOWN_AFTER.ms };
 
-  test('checks done of total, requests, elapsed time, and an estimate once the pace is known', () => {
-    expect(statusText(known)).toBe('5 of 60 checks · 12 requests · 5 s · about 55 s left');
+  test('checks done of total, requests, elapsed time, and the estimate given', () => {
+    expect(statusText(known, estimateMs(known))).toBe('5 of 60 checks · 12 requests · 5 s · about 55 s left');
+    expect(statusText({ ...known, checksTotal: undefined, requests: 1 })).toBe('5 checks · 1 request · 5 s');
   });
 
-  test('near misses: no estimate one check or one ms before the pace is known, nor when all are done, nor without a total', () => {
-    expect(statusText({ ...known, checksDone: PACE_KNOWN_AFTER.checks - 1 })).toBe('4 of 60 checks · 12 requests · 5 s');
-    expect(statusText({ ...known, elapsedMs: PACE_KNOWN_AFTER.ms - 1 })).toBe('5 of 60 checks · 12 requests · 5 s');
-    expect(statusText({ ...known, checksDone: 60 })).toBe('60 of 60 checks · 12 requests · 5 s');
-    expect(statusText({ ...known, checksDone: 59 })).toMatch(/ · about 0 s left$/);
-    expect(statusText({ ...known, checksTotal: undefined, requests: 1 })).toBe('5 checks · 1 request · 5 s');
+  test('estimateMs: once the pace is known; near misses: one check or one ms before, all done, no total', () => {
+    expect(estimateMs(known)).toBe(55_000);
+    expect(estimateMs({ ...known, checksDone: PACE_KNOWN_AFTER.checks - 1 })).toBeUndefined();
+    expect(estimateMs({ ...known, elapsedMs: PACE_KNOWN_AFTER.ms - 1 })).toBeUndefined();
+    expect(estimateMs({ ...known, checksDone: 60 })).toBeUndefined();
+    expect(estimateMs({ ...known, checksDone: 59 })).toBeCloseTo(5_000 / 59);
+    expect(estimateMs({ ...known, checksTotal: undefined })).toBeUndefined();
+  });
+
+  test('leftNow: counts down from when it was made; spent (under half a second) it is gone, never "about 0 s left"', () => {
+    const made = { leftMs: 3_000, at: 10_000 };
+    expect(leftNow(made, 10_000)).toBe(3_000);
+    expect(leftNow(made, 12_000)).toBe(1_000);
+    expect(leftNow(made, 12_500)).toBe(500);
+    expect(leftNow(made, 12_501)).toBeUndefined();
+    expect(leftNow(undefined, 0)).toBeUndefined();
   });
 
   test('durations on each side of a minute and of an hour', () => {
@@ -186,5 +197,47 @@ describe('a run', () => {
     await runConformance({ reportDir: null, out: plain.out, color: false, seed: 1, checkFilter: '^list-401-' });
     expect(plain.text()).not.toContain('\u001b[2K');
     expect(plain.text()).not.toMatch(/ of \d+ checks · /);
+  });
+});
+
+describe('the estimate never stalls', () => {
+  afterEach(() => vi.useRealTimers());
+
+  test('between the ends of checks it counts down each second; a last check that outlasts it takes it off the line', () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    let now = 0;
+    const written: string[] = [];
+    const line = new StatusLine({ write: (text: string) => written.push(text), columns: 120 }, 0, () => now).start();
+    line.update({ checksTotal: 6 });
+    now = PACE_KNOWN_AFTER.ms;
+    line.update({ checksDone: 5 }); // 1 s a check so far, one left: about 1 s
+    const shown = () => written.at(-1)!.replace(ERASE, '');
+    expect(shown()).toBe('5 of 6 checks · 0 requests · 5 s · about 1 s left');
+    now += 1_000;
+    vi.advanceTimersByTime(1_000);
+    // Spent, the last check still running: no estimate, rather than "about 0 s left" for ever.
+    expect(shown()).toBe('5 of 6 checks · 0 requests · 6 s');
+    now += 10_000;
+    vi.advanceTimersByTime(10_000);
+    expect(shown()).toBe('5 of 6 checks · 0 requests · 16 s');
+    line.stop();
+  });
+
+  test('a slow run: the estimate made as a check ends moves down each second until the next ends', () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    let now = 0;
+    const written: string[] = [];
+    const line = new StatusLine({ write: (text: string) => written.push(text), columns: 120 }, 0, () => now).start();
+    line.update({ checksTotal: 20 });
+    now = 10_000;
+    line.update({ checksDone: 10 }); // 1 s a check: about 10 s left
+    const lefts: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      lefts.push(/about (.*) left/.exec(written.at(-1)!)![1]!);
+      now += 1_000;
+      vi.advanceTimersByTime(1_000);
+    }
+    expect(lefts).toEqual(['10 s', '9 s', '8 s']);
+    line.stop();
   });
 });

@@ -4,7 +4,8 @@
  * ways a thread fails. Each suite here is a small file of plain vitest tests run by the
  * build's thread.
  */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { BroadcastChannel } from 'node:worker_threads';
@@ -26,8 +27,7 @@ const meta = (id: string, runId = 'r1') => JSON.stringify({ check: { id, runId, 
  * suite's thread, for the targets `runIds`, one collector each.
  */
 async function runSuite(source: string, { runIds = ['r1'], signal }: { runIds?: string[]; signal?: AbortSignal } = {}) {
-  await mkdir(join(packageRoot, 'reports'), { recursive: true });
-  const dir = await mkdtemp(join(packageRoot, 'reports', '.suite-thread-test-'));
+  const dir = await mkdtemp(join(tmpdir(), 'pcs-suite-thread-test-'));
   try {
     await writeFile(join(dir, 'suite.test.js'), `import { afterAll, describe, inject, test } from '${SUITE_API}';\n${source}`);
     const heard: string[] = [];

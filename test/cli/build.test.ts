@@ -1,0 +1,64 @@
+/**
+ * Building never breaks the CLI of the checkout (scripts/build.mjs): in a copy of the
+ * package, the CLI answers all through a build (dist/ is swapped in whole), and a build
+ * that fails leaves dist/ as it was. Slow tier: a build is a few seconds of tsc and esbuild.
+ */
+import { execFile, spawn } from 'node:child_process';
+import { cp, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { packageRoot } from '../../src/core/package-info.js';
+
+const run = promisify(execFile);
+let copy: string;
+
+beforeAll(async () => {
+  copy = await mkdtemp(join(tmpdir(), 'pcs-build-'));
+  for (const entry of ['package.json', 'tsconfig.json', 'vitest.config.ts', 'vitest.slow.config.ts', 'bin', 'scripts', 'src', 'suites', 'test', 'schemas', 'dist']) {
+    await cp(join(packageRoot, entry), join(copy, entry), { recursive: true });
+  }
+  await symlink(join(packageRoot, 'node_modules'), join(copy, 'node_modules'), 'dir');
+}, 60_000);
+afterAll(() => rm(copy, { recursive: true, force: true }));
+
+/** `--version` of the copy's CLI, again and again until `until` settles: each exit code and output. */
+async function versionsDuring(until: Promise<unknown>): Promise<Array<{ code: number | null; out: string }>> {
+  let done = false;
+  void until.finally(() => (done = true));
+  const seen: Array<{ code: number | null; out: string }> = [];
+  while (!done) {
+    const child = spawn(process.execPath, [join(copy, 'bin/petstore-conformance.js'), '--version']);
+    let out = '';
+    child.stdout.on('data', (chunk) => (out += chunk));
+    child.stderr.on('data', (chunk) => (out += chunk));
+    seen.push({ code: await new Promise<number | null>((resolve) => child.on('close', resolve)), out: out.trim() });
+  }
+  return seen;
+}
+
+describe('npm run build', () => {
+  test('the CLI answers all through a build: never "not built", never a module missing', async () => {
+    const build = run(process.execPath, [join(copy, 'scripts/build.mjs')], { cwd: copy });
+    const seen = await versionsDuring(build);
+    await build;
+    expect(seen.length).toBeGreaterThan(5);
+    const { version } = JSON.parse(await readFile(join(copy, 'package.json'), 'utf8')) as { version: string };
+    expect(seen.filter(({ code, out }) => code !== 0 || out !== version)).toEqual([]);
+  }, 180_000);
+
+  test('a build that fails leaves dist/ as it was, and says so', async () => {
+    const before = await readFile(join(copy, 'dist/src/cli/main.js'), 'utf8');
+    await writeFile(join(copy, 'src/broken.ts'), 'export const x: number = "not a number";\n');
+    try {
+      const failed = await run(process.execPath, [join(copy, 'scripts/build.mjs')], { cwd: copy }).then(() => ({ code: 0, stderr: '' }), (error: { code: number; stderr: string }) => error);
+      expect(failed.code).toBe(1);
+      expect(failed.stderr).toContain('build: failed; dist/ is left as it was');
+      expect(await readFile(join(copy, 'dist/src/cli/main.js'), 'utf8')).toBe(before);
+      expect((await run(process.execPath, [join(copy, 'bin/petstore-conformance.js'), '--version'])).stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+    } finally {
+      await rm(join(copy, 'src/broken.ts'), { force: true });
+    }
+  }, 180_000);
+});
