@@ -23,6 +23,7 @@ export const SLOW_TESTS = [
   'test/traffic/recorders.test.ts',
   'test/suite/real-stacks.test.ts',
   'test/cli/build.test.ts',
+  'test/cli/secret-pieces.test.ts',
 ];
 
 /** Set by `npm run mutations`: every test file is eligible, whichever tier it is in. */

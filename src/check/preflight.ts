@@ -8,6 +8,7 @@
  */
 import type { Exchange, TransportErrorCode } from '../core/exchange.js';
 import { isJsonMediaType } from '../http/media-type.js';
+import type { RequestGuard } from '../http/safety.js';
 import { parseJson } from '../json/lossless.js';
 import { violations } from '../schema/validators.js';
 
@@ -29,10 +30,13 @@ export const PREFLIGHT_GRACE_MS = 500;
  * Why the run cannot go on, from the keyed list's answer; undefined when it can.
  * - 401 or 403: the target refuses the key (a 403 may also be a gateway that wants a header of its own).
  * - 404, a redirect, or a 2xx whose body is no JSON and whose media type is not JSON (a
- *   web page): the base URL is not where the service answers.
+ *   web page), while the keyless probe showed no sign of the interface either (no 401,
+ *   section 5/R1): the base URL is not where the service answers. Where the probe got its
+ *   401, the service is there, and such an answer to the key is its own: the checks judge it.
  * @param keySource where the key came from, in words (`PETSTORE_API_KEY`).
+ * @param probe the keyless list's exchange, once it settled.
  */
-export function preflightDiagnosis(keyed: Exchange | undefined, keySource: string): string | undefined {
+export function preflightDiagnosis(keyed: Exchange | undefined, keySource: string, probe?: Exchange): string | undefined {
   const response = keyed?.response;
   if (!response) return undefined;
   const { status } = response;
@@ -44,7 +48,7 @@ export function preflightDiagnosis(keyed: Exchange | undefined, keySource: strin
   if (status === 403) return `the target refuses the key (403 with ${body}): check ${keySource}, its permissions, and any header a gateway in front needs (--header, --header-env)`;
   const page = status >= 200 && status < 300 && !isJsonMediaType(response.headers['content-type']) && !parseJson(response.body).ok;
   const redirect = status >= 300 && status < 400;
-  if (status === 404 || redirect || page) {
+  if ((status === 404 || redirect || page) && probe?.response?.status !== 401) {
     const to = redirect && response.headers.location ? ` to ${response.headers.location}` : '';
     return `is the base URL right? GET ${url} answered ${status}${to} ${type}: the base URL ends with the version segment /v1 where the service mounts it`;
   }
@@ -57,15 +61,23 @@ function jsonOf(body: string): unknown {
   return parsed.ok ? parsed.json.value : undefined;
 }
 
-/** Each target's preflight, by run id, as the suite's thread opens it: resolves with the diagnosis, if any. */
-const preflights = new Map<string, Promise<string | undefined>>();
+/** A target's preflight as its checks see it: the gate they wait on, and the guard its requests counted against. */
+export interface OpenPreflight {
+  /** Resolves with the diagnosis, if any, once the checks may send. */
+  gate: Promise<string | undefined>;
+  /** The run's guard: the preflight's requests count against --max-requests, as the checks' do. */
+  guard: RequestGuard;
+}
+
+/** Each target's preflight, by run id, as the suite's thread opens it. */
+const preflights = new Map<string, OpenPreflight>();
 
 /** Opens a target's preflight (the suite's thread, before its checks are registered). */
-export function openPreflight(runId: string, settled: Promise<string | undefined>): void {
-  preflights.set(runId, settled);
+export function openPreflight(runId: string, preflight: OpenPreflight): void {
+  preflights.set(runId, preflight);
 }
 
 /** A target's preflight, for its checks to wait on; undefined when none was opened (a run that collects only, a test's own state). */
-export function preflightOf(runId: string): Promise<string | undefined> | undefined {
+export function preflightOf(runId: string): OpenPreflight | undefined {
   return preflights.get(runId);
 }

@@ -54,7 +54,9 @@ export class RunState {
 
   constructor(settings: RunSettings) {
     this.settings = settings;
-    this.guard = new RequestGuard(settings);
+    const preflight = preflightOf(settings.runId);
+    // One guard with the preflight's: its requests count against the budgets as the checks' do.
+    this.guard = preflight?.guard ?? new RequestGuard(settings);
     // Signals and the deadline are caught by the thread that started the run.
     this.#stopListening = listenForStop(settings.runId, (reason) => {
       this.interrupted = true;
@@ -67,14 +69,14 @@ export class RunState {
     for (const credential of this.invalid) this.redactor.addDerived(credential.secrets ?? []);
     // No request before the preflight has spoken (check/preflight.ts): a key the target
     // refuses, or a wrong base URL, stops the run before any check sends.
-    const preflight = preflightOf(settings.runId)?.then((diagnosis) => {
+    const gate = preflight?.gate.then((diagnosis) => {
       if (diagnosis) this.guard.stop(diagnosis);
     });
     this.client = new HttpClient({
       ...settings,
       redactor: this.redactor,
       guard: this.guard,
-      ...(preflight ? { gate: preflight } : {}),
+      ...(gate ? { gate } : {}),
       wasApplied: (spec, send) => wasCreateApplied(spec, send, this.valid, new Set(this.created.map((category) => category.id))),
       onExchange: (exchange) => {
         this.#progress?.sent(this.guard.counts.requests);

@@ -15,6 +15,7 @@ import { strayWordError } from './stray-words.js';
 import { interruptOnSignals } from './signals.js';
 import { resourceExhausted } from '../core/tool-failure.js';
 import { KEY_VARIABLE } from '../secrets/redactor.js';
+import { ANSWER_DEADLINE_MS } from '../traffic/answer-deadline.js';
 
 /** Output streams and environment of one CLI invocation (injectable for tests). */
 export interface CliIo {
@@ -128,7 +129,8 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
     .description('a validating reverse proxy in front of the target: clients point at http://HOST:PORT/v1, every exchange is forwarded unaltered and judged as it completes; Ctrl-C or SIGTERM writes the reports')
     .option('--port <n>', 'port to listen on (0: any free port)', port, 8080)
     .option('--host <host>', 'address to listen on', '127.0.0.1')
-    .option('--har <file>', 'record every exchange to this HAR file, secrets redacted');
+    .option('--har <file>', 'record every exchange to this HAR file, secrets redacted')
+    .option('--answer-deadline <seconds>', "how long the target has to answer (its status line and headers) before the client gets the proxy's 504", seconds, ANSWER_DEADLINE_MS / 1000);
   // The target is reached as a run reaches it: HTTP(S)_PROXY and NO_PROXY, extra CAs, a client certificate.
   for (const option of [...trafficOptionList(), ...[SETTINGS.caFile, SETTINGS.clientCert, SETTINGS.clientKey].map(optionFor)]) proxy.addOption(option);
   proxy.action(async (flags: ProxyFlags) => {
@@ -336,6 +338,7 @@ interface ProxyFlags extends TrafficFlags {
   port: number;
   host: string;
   har?: string;
+  answerDeadline: number;
   caFile?: string;
   clientCert?: string;
   clientKey?: string;
@@ -356,7 +359,7 @@ async function proxyCommand(flags: ProxyFlags, io: CliIo): Promise<number> {
   const reportDir = flags.reportDir === '-' ? null : await usableReportDir(flags.reportDir, io, flags.keepReports);
   const { runProxySession } = await import('../traffic/proxy-session.js');
   return announcingInterrupt(io, async (stop) => {
-    const outcome = await runProxySession({ ...options, upstream, host: flags.host, port: flags.port, ...(flags.har ? { har: resolve(io.cwd, flags.har) } : {}), reportDir, out: io.stdout, err: io.stderr, stop });
+    const outcome = await runProxySession({ ...options, upstream, host: flags.host, port: flags.port, answerDeadlineMs: flags.answerDeadline * 1000, ...(flags.har ? { har: resolve(io.cwd, flags.har) } : {}), reportDir, out: io.stdout, err: io.stderr, stop });
     return outcome.exitCode;
   });
 }
@@ -434,3 +437,5 @@ function numberArgument(accept: (value: number) => boolean, what: string): (text
 }
 
 const port = numberArgument((v) => Number.isSafeInteger(v) && v >= 0 && v <= 65535, 'a port, 0 to 65535');
+/** Whole seconds, 1 to 3600 (an hour: no answer is worth holding a client longer). */
+const seconds = numberArgument((v) => Number.isSafeInteger(v) && v >= 1 && v <= 3600, 'whole seconds, 1 to 3600');

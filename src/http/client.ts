@@ -51,7 +51,7 @@ interface Attempt {
   sentAt: number;
   /** The slot it went out on. */
   slot: ConnectionSlot;
-  /** Whether other connections may have counted at the target when it started or when it ended (ConnectionPool.othersOpen). */
+  /** Whether other connections counted at the target when it started or when it ended (ConnectionPool.othersOpen). */
   crowded: boolean;
   /** Whether its head was written on a connection (undici announced it): if not, it provably never left. */
   written: boolean;

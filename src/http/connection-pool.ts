@@ -224,11 +224,13 @@ export class ConnectionPool {
   }
 
   /**
-   * Whether connections other than `slot`'s may count at the target now: requests on the
-   * wire, idle connections kept alive, or one closed to make way for `slot`'s.
+   * Whether connections other than `slot`'s count at the target now, as a cap on
+   * connections counts them: requests on the wire, or one closed just now to make way for
+   * `slot`'s (its close may reach the target after the new connection). Idle connections
+   * do not: a target that resets beside idle ones alone shows no limit the run reached.
    */
   othersOpen(slot: ConnectionSlot): boolean {
-    return this.#inUse > 1 || slot.displaced > 0 || this.#slots.some((other) => other !== slot && other.open);
+    return this.#inUse > 1 || slot.displaced > 0;
   }
 
   /**

@@ -4,9 +4,8 @@
  * answer and a test can hold every edge.
  *
  * - `limit`: a new connection reset (or refused) before any response while other
- *   connections may have counted at the target (requests on the wire, idle ones kept alive,
- *   one just closed to make way, whose close may reach it later): a gateway's cap on
- *   connections. The request goes again once the
+ *   connections counted at the target (requests on the wire, or one just closed to make
+ *   way, whose close may reach it later): a gateway's cap on connections. The request goes again once the
  *   limit fell, as long as it cannot have been applied. One that provably never left (its
  *   head was never written) goes again however often: the target never saw it. One that
  *   was written goes again at most {@link MAX_LIMIT_RESETS} times: a request reset again and
@@ -37,7 +36,7 @@ export type LoadCause = 'limit' | 'unanswered-on-reused' | 'streak';
 
 /** What the client knows of an attempt and of the request's attempts before it. */
 export interface LoadFacts {
-  /** Whether other connections may have counted at the target when it started or when it ended: on the wire, idle, or closed to make way for it. */
+  /** Whether other connections counted at the target when it started or when it ended: on the wire, or closed to make way for it (ConnectionPool.othersOpen). */
   crowded: boolean;
   /** Attempts of this request, written before their reset, already taken for the target's limit. */
   limitResets: number;

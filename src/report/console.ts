@@ -23,6 +23,8 @@ const CAUSE_INDENT = 7;
 
 /** Characters of a failing response's body the console shows (report.html and report.json hold it whole). */
 const BODY_SHOWN = 200;
+/** Characters of a `Reproduce:` command the console shows at most: past it (a large body), the reports hold it. */
+const COMMAND_SHOWN = 2_000;
 
 /** Columns a line takes at most off a terminal (a CI log, a pipe): one a reader can see whole. */
 export const PLAIN_WIDTH = 100;
@@ -143,26 +145,37 @@ export class ConsoleFormat {
     return [
       this.#wrapped(`  ${finding.id.padEnd(4)} ${visible(finding.summary)}`, CAUSE_INDENT),
       this.#detail(`${this.#paint(style, count)}: ${finding.checks.join(', ')}`, undefined, CAUSE_INDENT),
-      ...(shortest ? [this.#command('Reproduce: ', shortest.map(visible), CAUSE_INDENT)] : []),
+      ...(shortest ? [this.#reproduce(shortest)] : []),
     ].join('\n');
+  }
+
+  /** A root cause's `Reproduce:` command, or where to find it when it is too long for a terminal (a large body: the reports hold it whole). */
+  #reproduce(parts: readonly string[]): string {
+    const length = parts.reduce((sum, part) => sum + part.length + 1, 0);
+    if (length > COMMAND_SHOWN) return this.#wrapped(`${' '.repeat(CAUSE_INDENT)}Reproduce: a command of ${length} characters (a large body): in report.html and report.json`, CAUSE_INDENT);
+    return this.#command('Reproduce: ', parts.map(visible), CAUSE_INDENT);
   }
 
   /**
    * A shell command after `label`, broken between its parts with ` \` continuations (sh
    * reads them as one line) so that each line fits the width; a part longer than a line
-   * stands alone on its own.
+   * stands alone on its own. Each part is measured once.
    */
   #command(label: string, parts: readonly string[], indent: number): string {
     const lines: string[] = [];
     let line = `${' '.repeat(indent)}${label}${parts[0] ?? ''}`;
+    let width = stringWidth(line);
     for (const part of parts.slice(1)) {
+      const needs = stringWidth(part);
       // Room for the part, its space, and the continuation ` \`.
-      if (stringWidth(line) + 1 + stringWidth(part) + 2 <= this.width) {
+      if (width + 1 + needs + 2 <= this.width) {
         line = `${line} ${part}`;
+        width += 1 + needs;
         continue;
       }
       lines.push(`${line} \\`);
       line = `${' '.repeat(indent + 2)}${part}`;
+      width = indent + 2 + needs;
     }
     return [...lines, line].join('\n');
   }

@@ -10,8 +10,27 @@ import { gfmTableToMarkdown } from 'mdast-util-gfm-table';
 import { toMarkdown } from 'mdast-util-to-markdown';
 import { visible } from './visible.js';
 
-/** Text as it came (from the server or the user): controls made visible, one line. */
-export const text = (value: string | number): Text => ({ type: 'text', value: visible(String(value)).replace(/\r?\n/g, ' ') });
+/** A zero-width joiner: between the characters of a reference, it renders as nothing and keeps GitHub and GitLab from reading one. */
+const ZWJ = '\u200d';
+
+/**
+ * Text with nothing GitHub or GitLab turns into a notification or a link outside Markdown's
+ * own syntax: a zero-width joiner after `@` (a mention of a user or a team, an email), after
+ * `#`, `!` or `&` before a digit (an issue, a merge request, an epic; `owner/repo#12` too),
+ * inside `GH-12`, and after a URL's scheme or `www` (an autolink). A server's category
+ * named `@everyone` then pings no one; the text renders as it was.
+ */
+export function inert(value: string): string {
+  return value
+    .replace(/@(?=[\w.-])/g, `@${ZWJ}`)
+    .replace(/([#!&])(?=\d)/g, `$1${ZWJ}`)
+    .replace(/\b(GH)-(?=\d)/gi, `$1${ZWJ}-`)
+    .replace(/\b(https?|ftp)(?=:\/\/)/gi, `$1${ZWJ}`)
+    .replace(/\b(www)(?=\.)/gi, `$1${ZWJ}`);
+}
+
+/** Text as it came (from the server or the user): controls made visible, one line, no reference or autolink (see {@link inert}). */
+export const text = (value: string | number): Text => ({ type: 'text', value: inert(visible(String(value)).replace(/\r?\n/g, ' ')) });
 /** Inline code: ids, commands, URLs. */
 export const code = (value: string): InlineCode => ({ type: 'inlineCode', value: visible(value).replace(/\r?\n/g, ' ') });
 export const link = (label: string, url: string): Link => ({ type: 'link', url, children: [text(label)] });

@@ -20,6 +20,8 @@ export interface Preflight {
   gate: Promise<string | undefined>;
   /** Both sent and their connections closed. */
   done: Promise<void>;
+  /** The guard both went through: the run's checks go through it too (the budgets count every request). */
+  guard: RequestGuard;
 }
 
 /**
@@ -33,18 +35,18 @@ export interface Preflight {
  * Its promises reject only for a defect of the tool (never for the target's failures).
  */
 export function probe(settings: RunSettings): Preflight {
+  const guard = new RequestGuard(settings);
   try {
-    return preflight(settings);
+    return preflight(settings, guard);
   } catch (error) {
     // A defect of the tool (settings it cannot use): said through the promises, as any other.
     const failed = Promise.reject(error);
     failed.catch(() => {});
-    return { probe: failed, keyed: failed as never, gate: Promise.resolve(undefined), done: Promise.resolve() };
+    return { probe: failed, keyed: failed as never, gate: Promise.resolve(undefined), done: Promise.resolve(), guard };
   }
 }
 
-function preflight(settings: RunSettings): Preflight {
-  const guard = new RequestGuard(settings);
+function preflight(settings: RunSettings, guard: RequestGuard): Preflight {
   const stopListening = listenForStop(settings.runId, (reason) => guard.stop(reason));
   // The exchange is redacted where it is written (the runner's thread); the client's previews need a redactor of their own.
   const client = new HttpClient({ ...settings, redactor: new Redactor().add(settings.apiKey, KEY_PLACEHOLDER), guard });
@@ -59,8 +61,9 @@ function preflight(settings: RunSettings): Preflight {
     }
   };
   const probed = send(NO_CREDENTIAL);
-  const keyed = send(validCredential(settings.apiKey)).then((exchange) => {
-    const diagnosis = preflightDiagnosis(exchange, settings.keySource ?? 'the API key');
+  // Judged beside the probe's answer: a 401 there shows the interface is at this base URL.
+  const keyed = Promise.all([send(validCredential(settings.apiKey)), probed.catch(() => undefined)]).then(([exchange, answer]) => {
+    const diagnosis = preflightDiagnosis(exchange, settings.keySource ?? 'the API key', answer);
     return diagnosis ? { exchange, diagnosis } : { exchange };
   });
   // A target that either request finds unreachable opens no check's requests: the run judges the probe alone, whatever the load on this machine delays.
@@ -72,7 +75,7 @@ function preflight(settings: RunSettings): Preflight {
     stopListening();
     await client.close();
   });
-  return { probe: probed, keyed, gate, done };
+  return { probe: probed, keyed, gate, done, guard };
 }
 
 /** Why the checks send nothing to a target the preflight did not reach (the report says why from the probe: report/build.ts). */

@@ -129,7 +129,7 @@ const probes = data.collectOnly
   ? []
   : data.provide.runs.map((run) => {
       const flight = probe(run);
-      openPreflight(run.runId, flight.gate);
+      openPreflight(run.runId, flight);
       const failed = (error: unknown) => post({ type: 'probe', runId: run.runId, answer: { error: withCauses(error) } });
       return Promise.all([
         flight.probe.then((exchange) => post({ type: 'probe', runId: run.runId, answer: { exchange } }), failed),

@@ -20,3 +20,20 @@ export function base64Forms(secret: string): string[] {
   }
   return [...forms];
 }
+
+/**
+ * The texts whose every run of 8 characters is a piece of `secret` in an encoding a
+ * server applies as bytes: the secret as written, its base64 and base64url cores at each
+ * of the three alignments (a run of the secret starting anywhere in an encoded value lies
+ * in one of them), and its hex (lower case; pieces are found in any case). Escapes that
+ * decode to the secret (percent once or twice, JSON `\u`, HTML) are found in the escaped
+ * text's decoded views instead (DecodedView).
+ * @returns each text with the placeholder its pieces are shown as.
+ */
+export function pieceTexts(secret: string, placeholder: string): Array<{ text: string; placeholder: string }> {
+  return [
+    { text: secret, placeholder },
+    ...base64Forms(secret).map((text) => ({ text, placeholder: `[base64 of ${placeholder}]` })),
+    { text: Buffer.from(secret, 'utf8').toString('hex'), placeholder: `[hex of ${placeholder}]` },
+  ];
+}

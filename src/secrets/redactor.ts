@@ -1,7 +1,7 @@
 import escapeStringRegexp from 'escape-string-regexp';
 import { DecodedView } from './decoded-view.js';
-import { base64Forms } from './encoded-forms.js';
-import { PIECE_CHARS, SecretPieces } from './pieces.js';
+import { base64Forms, pieceTexts } from './encoded-forms.js';
+import { PIECE_CHARS, SecretPieces, type PieceSpan } from './pieces.js';
 
 /** Length of the anchors secrets are found by (characters). */
 const ANCHOR = 8;
@@ -40,9 +40,13 @@ export const SUBSTRING_SECRET_CHARS = 16;
  * - a shorter secret is found only as a whole token: the whole value (a header, a JSON
  *   string), a JSON string value in a text (`"test"`, not a member name `"test":`), or a
  *   credential after an authentication scheme (`Bearer test`, RFC 9110 §11.4);
- * - in what a server sent (response headers, bodies, previews), every piece of
- *   {@link PIECE_CHARS} characters or more of a secret given as such, whatever its case
- *   (secrets/pieces.ts): an echo split in two gives nothing back.
+ * - every piece of {@link PIECE_CHARS} characters or more of a secret found inside text,
+ *   whatever its case, as written, in base64 or base64url at any alignment, in hex, and
+ *   escaped once or twice (percent, JSON `\u`, HTML) (secrets/pieces.ts): an echo with a
+ *   prefix dropped, split in two or cut at the recording limit gives nothing back;
+ * - in what a server sent (response headers, bodies, previews), also every piece of a
+ *   shorter secret given as such, as written: in the tool's own text such a piece could
+ *   be an ordinary word.
  *
  * A run registers hundreds of derived secrets (every generated credential) and scans every
  * body, so a scan must not cost one pass per secret. Each secret is filed under an anchor,
@@ -66,8 +70,10 @@ export class Redactor {
   readonly #tokens = new Map<string, { placeholder: string; credentialOnly: boolean }>();
   /** {@link #tokenPattern}, built again after a token secret is added. */
   #tokenPattern: RegExp | undefined;
-  /** The pieces of the secrets given as such (the key, secret headers, a capture's credentials), not derived: looked for in what a server sent (headers, bodies, previews). */
+  /** The pieces of the secrets found inside text, in every encoding (encoded-forms.ts): looked for in everything written. */
   readonly #pieces = new SecretPieces();
+  /** The pieces of shorter secrets given as such (not derived), as written: looked for only in what a server sent (headers, bodies, previews). */
+  readonly #shortPieces = new SecretPieces();
   /** Each token secret as written after a scheme, plain or JSON-escaped, to the secret. */
   #credentialForms = new Map<string, string>();
   /**
@@ -103,8 +109,8 @@ export class Redactor {
    */
   add(secret: string, placeholder: string, derived = false): this {
     if (secret === '' || this.#secrets.has(secret) || this.#tokens.has(secret)) return this;
-    if (!derived) this.#pieces.add(secret, placeholder);
     if (!this.#foundInside(secret)) {
+      if (!derived) this.#shortPieces.add(secret, placeholder);
       this.#tokens.set(secret, { placeholder, credentialOnly: derived });
       this.#tokens.set(Buffer.from(secret).toString('base64'), { placeholder: `[base64 of ${placeholder}]`, credentialOnly: derived });
       this.#tokenPattern = undefined;
@@ -113,6 +119,9 @@ export class Redactor {
       return this;
     }
     this.#file(secret, placeholder);
+    for (const form of pieceTexts(secret, placeholder)) this.#pieces.add(form.text, form.placeholder);
+    // A text as short as a piece may hold one.
+    if (this.#pieces.size > 0) this.#shortest = Math.min(this.#shortest, PIECE_CHARS);
     // Echoed in base64 (a Basic header, a token) or hex: found by the forms that hold only its bytes.
     for (const form of base64Forms(secret)) this.#file(form, `[base64 of ${placeholder}]`);
     const hex = Buffer.from(secret, 'utf8').toString('hex');
@@ -186,10 +195,10 @@ export class Redactor {
   }
 
   /**
-   * A body the server sent: as {@link body}, and every piece of a secret of
-   * {@link PIECE_CHARS} characters or more, whatever its case (secrets/pieces.ts): a server
-   * may echo a credential split across two JSON strings. Pieces never take a `"` or a `\\`,
-   * so a JSON document stays one.
+   * A body the server sent: as {@link body}, and every piece of {@link PIECE_CHARS}
+   * characters or more of a shorter secret given as such, whatever its case
+   * (secrets/pieces.ts): a server may echo a credential split across two JSON strings.
+   * Pieces never take a `"` or a `\\`, so a JSON document stays one.
    */
   responseBody(value: string): string {
     return this.#withoutPieces(this.body(value));
@@ -203,21 +212,22 @@ export class Redactor {
    */
   preview(bytes: Buffer): Buffer {
     const text = bytes.toString('latin1');
-    const redacted = this.#withoutPieces(text);
+    const redacted = this.#withoutPieces(this.text(text));
     return redacted === text ? bytes : Buffer.from(redacted, 'latin1');
   }
 
   /**
-   * A response header's value with every secret replaced, and every piece of one: a key
-   * split across two headers (half in each, case-swapped or not) is found in neither whole.
+   * A response header's value with every secret replaced, and every piece of one (a short
+   * one's too): a key split across two headers (half in each, case-swapped or not) is
+   * found in neither whole.
    */
   header(value: string): string {
     return this.#withoutPieces(this.text(value));
   }
 
-  /** `text` with every piece of a secret given as such replaced by its placeholder (derived credentials are one edit from the key: their pieces are the key's). */
+  /** `text` with every piece of a short secret given as such replaced by its placeholder (the long ones' pieces went with {@link text}). */
   #withoutPieces(text: string): string {
-    return spliced(text, this.#pieces.find(text), (placeholder) => placeholder);
+    return spliced(text, this.#shortPieces.find(text), (placeholder) => placeholder);
   }
 
   /** `value` with every whole-token occurrence of a short secret replaced (see the class). */
@@ -258,24 +268,29 @@ export class Redactor {
   }
 
   /**
-   * Every occurrence of every secret, as written or escaped once or twice (JSON, percent,
-   * HTML: see DecodedView), as spans of `value`.
+   * Every occurrence of every secret and of every piece of one, as written or escaped once
+   * or twice (JSON, percent, HTML: see DecodedView), as spans of `value`. The decoded views
+   * are made once, and each is searched once for secrets and once for pieces.
    */
-  #occurrences(value: string): Array<{ start: number; end: number; placeholder: string }> {
-    const found = this.#scan(value);
-    if (this.#anchors.size === 0) return found;
+  #occurrences(value: string): Span[] {
+    const whole = this.#scan(value);
+    if (this.#anchors.size === 0) return whole;
+    const pieces = this.#pieces.find(value);
     // Decoded once (an escaped echo), then once more (percent-encoded twice: a URL inside a URL).
     const once = DecodedView.of(value);
     const twice = once && DecodedView.of(once.text);
     for (const [view, outer] of [[once, undefined], [twice, once]] as const) {
       if (!view) continue;
-      for (const { start, end, placeholder } of this.#scan(view.text)) {
+      const inOriginal = ({ start, end, placeholder }: Span): Span => {
         const [from, to] = view.original(start, end);
         const [first, last] = outer ? outer.original(from, to) : [from, to];
-        found.push({ start: first, end: last, placeholder });
-      }
+        return { start: first, end: last, placeholder };
+      };
+      whole.push(...this.#scan(view.text).map(inOriginal));
+      pieces.push(...this.#pieces.find(view.text).map(inOriginal));
     }
-    return found;
+    // A whole secret is shown as itself; pieces cover only what no whole secret does (two keys side by side stay two).
+    return [...whole, ...outside(pieces, whole)];
   }
 
   /**
@@ -284,8 +299,8 @@ export class Redactor {
    * times faster than one `indexOf` pass per anchor over a 2.4 MB HAR), and only there are
    * the secrets filed under the anchors compared.
    */
-  #scan(value: string): Array<{ start: number; end: number; placeholder: string }> {
-    const found: Array<{ start: number; end: number; placeholder: string }> = [];
+  #scan(value: string): Span[] {
+    const found: Span[] = [];
     const starts = this.#anchorStarts();
     if (!starts) return found;
     starts.lastIndex = 0;
@@ -324,11 +339,32 @@ export class Redactor {
   }
 }
 
+/** A span of text to replace, and what to show instead. */
+type Span = PieceSpan;
+
+/** The parts of `spans` that lie outside every span of `covered`, each keeping its placeholder. */
+function outside(spans: Span[], covered: Span[]): Span[] {
+  if (covered.length === 0 || spans.length === 0) return spans;
+  const sorted = [...covered].sort((a, b) => a.start - b.start);
+  const parts: Span[] = [];
+  for (const span of spans) {
+    let at = span.start;
+    for (const cover of sorted) {
+      if (cover.end <= at) continue;
+      if (cover.start >= span.end) break;
+      if (cover.start > at) parts.push({ ...span, start: at, end: cover.start });
+      at = Math.max(at, cover.end);
+    }
+    if (at < span.end) parts.push({ ...span, start: at });
+  }
+  return parts;
+}
+
 /**
  * `value` with each span of `found` replaced by its placeholder, as `written` writes it.
  * Overlapping spans merge into one, shown as the longest secret among them.
  */
-function spliced(value: string, found: Array<{ start: number; end: number; placeholder: string }>, written: (placeholder: string) => string): string {
+function spliced(value: string, found: Span[], written: (placeholder: string) => string): string {
   if (found.length === 0) return value;
   found.sort((a, b) => a.start - b.start);
   let out = '';

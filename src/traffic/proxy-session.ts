@@ -7,6 +7,7 @@ import { toolVersion } from '../core/package-info.js';
 import { KEY_PLACEHOLDER, Redactor } from '../secrets/redactor.js';
 import { reportTraffic, type JudgeOptions, type JudgeOutcome } from './judge-capture.js';
 import { MAX_BACKLOG_BYTES, startJudging } from './judging.js';
+import { ANSWER_DEADLINE_MS } from './answer-deadline.js';
 import { startValidatingProxy, type RunningProxy } from './proxy.js';
 import { UsageError } from '../core/errors.js';
 import { ToolFailure } from '../core/tool-failure.js';
@@ -21,6 +22,8 @@ export interface ProxySessionOptions extends Omit<JudgeOptions, 'files'> {
   upstream?: Pick<RunSettings, 'proxy' | 'caPem' | 'clientCertPem' | 'clientKeyPem'>;
   /** `--har FILE`: every exchange recorded, redacted. */
   har?: string;
+  /** `--answer-deadline`: how long the target has to answer before the client gets the proxy's 504 (ms; default proxy.ts ANSWER_DEADLINE_MS). */
+  answerDeadlineMs?: number;
   /** Ends the session (the CLI's SIGINT, SIGTERM). */
   stop: AbortSignal;
   /** Called once the proxy listens (tests use it to send through it). */
@@ -53,6 +56,7 @@ export async function runProxySession(options: ProxySessionOptions): Promise<Jud
     },
   );
   let judgeErrors = 0;
+  let unanswered = 0;
   let proxy: RunningProxy;
   try {
     proxy = await startValidatingProxy({
@@ -64,6 +68,11 @@ export async function runProxySession(options: ProxySessionOptions): Promise<Jud
       onForwarded: (exchange) => judging.take(exchange),
       onJudgeError: () => judgeErrors++,
       onTargetError: (error, request) => print(keyOnly.text(`  ! the target failed ${request}: ${(error as NodeJS.ErrnoException).code ?? error.message} (the client's connection was closed, as the target's was)`)),
+      ...(options.answerDeadlineMs !== undefined ? { answerDeadlineMs: options.answerDeadlineMs } : {}),
+      onUnanswered: (request, deadlineMs) => {
+        unanswered++;
+        print(keyOnly.text(`  ! the target did not answer ${request} within ${deadlineMs / 1000} s: the client got the proxy's 504`));
+      },
     });
   } catch (error) {
     await judging.finish(Date.now());
@@ -84,6 +93,7 @@ export async function runProxySession(options: ProxySessionOptions): Promise<Jud
     ...judged.notices,
     ...(judgeErrors + judged.judgeErrors > 0 ? [`${judgeErrors + judged.judgeErrors} exchanges could not be judged (a defect of the tool; they were forwarded unaltered)`] : []),
     ...(cut > 0 ? [`${cut} exchanges in flight when the proxy stopped were cut, and not judged`] : []),
+    ...(unanswered > 0 ? [`${unanswered} exchanges got no answer from the target within ${(options.answerDeadlineMs ?? ANSWER_DEADLINE_MS) / 1000} s: each client got the proxy's 504 (Proxy-Status: petstore-conformance), and they are not judged`] : []),
     ...(judged.notJudged > 0 ? [`${judged.notJudged} exchanges were forwarded but not judged: the judge was over ${MAX_BACKLOG_BYTES / 1024 / 1024} MiB behind, or had not reached them when the proxy stopped`] : []),
     ...(harFailure ? [`the HAR file ${options.har} is incomplete: ${harFailure.reason}; it holds the first ${harFailure.entries} exchanges`] : []),
   ];

@@ -7,6 +7,7 @@
  * that errs never touches it. The target is reached through undici, as a run reaches it
  * (http/dispatcher.ts).
  */
+import { ANSWER_DEADLINE_MS } from './answer-deadline.js';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { Transform } from 'node:stream';
@@ -64,6 +65,10 @@ export interface ProxyOptions {
   onTargetError?: (error: Error, request: string) => void;
   /** `onForwarded` threw (a defect of the tool): counted, reported, never the client's. */
   onJudgeError?: (error: unknown) => void;
+  /** How long the target has to send an answer's head (ms; default {@link ANSWER_DEADLINE_MS}): past it, the client gets the proxy's 504. */
+  answerDeadlineMs?: number;
+  /** The target had not answered `request` by the deadline: the client got a 504, the exchange is not judged. */
+  onUnanswered?: (request: string, deadlineMs: number) => void;
   /** Body bytes kept for judging, per body (`--max-response-bytes`, and its default); a larger body is forwarded whole and judged as cut short. */
   maxBodyBytes?: number;
 }
@@ -85,6 +90,15 @@ export interface RunningProxy {
  * which names the proxy (the target's is sent); and `expect`, which the proxy meets itself
  * (Node answers 100 Continue to the client, RFC 9110 §10.1.1), sending the body on at once.
  */
+/**
+ * The proxy's own answer when the target has not answered by the deadline: 504 with an
+ * Error body (section 7's shape) and `Proxy-Status` (RFC 9209), which say it is the proxy's.
+ */
+export function gatewayTimeout(deadlineMs: number): { headers: string[]; body: string } {
+  const body = JSON.stringify({ code: 'gateway_timeout', message: `the target did not answer within ${deadlineMs / 1000} s (said by the petstore-conformance proxy, not the target)`, status: 504 });
+  return { headers: ['Content-Type', 'application/json', 'Content-Length', String(Buffer.byteLength(body)), 'Proxy-Status', 'petstore-conformance; error=connection_timeout'], body };
+}
+
 const NOT_FORWARDED = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host', 'expect']);
 
 /**
@@ -135,13 +149,28 @@ export async function startValidatingProxy(options: ProxyOptions): Promise<Runni
       return;
     }
     upstream.busy = true;
+    const deadlineMs = options.answerDeadlineMs ?? ANSWER_DEADLINE_MS;
+    let deadline: NodeJS.Timeout | undefined;
     const done = new Promise<void>((resolve) => {
       let answer: { status: number; rawHeaders: string[]; body: CappedBuffer } | undefined;
+      let unanswered = false;
+      // No head from the target by the deadline: the client gets the proxy's 504, and the target's late answer goes nowhere.
+      deadline = setTimeout(() => {
+        unanswered = true;
+        const { headers, body: text } = gatewayTimeout(deadlineMs);
+        if (!outgoing.headersSent) outgoing.writeHead(504, [...headers, 'Connection', 'close']).end(text);
+        options.onUnanswered?.(`${method} ${upstreamPath.split('?', 1)[0]}`, deadlineMs);
+        abortUpstream?.(new Error(`no answer within ${deadlineMs} ms`));
+        upstream.closed = true;
+        resolve();
+      }, deadlineMs);
       upstream.dispatcher.dispatch(
         { origin: target.origin, path: upstreamPath, method: method as Dispatcher.HttpMethod, headers: fields, body },
         {
           onConnect: (abort: (error?: Error) => void) => void (abortUpstream = abort),
           onHeaders: (status: number, raw: Buffer[], resume: () => void, statusText: string) => {
+            clearTimeout(deadline);
+            if (unanswered) return false;
             const rawHeaders = raw.map((field) => field.toString('latin1'));
             answer = { status, rawHeaders, body: new CappedBuffer(maxBody) };
             // The target closes its connection after this answer: so does the proxy, and says so, lest the client send another request on it.
@@ -179,6 +208,8 @@ export async function startValidatingProxy(options: ProxyOptions): Promise<Runni
             }
           },
           onError: (error: Error) => {
+            clearTimeout(deadline);
+            if (unanswered) return;
             // A failure of the target reaches the client as what it is, a broken connection,
             // never as an HTTP status the target did not send (a 502 would read as the server's 5xx).
             if (!answer) options.onTargetError?.(error, `${method} ${upstreamPath.split('?', 1)[0]}`);
@@ -197,7 +228,9 @@ export async function startValidatingProxy(options: ProxyOptions): Promise<Runni
     outgoing.on('close', () => {
       if (!outgoing.writableFinished) abortUpstream?.(new Error('the client closed its connection'));
     });
+    void done.finally(() => clearTimeout(deadline));
     inFlight.set(done, () => {
+      clearTimeout(deadline);
       abortUpstream?.(new Error('the proxy stopped'));
       outgoing.destroy();
     });
@@ -285,10 +318,19 @@ export function pairs(raw: readonly string[]): HarPair[] {
   return result;
 }
 
-/** The end-to-end fields of a message as flat pairs, names as sent, order and repetition kept. */
-function forwardedPairs(raw: readonly string[]): string[] {
+/**
+ * The end-to-end fields of a message as flat pairs, names as sent, order and repetition
+ * kept: without the hop-by-hop fields ({@link NOT_FORWARDED}) and without every field the
+ * message's `Connection` names, in any of its lines (RFC 9110 §7.6.1).
+ */
+export function forwardedPairs(raw: readonly string[]): string[] {
+  const fields = pairs(raw);
+  const named = new Set(fields.filter(({ name }) => name.toLowerCase() === 'connection').flatMap(({ value }) => (value ?? '').split(',').map((option) => option.trim().toLowerCase())));
   const result: string[] = [];
-  for (const { name, value } of pairs(raw)) if (!NOT_FORWARDED.has(name.toLowerCase())) result.push(name, value ?? '');
+  for (const { name, value } of fields) {
+    const lower = name.toLowerCase();
+    if (!NOT_FORWARDED.has(lower) && !named.has(lower)) result.push(name, value ?? '');
+  }
   return result;
 }
 

@@ -81,7 +81,7 @@ describe('a failing property', () => {
     expect(check.failure!.message).toContain(`Counterexample: ${counterexample}`);
     expect(check.failure!.message).toMatch(/run seed 7, check seed \d+, path [\d:]+/);
     // Every setting that changes what is sent, the profile included: off loopback the default is read-only.
-    expect(replay).toMatch(/^petstore-conformance run --base-url http:\/\/127\.0\.0\.1:\d+\/v1 --profile full --checks '\^create-valid-bodies\$' --seed 7$/);
+    expect(replay).toMatch(/^npx petstore-conformance run --base-url http:\/\/127\.0\.0\.1:\d+\/v1 --profile full --checks '\^create-valid-bodies\$' --seed 7$/);
     // The exchange of the shrunk counterexample: the body sent is the counterexample.
     expect(check.failure!.response?.status).toBe(500);
     expect(JSON.parse(check.failure!.request.body!)).toEqual(fields);

@@ -114,7 +114,10 @@ describe('each fault a property check catches is caught with every seed from 1 t
   test.each(caught.map(({ name, checks }) => [name, checks] as const))('%s: %s', (name, checks) => {
     const missed = SEEDS.flatMap((seed) => {
       const report = reports.get(`${name}-s${seed}`)!;
-      return checks.filter((id) => report.checks.find((c) => c.id === id)?.status !== 'failed').map((id) => `seed ${seed}: ${id} ${report.checks.find((c) => c.id === id)?.status}`);
+      return checks.flatMap((id) => {
+        const check = report.checks.find((c) => c.id === id);
+        return check?.status === 'failed' ? [] : [`seed ${seed}: ${id} ${check?.status}: ${check?.reason ?? ''}`];
+      });
     });
     expect(missed).toEqual([]);
   });
@@ -135,7 +138,10 @@ describe('each fault of issue 44 caught by inputs sent in every run is caught wi
   test.each(reach.map(({ name, profile, fault }) => [name, profile, fault.expected.failed] as const))('%s (%s): %s', (name, profile, checks) => {
     const missed = SEEDS.flatMap((seed) => {
       const report = reports.get(`${name}-${profile}-s${seed}`)!;
-      return checks.filter((id) => report.checks.find((c) => c.id === id)?.status !== 'failed').map((id) => `seed ${seed}: ${id} ${report.checks.find((c) => c.id === id)?.status}`);
+      return checks.flatMap((id) => {
+        const check = report.checks.find((c) => c.id === id);
+        return check?.status === 'failed' ? [] : [`seed ${seed}: ${id} ${check?.status}: ${check?.reason ?? ''}`];
+      });
     });
     expect(missed).toEqual([]);
   });

@@ -4,12 +4,30 @@
  */
 import type { Nodes, Root } from 'mdast';
 import { fromMarkdown } from 'mdast-util-from-markdown';
+import { gfmAutolinkLiteralFromMarkdown } from 'mdast-util-gfm-autolink-literal';
 import { gfmTableFromMarkdown } from 'mdast-util-gfm-table';
 import { toString } from 'mdast-util-to-string';
+import { gfmAutolinkLiteral } from 'micromark-extension-gfm-autolink-literal';
 import { gfmTable } from 'micromark-extension-gfm-table';
 
+/** Markdown as GitHub parses it: CommonMark with GFM tables and autolink literals (`www.x`, `https://x`, emails). */
 export function parseGfm(markdown: string): Root {
-  return fromMarkdown(markdown, { extensions: [gfmTable()], mdastExtensions: [gfmTableFromMarkdown()] });
+  return fromMarkdown(markdown, { extensions: [gfmTable(), gfmAutolinkLiteral()], mdastExtensions: [gfmTableFromMarkdown(), gfmAutolinkLiteralFromMarkdown()] });
+}
+
+/**
+ * What GitHub and GitLab read in plain text after Markdown (not in code): mentions (`@user`,
+ * `@org/team`), issue, merge request and epic references (`#12`, `!12`, `&12`, `GH-12`,
+ * `owner/repo#12`). Each found, as `<kind>: <text>`.
+ */
+export function references(tree: Root): string[] {
+  const found: string[] = [];
+  for (const node of nodes(tree)) {
+    if (node.type !== 'text') continue;
+    for (const [match] of node.value.matchAll(/(?<![\w`])@[A-Za-z0-9][\w.-]*(?:\/[\w.-]+)?/g)) found.push(`mention: ${match}`);
+    for (const [match] of node.value.matchAll(/(?:[\w.-]+\/[\w.-]+)?[#!&]\d+|\bGH-\d+/gi)) found.push(`reference: ${match}`);
+  }
+  return found;
 }
 
 /** Every node of a tree, depth first. */

@@ -90,6 +90,60 @@ describe('forwarding', () => {
     }
   });
 
+  test('fields that Connection names, and Proxy-Authorization, TE, Keep-Alive, stay behind in both directions; the others go on (RFC 9110 §7.6.1)', async () => {
+    const upstream = await recordingUpstream((_req, res) => {
+      res.writeHead(200, ['Content-Type', 'application/json', 'Connection', 'X-Internal', 'X-Internal', 'upstream-only', 'Proxy-Authenticate', 'Basic', 'Trailer', 'X-T', 'X-Public', 'p'].flat());
+      res.end('[]');
+    });
+    const proxy = await startValidatingProxy({ target: upstream.baseUrl, host: '127.0.0.1', port: 0, onForwarded: () => {} });
+    try {
+      // A raw client: real clients send Connection options undici refuses to write.
+      const { port } = new URL(proxy.baseUrl);
+      const socket = connect(Number(port), '127.0.0.1');
+      socket.write(
+        'GET /v1/categories HTTP/1.1\r\nHost: x\r\nConnection: keep-alive, X-Secret, X-Other\r\nX-Secret: s\r\nX-Other: o\r\nX-Kept: k\r\n' +
+          'Proxy-Authorization: Basic cHJveHk6cw==\r\nTE: trailers\r\nKeep-Alive: timeout=5\r\nAuthorization: Bearer t\r\n\r\n',
+      );
+      let answer = '';
+      await new Promise<void>((resolve) => socket.on('data', (chunk) => ((answer += chunk), /\r\n\r\n[\s\S]*\[\]/.test(answer) && resolve())));
+      socket.destroy();
+      const sent = new Set(upstream.seen[0]!.rawHeaders.filter((_, i) => i % 2 === 0).map((name) => name.toLowerCase()));
+      for (const gone of ['x-secret', 'x-other', 'proxy-authorization', 'te', 'keep-alive']) expect(sent.has(gone), gone).toBe(false);
+      for (const kept of ['x-kept', 'authorization']) expect(sent.has(kept), kept).toBe(true);
+      const head = answer.split('\r\n\r\n')[0]!.toLowerCase();
+      for (const gone of ['x-internal:', 'proxy-authenticate:', 'trailer:']) expect(head).not.toContain(gone);
+      expect(head).toContain('x-public: p');
+    } finally {
+      await proxy.close();
+      await upstream.close();
+    }
+  });
+
+  test('a target that never answers: by the deadline the client gets the proxy\'s 504 with an Error body and Proxy-Status, said once; near miss: a head sent at once, its body late, is forwarded', async () => {
+    const silent = await recordingUpstream(() => {});
+    const slowBody = await recordingUpstream((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('[');
+      setTimeout(() => res.end(']'), 300);
+    });
+    const unanswered: string[] = [];
+    const start = (target: string) => startValidatingProxy({ target, host: '127.0.0.1', port: 0, answerDeadlineMs: 100, onForwarded: () => {}, onUnanswered: (request, ms) => unanswered.push(`${request} ${ms}`) });
+    const [quiet, slow] = await Promise.all([start(silent.baseUrl), start(slowBody.baseUrl)]);
+    try {
+      const answer = await request(`${quiet.baseUrl}/categories`);
+      expect(answer.statusCode).toBe(504);
+      expect(answer.headers['proxy-status']).toBe('petstore-conformance; error=connection_timeout');
+      expect(await answer.body.json()).toEqual({ code: 'gateway_timeout', message: 'the target did not answer within 0.1 s (said by the petstore-conformance proxy, not the target)', status: 504 });
+      expect(unanswered).toEqual(['GET /api/v1/categories 100']);
+      const late = await request(`${slow.baseUrl}/categories`);
+      expect([late.statusCode, await late.body.text()]).toEqual([200, '[]']);
+      expect(unanswered).toHaveLength(1);
+    } finally {
+      await Promise.all([quiet.close(), slow.close()]);
+      await Promise.all([silent.close(), slowBody.close()]);
+    }
+  });
+
   test('a chunked body reaches the target chunked even when all of it arrived before it went upstream, and is recorded so; a body with a Content-Length keeps it', async () => {
     // undici frames a stream that has ended by the time it writes with a Content-Length: a
     // request written at once used to reach a 411-refusing target as an ordinary create.

@@ -11,6 +11,7 @@ import { NOT_SELECTED } from '../../src/check/reasons.js';
 import { withDefaults, type RunSettings } from '../../src/config/settings.js';
 import { buildReport } from '../../src/report/build.js';
 import { ConsoleFormat, fitted, markOf, PLAIN_WIDTH } from '../../src/report/console.js';
+import { curlParts } from '../../src/report/curl.js';
 import type { CheckResult } from '../../src/report/model.js';
 import { pruneRuns, writtenLines } from '../../src/report/report-dir.js';
 import { answered } from '../support/exchanges.js';
@@ -109,6 +110,26 @@ describe('one root cause, its evidence once', () => {
     // sh joins the continuation lines into the one command the report holds.
     const words = (command: string) => execFileSync('dash', ['-c', `set -- ${command.replace(/^curl /, '')}; printf '%s\\0' "$@"`], { encoding: 'utf8' }).split('\0');
     expect(words(reproduce)).toEqual(words(report.checks[0]!.failure!.curl!));
+  });
+});
+
+describe('a Reproduce command too long for a terminal (a large body)', () => {
+  const format = new ConsoleFormat(false);
+  /** A report whose one root cause was sent with a body of `size` characters, and its command's length as the console counts it. */
+  const withBody = (size: number) => {
+    const check = result('create-name-only', 'must');
+    const request = { ...check.failure!.request, body: JSON.stringify({ name: 'x'.repeat(size) }) };
+    const report = buildReport({ settings, startedAt: new Date(0), durationMs: 5, checks: [{ ...check, failure: { ...check.failure!, request } }], exchanges: [], created: [], runErrors: [] });
+    return { summary: format.summary(report), length: curlParts(request).reduce((sum, part) => sum + part.length + 1, 0) };
+  };
+  const at = (length: number) => withBody(length - withBody(0).length);
+
+  test('2,000 characters are shown as the command; 2,001 are said to be in the reports, at once for a body of megabytes', () => {
+    expect(at(2000).length).toBe(2000);
+    expect(at(2000).summary).toMatch(/Reproduce: curl /);
+    expect(at(2001).summary).toContain('Reproduce: a command of 2001 characters (a large body): in report.html and report.json');
+    // Issue 45's console measured every prefix of the line: a 1 MB body held a fleet's thread for 38 s.
+    expect(withBody(1_000_000).summary).toMatch(/Reproduce: a command of \d+ characters/);
   });
 });
 

@@ -158,14 +158,23 @@ describe('othersOpen: whether other connections may count at the target, as a ca
     expect(await p.use(async (slot) => (slot.dispatcher(true), [slot.displaced, p.othersOpen(slot)]))).toEqual([0, false]);
   });
 
-  test('an idle connection kept alive elsewhere counts', async () => {
+  test('near miss: an idle connection kept alive elsewhere does not count (a reset beside idle ones alone is the target’s answer)', async () => {
     const { p, made } = await pool(2, 2);
     // The warmest slot's connection closed by the target: a request on it opens a new one beside the idle other.
     const seen = await p.use(async (slot) => {
       made.get(slot)!.emit('disconnect');
-      return [slot.open, slot.displaced, p.othersOpen(slot)];
+      return [slot.open, slot.displaced, p.open, p.othersOpen(slot)];
     });
-    expect(seen).toEqual([false, 0, true]);
+    expect(seen).toEqual([false, 0, 1, false]);
+  });
+
+  test('another request on the wire counts', async () => {
+    const { p } = await pool(2, 0);
+    let release!: () => void;
+    const first = p.use(() => new Promise<void>((resolve) => (release = resolve)));
+    expect(await p.use(async (slot) => p.othersOpen(slot))).toBe(true);
+    release();
+    await first;
   });
 
   test('its own kept-alive connection, closed to renew it, counts: the close may reach the target after the new one, and a reset lowers the limit by it', async () => {

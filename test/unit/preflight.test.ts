@@ -40,6 +40,22 @@ describe('preflightDiagnosis', () => {
     ['none sent', undefined],
   ] as const)('%s: the run goes on', (_what, keyed) => expect(preflightDiagnosis(keyed, KEY)).toBeUndefined());
 
+  const keyless = (status: number) => answered(status, status === 401 ? error(401) : '<h1>page</h1>', { headers: status === 401 ? {} : html });
+  test.each([
+    ['404 with a page', answered(404, '<h1>Not Found</h1>', { headers: html })],
+    ['a redirect', answered(302, '', { headers: { location: 'https://other.example/categories' } })],
+    ['200 with a web page', answered(200, '<html><body>Categories</body></html>', { headers: html })],
+  ] as const)('%s where the keyless probe got its 401: the service is there, and the answer is its own (the checks judge it)', (_what, keyed) => {
+    expect(preflightDiagnosis(keyed, KEY, keyless(401))).toBeUndefined();
+    // Near misses: a probe that got the same page, or a 403, shows no sign of the interface.
+    expect(preflightDiagnosis(keyed, KEY, keyless(404))).toMatch(/^is the base URL right\?/);
+    expect(preflightDiagnosis(keyed, KEY, keyless(403))).toMatch(/^is the base URL right\?/);
+  });
+
+  test('a refused key is said whatever the probe got', () => {
+    expect(preflightDiagnosis(answered(401, error(401)), KEY, keyless(401))).toMatch(/^the target refuses the key/);
+  });
+
   test('399 is still a redirect, 400 not', () => {
     expect(preflightDiagnosis(answered(399, ''), KEY)).toMatch(/^is the base URL right\?/);
     expect(preflightDiagnosis(answered(300, ''), KEY)).toMatch(/^is the base URL right\?/);

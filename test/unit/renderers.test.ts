@@ -20,7 +20,7 @@ import { NOT_IN_TRAFFIC } from '../../src/check/reasons.js';
 import { visible } from '../../src/report/visible.js';
 import { bannerOf, coverageShortfall } from '../../src/report/verdict.js';
 import { toString } from 'mdast-util-to-string';
-import { markupKinds, parseGfm, tableRows } from '../support/markdown.js';
+import { markupKinds, parseGfm, references, tableRows } from '../support/markdown.js';
 
 const settings: RunSettings = { ...withDefaults({}), baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'k', targetKind: 'external', seed: 7, runId: 'fixture', userAgent: 'x', profile: 'full', profileSource: 'default' };
 
@@ -141,7 +141,21 @@ test('summary.md read back as GitHub reads it shows the server text as it is: no
   expect(row).toHaveLength(4);
   expect(row[3]).toBe(`Expected status 201, received 400: ${visible(HOSTILE)}`);
   const apostrophe = renderSummary({ ...report, verdictReason: "the server's answer #1 & <b>" });
-  expect(parseGfm(apostrophe).children.map((node) => toString(node))).toContain("the server's answer #1 & <b>");
+  expect(parseGfm(apostrophe).children.map((node) => toString(node).replaceAll('\u200d', ''))).toContain("the server's answer #1 & <b>");
+});
+
+test('summary.md is inert: no mention, issue or merge request reference, or autolink from server text, which reads as it was (issue 46)', () => {
+  const { report } = fixture('hostile');
+  const PINGS = '@octocat @everyone @org/team mail@example.com #12 !7 &3 GH-12 owner/repo#12 https://evil.example/x www.evil.example http://a.b';
+  const inert = renderSummary({ ...report, verdictReason: PINGS, findings: report.findings.map((finding) => ({ ...finding, summary: `${finding.summary} ${PINGS}` })) });
+  const tree = parseGfm(inert);
+  expect(markupKinds(tree)).toEqual([]);
+  expect(references(tree)).toEqual([]);
+  expect(parseGfm(inert).children.map((node) => toString(node).replaceAll('\u200d', ''))).toContain(PINGS);
+  // Near miss: the same text through the parser unneutralised is read as every one of them.
+  const raw = parseGfm(PINGS);
+  expect(markupKinds(raw).filter((kind) => kind === 'link')).toHaveLength(4);
+  expect(references(raw)).toEqual(['mention: @octocat', 'mention: @everyone', 'mention: @org/team', 'reference: #12', 'reference: !7', 'reference: &3', 'reference: GH-12', 'reference: owner/repo#12']);
 });
 
 test('a partial conformant run headlines its coverage, naming what kept the rest out; a whole one does not', () => {

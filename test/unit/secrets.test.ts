@@ -3,6 +3,7 @@ import { describe, expect, test } from 'vitest';
 import { exampleCredentials, type InvalidCredential } from '../../src/arbitraries/invalid-credential.js';
 import { KEY_PLACEHOLDER, Redactor, shortSecretNotice } from '../../src/secrets/redactor.js';
 import type { CheckMeta } from '../../src/check/types.js';
+import { echoArbitrary, ENCODINGS, piecesIn } from '../support/secret-forms.js';
 
 const KEY = 'Abc123SecretKeyValue_xyz';
 
@@ -360,5 +361,50 @@ describe('Redactor, pieces at their edges', () => {
     const out = redactor.responseBody(body);
     expect(() => JSON.parse(out)).not.toThrow();
     expect(out).not.toContain(key.slice(4, 12));
+  });
+});
+
+describe('Redactor, no run of 8 characters of a long secret in any encoding, at any offset (property per encoding)', () => {
+  const filler = fc.string({ unit: fc.constantFrom(...' :;=,|abcXYZ019'), maxLength: 6 });
+  test.each(Object.keys(ENCODINGS) as Array<keyof typeof ENCODINGS>)('%s: gone from text, headers and JSON bodies, the body still JSON', (name) => {
+    fc.assert(
+      fc.property(echoArbitrary, filler, filler, ({ secret, drop, cut }, before, after) => {
+        const redactor = new Redactor().add(secret, KEY_PLACEHOLDER);
+        const echoed = ENCODINGS[name](secret.slice(drop, secret.length - cut));
+        const text = `${before}${echoed}${after}`;
+        const body = JSON.stringify({ message: text });
+        const outputs = [redactor.text(text), redactor.header(text), redactor.responseBody(body), redactor.body(body)];
+        expect(outputs.flatMap((output) => piecesIn(secret, output))).toEqual([]);
+        expect(JSON.parse(outputs[2]!)).toHaveProperty('message');
+      }),
+      { seed: 20261127, numRuns: 200 },
+    );
+  });
+
+  test.each([
+    ['as written', (text: string) => text],
+    ['percent-encoded twice', ENCODINGS['percent-encoded twice']],
+    ['JSON \\u escapes', ENCODINGS['JSON \\u escapes']],
+  ])('a piece is 8 characters of the secret, decoded: 7 %s stay, 8 go', (_name, encode) => {
+    const secret = 'sk_live_4f9/Qz+8Kx7=mN2pL0vR5tW3yB';
+    const redactor = new Redactor().add(secret, KEY_PLACEHOLDER);
+    expect(redactor.text(`x ${encode(secret.slice(9, 16))} y`)).toBe(`x ${encode(secret.slice(9, 16))} y`);
+    expect(redactor.text(`x ${encode(secret.slice(9, 17))} y`)).toBe(`x ${KEY_PLACEHOLDER} y`);
+  });
+
+  test.each([
+    ['base64', Buffer.from('sk_live_4f9/Qz+8Kx7=mN2pL0vR5tW3yB').toString('base64').slice(4), 'base64'],
+    ['hex', Buffer.from('sk_live_4f9/Qz+8Kx7=mN2pL0vR5tW3yB').toString('hex').slice(4), 'hex'],
+  ])('in %s, a piece is 8 characters of the encoded form: 7 stay, 8 go', (_name, encoded, kind) => {
+    const redactor = new Redactor().add('sk_live_4f9/Qz+8Kx7=mN2pL0vR5tW3yB', KEY_PLACEHOLDER);
+    expect(redactor.text(`x ${encoded.slice(0, 7)} y`)).toBe(`x ${encoded.slice(0, 7)} y`);
+    expect(redactor.text(`x ${encoded.slice(0, 8)} y`)).toBe(`x [${kind} of ${KEY_PLACEHOLDER}] y`);
+  });
+
+  test('two keys side by side stay two placeholders; a piece beside a whole key is hidden with it', () => {
+    const secret = 'sk_live_4f9/Qz+8Kx7=mN2pL0vR5tW3yB';
+    const redactor = new Redactor().add(secret, KEY_PLACEHOLDER);
+    expect(redactor.text(`${secret}${secret}`)).toBe(`${KEY_PLACEHOLDER}${KEY_PLACEHOLDER}`);
+    expect(redactor.text(`${secret}${secret.slice(0, 10)}!`)).toBe(`${KEY_PLACEHOLDER}${KEY_PLACEHOLDER}!`);
   });
 });

@@ -1,0 +1,61 @@
+/**
+ * The encodings a server or a client applies to a credential it echoes, and a search for
+ * any run of 8 characters of a secret in any of them: what issue 46 holds every written
+ * file and every console line to.
+ */
+import fc from 'fast-check';
+
+/** Characters of a token68 credential (RFC 9110 §11.2), the ones encodings treat apart included. */
+const TOKEN68 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~+/';
+
+/** A secret as keys are: 16 to 48 characters of token68. */
+export const secretArbitrary = fc.string({ unit: fc.constantFrom(...TOKEN68), minLength: 16, maxLength: 48 });
+
+/** A secret and what of it an echo keeps: `drop` characters off its start and `cut` off its end, 8 at least left. */
+export const echoArbitrary = secretArbitrary.chain((secret) =>
+  fc.record({ secret: fc.constant(secret), drop: fc.nat({ max: secret.length - 8 }) }).chain(({ secret, drop }) => fc.record({ secret: fc.constant(secret), drop: fc.constant(drop), cut: fc.nat({ max: secret.length - 8 - drop }) })),
+);
+
+const percentOnce = (text: string) => [...Buffer.from(text)].map((byte) => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`).join('');
+const base64 = (text: string, align: number) => Buffer.concat([Buffer.alloc(align, 0x7c), Buffer.from(text)]).toString('base64');
+
+/** Each encoding by name: how a server writes `text` in it. */
+export const ENCODINGS = {
+  'as written': (text: string) => text,
+  'base64, aligned at 0': (text: string) => base64(text, 0),
+  'base64, after 1 byte': (text: string) => base64(text, 1),
+  'base64, after 2 bytes (a Basic user:KEY)': (text: string) => base64(text, 2),
+  base64url: (text: string) => base64(text, 1).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, ''),
+  'percent-encoded once': percentOnce,
+  'percent-encoded twice': (text: string) => encodeURIComponent(percentOnce(text)),
+  'hex, lower case': (text: string) => Buffer.from(text).toString('hex'),
+  'hex, upper case': (text: string) => Buffer.from(text).toString('hex').toUpperCase(),
+  'JSON \\u escapes': (text: string) => [...text].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join(''),
+  'a Basic credential, KEY as user name': (text: string) => `Basic ${Buffer.from(`${text}:`).toString('base64')}`,
+  'a cookie, percent-encoded': (text: string) => `session=${encodeURIComponent(text)}`,
+} as const;
+
+/** The base64 characters that hold only `text`'s bytes when it starts `align` bytes into a value, in both alphabets. */
+function base64Cores(text: string): string[] {
+  return [0, 1, 2].flatMap((align) => {
+    const core = base64(text, align).slice(Math.ceil((8 * align) / 6), Math.floor((8 * (align + Buffer.byteLength(text))) / 6));
+    return [core, core.replaceAll('+', '-').replaceAll('/', '_')];
+  });
+}
+
+/**
+ * Every run of 8 characters of `secret` found in `text` in any encoding above, each as
+ * `<encoding>: <form>`; empty when none is. Letters' case is ignored where an encoding
+ * ignores it (as written, hex, percent, `\u`); base64 is matched exactly.
+ */
+export function piecesIn(secret: string, text: string): string[] {
+  const folded = text.toLowerCase();
+  const found: string[] = [];
+  for (let start = 0; start + 8 <= secret.length; start++) {
+    const piece = secret.slice(start, start + 8);
+    const caseless = [piece, percentOnce(piece), encodeURIComponent(percentOnce(piece)), Buffer.from(piece).toString('hex'), ENCODINGS['JSON \\u escapes'](piece)];
+    for (const form of caseless) if (folded.includes(form.toLowerCase())) found.push(`caseless: ${form}`);
+    for (const form of base64Cores(piece)) if (text.includes(form)) found.push(`base64: ${form}`);
+  }
+  return found;
+}
