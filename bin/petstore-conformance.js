@@ -1,6 +1,11 @@
 #!/usr/bin/env node
 // Entry point of the `petstore-conformance` command: loads the compiled CLI (npm run build).
-import { existsSync } from 'node:fs';
+// Signals from the first line on: held here until the CLI's own handlers take them (below),
+// so that one during start-up ends the run with its report (exit 3), never with the signal.
+const early = [];
+const hold = (signal) => early.push(signal);
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, hold);
+const { existsSync } = await import('node:fs');
 
 const entry = new URL('../dist/src/cli/main.js', import.meta.url);
 // A build swaps a fresh dist/ in with two renames (scripts/build.mjs): the instant between them, when
@@ -28,6 +33,9 @@ function failedToLoad(error) {
 const { interruptOnSignals } = await import(new URL('../dist/src/cli/signals.js', import.meta.url).href).catch(failedToLoad);
 // A failure of the tool itself exits 3 (not assessable), never 1: see src/core/tool-failure.ts.
 const interrupt = interruptOnSignals(3);
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.off(signal, hold);
+// A signal held during start-up is handed on: the run stops before it begins, with a report that says so.
+if (early.length > 0) process.emit(early[0], early[0]);
 const { main, defaultIo } = await import(entry.href).catch(failedToLoad);
 const code = await main(process.argv.slice(2), defaultIo(interrupt));
 // The exit code is the one main decided, whatever a library still running sets after it

@@ -24,6 +24,7 @@ export const SLOW_TESTS = [
   'test/suite/real-stacks.test.ts',
   'test/cli/build.test.ts',
   'test/cli/secret-pieces.test.ts',
+  'test/cli/early-signals.test.ts',
 ];
 
 /** Set by `npm run mutations`: every test file is eligible, whichever tier it is in. */

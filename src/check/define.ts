@@ -2,7 +2,8 @@ import { test } from 'vitest';
 import { CheckContext } from './context.js';
 import { failureRecord } from './failure-record.js';
 import { CheckError, CheckFailure, hasCode } from '../core/errors.js';
-import { NOT_RUN_INTERRUPTED, NOT_SELECTED, UNTESTED_READ_ONLY } from './reasons.js';
+import { NOT_RUN_INTERRUPTED, NOT_RUN_TOOL_FAILED, NOT_SELECTED, UNTESTED_READ_ONLY } from './reasons.js';
+import { isToolFailureLine } from '../core/tool-failure.js';
 import { runState } from './run-state.js';
 import type { RunSettings } from '../config/settings.js';
 import { checkIdMatches } from '../config/check-pattern.js';
@@ -75,6 +76,11 @@ export function check(
         // The very request this check needed got no response when another check sent it.
         const deviation = { expected: 'a response', found: `no response (${error.evidence.error?.code})` };
         meta.failure = failureRecord(new CheckFailure(`Expected a response, received none: ${error.message}`, error.evidence, deviation), definition.id);
+      } else if (isToolFailureLine(run.guard.stopped)) {
+        // The tool's own failure is said once, by the runner; each check it kept from judging (stopped, or left without what it needed) is only not run.
+        meta.stopped = run.guard.stopped;
+        meta.outcome = { status: 'skipped', reason: NOT_RUN_TOOL_FAILED };
+        return skip(NOT_RUN_TOOL_FAILED);
       } else if (hasCode(error, 'PCS_RUN_STOPPED') && run.interrupted && t.exchanges.length === 0) {
         // Started as the stop arrived, it sent nothing: not run, like the checks after it.
         meta.outcome = { status: 'skipped', reason: NOT_RUN_INTERRUPTED };

@@ -7,5 +7,8 @@ export const UNTESTED_READ_ONLY = 'untested (profile read-only)';
 /** Why a check did not run: the run was interrupted (a signal, the deadline, the caller's abort) before it started. */
 export const NOT_RUN_INTERRUPTED = 'not run: the run was interrupted';
 
+/** Why a check did not run: the tool itself failed (said once, on stderr and as the verdict's reason), before or while it sent. */
+export const NOT_RUN_TOOL_FAILED = 'not run: the run stopped on a failure of the tool (said on stderr)';
+
 /** Why a check of a judged capture has no outcome: no captured exchange was one it judges. */
 export const NOT_IN_TRAFFIC = 'never exercised by the observed traffic';

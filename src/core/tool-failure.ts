@@ -4,6 +4,20 @@
  */
 import { readFileSync } from 'node:fs';
 
+/** How every line of a failure of the tool starts. */
+const TOOL_FAILED = 'the tool failed: ';
+
+/** Whether a reason the run stopped for is a failure of the tool (a {@link ToolFailure}'s line), not the target's or the user's. */
+export function isToolFailureLine(reason: string | undefined): boolean {
+  return reason?.startsWith(TOOL_FAILED) === true;
+}
+
+/** The failure of the tool a message tells of (`the suite did not run: the tool failed: …`), from its words `the tool failed`; undefined when it tells of none. */
+export function toolFailureIn(message: string | undefined): string | undefined {
+  const at = message?.indexOf(TOOL_FAILED) ?? -1;
+  return at < 0 ? undefined : message!.slice(at);
+}
+
 /**
  * A failure of the tool itself (not of the target): an error nobody caught, a promise
  * nobody awaited, the memory or file descriptors the process may use exhausted. It ends
@@ -30,14 +44,14 @@ export function toolFailure(error: unknown, workerError?: unknown): ToolFailure 
   if (exhausted) return exhausted;
   if (error instanceof ToolFailure) return error;
   // A worker thread that died says only that it exited: its own error says why.
-  if (workerError !== undefined) return new ToolFailure(`the tool failed: the suite's worker failed: ${firstLine(workerError)}`);
+  if (workerError !== undefined) return new ToolFailure(`${TOOL_FAILED}the suite's worker failed: ${firstLine(workerError)}`);
   // A worker thread that ran out of file descriptors dies without saying why; the process's
   // limit (threads share it) tells the likely cause.
   const limit = openFileLimit();
   if (limit !== undefined && limit < LOW_OPEN_FILE_LIMIT) {
-    return new ToolFailure(`the tool failed: too many open files: raise ulimit -n or lower --connections (the open-file limit is ${limit}; ${firstLine(error)})`);
+    return new ToolFailure(`${TOOL_FAILED}too many open files: raise ulimit -n or lower --connections (the open-file limit is ${limit}; ${firstLine(error)})`);
   }
-  return new ToolFailure(`the tool failed: ${firstLine(error)}`);
+  return new ToolFailure(`${TOOL_FAILED}${firstLine(error)}`);
 }
 
 /** An open-file limit under which the tool cannot run its worker and connections (Linux's default is 1024). */
@@ -63,13 +77,13 @@ export function resourceExhausted(error: unknown): ToolFailure | undefined {
     const { code, message } = cause as { code?: string; message?: string };
     const text = String(message ?? cause);
     if (code === 'EMFILE' || code === 'ENFILE' || /too many open files/i.test(text)) {
-      return new ToolFailure('the tool failed: too many open files: raise ulimit -n or lower --connections');
+      return new ToolFailure(`${TOOL_FAILED}too many open files: raise ulimit -n or lower --connections`);
     }
     if (/WebAssembly|Wasm/.test(text) && /memory/i.test(text)) {
-      return new ToolFailure('the tool failed: out of memory reserving the HTTP parser (WebAssembly): raise ulimit -v');
+      return new ToolFailure(`${TOOL_FAILED}out of memory reserving the HTTP parser (WebAssembly): raise ulimit -v`);
     }
     if (code === 'ENOMEM' || code === 'ERR_MEMORY_ALLOCATION_FAILED' || /Array buffer allocation failed|out of memory/i.test(text)) {
-      return new ToolFailure('the tool failed: out of memory: raise ulimit -v or the memory limit');
+      return new ToolFailure(`${TOOL_FAILED}out of memory: raise ulimit -v or the memory limit`);
     }
   }
   return undefined;

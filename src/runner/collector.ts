@@ -75,7 +75,7 @@ export class CheckCollector {
    */
   onRunEnd(tests: readonly SuiteTest[], fileErrors: readonly string[], unhandled: readonly string[], cancelled: boolean): void {
     if (cancelled) this.interrupted = true;
-    this.runErrors.push(...fileErrors, ...unhandled.map((error) => `unhandled error: ${error}`));
+    this.runErrors.push(...fileErrors, ...unhandled.map((error) => `the tool failed: an error nobody caught: ${error}`));
     if (!this.#accounted) this.#account(tests.filter((test) => this.#mine(test)));
   }
 

@@ -24,6 +24,7 @@ import type { RunOptions, RunOutcome } from './options.js';
 import type { JudgedTraffic } from '../traffic/judge-capture.js';
 import { joinTraffic } from '../traffic/join.js';
 import { checkIds, listChecks } from './list.js';
+import { toolFailureIn } from '../core/tool-failure.js';
 
 /**
  * One target's part of a run, from its options to its report: the settings, the redactor,
@@ -227,6 +228,9 @@ export class TargetRun {
     const exchanges = [...(this.#preflight ? [this.#preflight] : []), ...judged.exchanges];
     this.#stopProgress?.();
     this.#status?.stop();
+    // The tool's own failure, once, where errors go (unless the caller stopped the run for it, and said so): the check lines only say they did not run.
+    const failure = [aborted, ...judged.runErrors].map(toolFailureIn).find((line) => line !== undefined);
+    if (failure && !options.signal?.aborted) (options.err ?? options.out)?.write(`petstore-conformance: ${failure}\n`);
     // The verdict first: a report that cannot be written (a full disk) never hides it.
     this.#print(options.quiet ? this.#format.verdict(report) : this.#format.summary(report));
     const files = options.reportDir === null ? { written: [], failed: [] } : await (await reportWriters()).writeReports(report, exchanges, options.reportDir, settings.formats, redactor);

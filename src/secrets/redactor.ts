@@ -342,7 +342,11 @@ export class Redactor {
 /** A span of text to replace, and what to show instead. */
 type Span = PieceSpan;
 
-/** The parts of `spans` that lie outside every span of `covered`, each keeping its placeholder. */
+/**
+ * The parts of `spans` that lie outside every span of `covered` and are still pieces on
+ * their own ({@link PIECE_CHARS} or more), each keeping its placeholder: what a piece adds
+ * beside a whole secret is only what is a piece without it (`Bearer ` before a key is not).
+ */
 function outside(spans: Span[], covered: Span[]): Span[] {
   if (covered.length === 0 || spans.length === 0) return spans;
   const sorted = [...covered].sort((a, b) => a.start - b.start);
@@ -357,7 +361,7 @@ function outside(spans: Span[], covered: Span[]): Span[] {
     }
     if (at < span.end) parts.push({ ...span, start: at });
   }
-  return parts;
+  return parts.filter((part) => part.end - part.start >= PIECE_CHARS);
 }
 
 /**

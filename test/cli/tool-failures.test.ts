@@ -67,6 +67,10 @@ describe('failures of the tool itself: exit 3 with the cause, never exit 1', asy
     // The words as they read: the console wraps a long verdict at 100 columns off a terminal, its continuation lines indented.
     expect(`${stdout.replace(/\n {2,}/g, ' ')}\n${stderr}`).toMatch(line);
     expect(stderr, 'no stack trace').not.toMatch(/^\s+at /m);
+    // Said once, on stderr; on stdout at most the verdict says it, and no check line repeats it.
+    expect(stderr.match(/the tool failed/g), stderr).toHaveLength(1);
+    expect((stdout.match(/the tool failed/g) ?? []).length, stdout).toBeLessThanOrEqual(1);
+    expect(stdout).not.toMatch(/error: RunStopped/);
     // Where the report could be written, it says what ran, with verdict error.
     const files = await readdir(dir).catch((): string[] => []);
     if (files.includes('report.json')) expect(JSON.parse(await readFile(join(dir, 'report.json'), 'utf8')).verdict).toBe('error');

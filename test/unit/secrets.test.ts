@@ -401,6 +401,14 @@ describe('Redactor, no run of 8 characters of a long secret in any encoding, at 
     expect(redactor.text(`x ${encoded.slice(0, 8)} y`)).toBe(`x [${kind} of ${KEY_PLACEHOLDER}] y`);
   });
 
+  test('beside a whole key, what a piece adds is hidden only where it is a piece on its own: 7 characters stay, 8 go', () => {
+    const secret = 'sk_live_4f9/Qz+8Kx7=mN2pL0vR5tW3yB';
+    // A capture's credential that holds the key after a word: its pieces run over the key's edge.
+    const redactor = new Redactor().add(secret, KEY_PLACEHOLDER).add(`Bearer ${secret}!`, '[c1]').add(`Bearers ${secret}!`, '[c2]');
+    expect(redactor.text(`Bearer ${secret};`)).toBe(`Bearer ${KEY_PLACEHOLDER};`);
+    expect(redactor.text(`Bearers ${secret};`)).toBe(`[c2]${KEY_PLACEHOLDER};`);
+  });
+
   test('two keys side by side stay two placeholders; a piece beside a whole key is hidden with it', () => {
     const secret = 'sk_live_4f9/Qz+8Kx7=mN2pL0vR5tW3yB';
     const redactor = new Redactor().add(secret, KEY_PLACEHOLDER);

@@ -15,6 +15,7 @@ import { deriveSeed, derivedHex } from '../../src/check/seed.js';
 import { buildIsCurrent } from '../../src/core/build-state.js';
 import { parseShard, shardOf } from '../../src/config/shard.js';
 import { trafficSettings } from '../../src/traffic/judge-capture.js';
+import { isToolFailureLine, toolFailureIn } from '../../src/core/tool-failure.js';
 
 describe('settleAll', () => {
   test('throws the first rejection in order, only once every promise has settled', async () => {
@@ -109,5 +110,18 @@ describe('shards', () => {
     const slices = [1, 2, 3].map((index) => shardOf(names, { index, count: 3 }));
     expect(slices).toEqual([['B'], ['a', 'c'], ['d', 'e']]);
     expect([1, 2, 3].map((index) => shardOf(['only'], { index, count: 3 }))).toEqual([[], [], ['only']]);
+  });
+});
+
+describe('a failure of the tool, told apart in a reason (core/tool-failure.ts)', () => {
+  test.each([
+    ['the tool failed: out of memory: raise ulimit -v or the memory limit', true, 'the tool failed: out of memory: raise ulimit -v or the memory limit'],
+    ['the suite did not run: the tool failed: the suite\'s worker failed: x', false, 'the tool failed: the suite\'s worker failed: x'],
+    ['near miss: the tool failed without its colon', false, undefined],
+    ['interrupted by SIGTERM', false, undefined],
+    [undefined, false, undefined],
+  ] as const)('%s: a line of its own %s, told of %s', (reason, line, told) => {
+    expect(isToolFailureLine(reason)).toBe(line);
+    expect(toolFailureIn(reason)).toBe(told);
   });
 });

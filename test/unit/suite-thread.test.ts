@@ -152,7 +152,7 @@ describe('a cancelled run', () => {
 describe('failures of the thread', () => {
   test('a rejection nobody awaits is a run error; what the suite prints is kept, not printed', async () => {
     const { collectors } = await runSuite(`test('c', { meta: ${meta('c')} }, () => { console.log('printed by the suite'); void Promise.reject(new Error('nobody awaits')); });`);
-    expect(collectors[0]!.runErrors).toEqual(['unhandled error: Error: nobody awaits']);
+    expect(collectors[0]!.runErrors).toEqual(['the tool failed: an error nobody caught: Error: nobody awaits']);
     expect(collectors[0]!.results).toHaveLength(1);
   });
 
