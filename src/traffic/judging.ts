@@ -1,8 +1,11 @@
 /**
- * Where the proxy's exchanges are judged: in a thread of its own (judge-thread.ts), so the
- * forwarding never waits on a judgement. Judging a list of 60,000 categories takes some
- * 200 ms; on the forwarding thread it would sit in front of the client's next request.
- * Run from the TypeScript sources with a stale build (development), the judge runs in the
+ * Where the proxy's exchanges are judged and recorded: in two threads of their own
+ * (judge-thread.ts, one judging, one writing the HAR), so the forwarding never waits on a
+ * judgement and the recording never waits on either. Judging a list of 60,000 categories
+ * takes some 200 ms; on the forwarding thread it would sit in front of the client's next
+ * request, and in front of the HAR it would leave a killed proxy's file thousands of
+ * exchanges short. Each thread's backlog is bounded: past it, an exchange is counted, not
+ * held. Run from the TypeScript sources with a stale build (development), both run in the
  * process instead: a thread loads compiled code, and stale code must never judge.
  */
 import { Worker } from 'node:worker_threads';
@@ -14,13 +17,13 @@ import { ProxyJudge, type ProxyJudgeOptions, type ProxyJudgement } from './proxy
 import type { ForwardedExchange } from './proxy.js';
 import { UsageError } from '../core/errors.js';
 
-/** Bytes of bodies handed to the judge and not yet judged, at most (256 MiB): past it, an exchange is forwarded and counted, not judged. */
-export const MAX_BACKLOG_BYTES = 256 * 1024 * 1024;
+/** Bytes of bodies handed to a thread (the judge, the recorder) and not yet taken, at most (32 MiB each): past it, an exchange is forwarded and counted, not judged or not recorded, never held. */
+export const MAX_BACKLOG_BYTES = 32 * 1024 * 1024;
 
 /** How long past its deadline the judge may take to hand over its judgement before the session ends without it (ms). */
 const FINISH_GRACE_MS = 500;
 
-/** What the judging thread starts with. */
+/** What a judging thread starts with: a judge without `har`, a recorder (`options.recordOnly`) with it. */
 export interface JudgeThreadData {
   options: ProxyJudgeOptions;
   har?: string;
@@ -47,7 +50,7 @@ export interface Judging {
    * @returns the judgement, with `notJudged` counting the exchanges shed (a backlog past
    *   {@link MAX_BACKLOG_BYTES}, the deadline), and `failed` when the thread died.
    */
-  finish(deadlineMs: number): Promise<ProxyJudgement & { notJudged: number; failed?: string }>;
+  finish(deadlineMs: number): Promise<ProxyJudgement & { notJudged: number; notRecorded: number; failed?: string }>;
 }
 
 /** Where the judge's output goes: findings (redacted), and a HAR write that failed. */
@@ -63,7 +66,28 @@ export interface JudgingOutput {
  */
 export async function startJudging(options: ProxyJudgeOptions, har: string | undefined, output: JudgingOutput): Promise<Judging> {
   const compiled = import.meta.url.includes('/dist/src/') ? new URL('./judge-thread.js', import.meta.url) : buildIsCurrent() ? join(packageRoot, 'dist/src/traffic/judge-thread.js') : undefined;
-  return compiled === undefined ? inProcess(options, har, output) : inThread(compiled, options, har, output);
+  if (compiled === undefined) return inProcess(options, har, output);
+  const judge = await inThread(compiled, options, undefined, output);
+  const recorder = har === undefined ? undefined : await inThread(compiled, { ...options, quiet: true, recordOnly: true }, har, output).catch(async (error: unknown) => {
+    await judge.finish(Date.now());
+    throw error;
+  });
+  return {
+    take(exchange) {
+      // The recorder gets a copy; the judge, the bytes themselves.
+      recorder?.take({ ...exchange, requestBody: copied(exchange.requestBody), responseBody: copied(exchange.responseBody) });
+      judge.take(exchange);
+    },
+    async finish(deadlineMs) {
+      const [judged, recorded] = await Promise.all([judge.finish(deadlineMs), recorder?.finish(deadlineMs)]);
+      return { ...judged, notRecorded: recorded?.notJudged ?? 0, ...(recorded?.har ? { har: recorded.har } : {}), ...(judged.failed === undefined && recorded?.failed !== undefined ? { failed: `the recording thread: ${recorded.failed}` } : {}) };
+    },
+  };
+}
+
+/** A body's bytes copied: one thread may own the original. */
+function copied(body: ForwardedExchange['requestBody']): ForwardedExchange['requestBody'] {
+  return { ...body, kept: new Uint8Array(body.kept) };
 }
 
 async function inProcess(options: ProxyJudgeOptions, har: string | undefined, output: JudgingOutput): Promise<Judging> {
@@ -71,11 +95,12 @@ async function inProcess(options: ProxyJudgeOptions, har: string | undefined, ou
   const judge = new ProxyJudge(options, output.print, writer);
   return {
     take: (exchange) => judge.take(exchange),
-    finish: async () => ({ ...(await judge.finish()), notJudged: 0 }),
+    finish: async () => ({ ...(await judge.finish()), notJudged: 0, notRecorded: 0 }),
   };
 }
 
-async function inThread(file: URL | string, options: ProxyJudgeOptions, har: string | undefined, output: JudgingOutput): Promise<Judging> {
+/** One thread: a judge, or a recorder when `har` is given; `finish`'s `notJudged` counts what it shed (not judged, or not recorded). */
+async function inThread(file: URL | string, options: ProxyJudgeOptions, har: string | undefined, output: JudgingOutput): Promise<Omit<Judging, 'finish'> & { finish(deadlineMs: number): Promise<ProxyJudgement & { notJudged: number; failed?: string }> }> {
   const deadline = new SharedArrayBuffer(Float64Array.BYTES_PER_ELEMENT);
   const data: JudgeThreadData = { options, ...(har !== undefined ? { har } : {}), deadline };
   // None of the host's Node options (--input-type, --inspect, a loader): the thread needs none.

@@ -24,6 +24,8 @@ export interface ProxyJudgeOptions {
   secretHeaders?: readonly string[];
   /** Print no finding (`--quiet`). */
   quiet?: boolean;
+  /** Record only (the recording thread: judging.ts): each exchange goes to the HAR, none is judged. */
+  recordOnly?: boolean;
 }
 
 /** What the proxy's judge found over its session: the report's material, and the secrets to redact it with. */
@@ -54,6 +56,7 @@ export class ProxyJudge {
   readonly #printFinding: ReturnType<typeof findingPrinter>;
   #seq = 0;
   #judgeErrors = 0;
+  readonly #judging: boolean;
 
   /**
    * @param print writes one line (already redacted): findings as they happen.
@@ -65,6 +68,7 @@ export class ProxyJudge {
     private readonly har?: HarStreamWriter,
   ) {
     this.#judge = new TrafficJudge(options.baseUrl, options.checks);
+    this.#judging = !options.recordOnly;
     this.#known = knownKey(options.apiKey, undefined);
     this.#secretHeaders = options.secretHeaders ?? [];
     if (options.apiKey) this.redactor.add(options.apiKey, KEY_PLACEHOLDER);
@@ -75,7 +79,7 @@ export class ProxyJudge {
   take(forwarded: ForwardedExchange): void {
     try {
       const exchange = this.#captured(forwarded);
-      for (const finding of this.#judge.judge(exchange)) this.#printFinding(finding);
+      if (this.#judging) for (const finding of this.#judge.judge(exchange)) this.#printFinding(finding);
       this.har?.append(exchange, this.redactor);
     } catch {
       this.#judgeErrors++;

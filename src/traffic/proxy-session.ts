@@ -95,6 +95,7 @@ export async function runProxySession(options: ProxySessionOptions): Promise<Jud
     ...(cut > 0 ? [`${cut} exchanges in flight when the proxy stopped were cut, and not judged`] : []),
     ...(unanswered > 0 ? [`${unanswered} exchanges got no answer from the target within ${(options.answerDeadlineMs ?? ANSWER_DEADLINE_MS) / 1000} s: each client got the proxy's 504 (Proxy-Status: petstore-conformance), and they are not judged`] : []),
     ...(judged.notJudged > 0 ? [`${judged.notJudged} exchanges were forwarded but not judged: the judge was over ${MAX_BACKLOG_BYTES / 1024 / 1024} MiB behind, or had not reached them when the proxy stopped`] : []),
+    ...(judged.notRecorded > 0 ? [`${judged.notRecorded} exchanges were forwarded but not recorded in ${options.har}: its writer was over ${MAX_BACKLOG_BYTES / 1024 / 1024} MiB behind, or had not reached them when the proxy stopped`] : []),
     ...(harFailure ? [`the HAR file ${options.har} is incomplete: ${harFailure.reason}; it holds the first ${harFailure.entries} exchanges`] : []),
   ];
   if (judged.har && !harFailure) print(`HAR: ${options.har} (${judged.har.entries} exchanges, secrets redacted)`);

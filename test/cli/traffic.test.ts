@@ -11,6 +11,7 @@ import { describe, expect, test } from 'vitest';
 import { startReferenceServer } from '../../src/reference/server.js';
 import missingHeaderAccepted from '../faults/missing-header-accepted.js';
 import { BASE, entry, harSchemaErrors, writeHar } from '../support/har.js';
+import { startRawServer } from '../support/raw-server.js';
 import { startCli as start, tempDir, unwrapped } from '../support/cli-child.js';
 
 describe('judge', () => {
@@ -90,6 +91,32 @@ describe('proxy', () => {
       }
     } finally {
       await server.close();
+    }
+  });
+
+  test('recording never waits on judging: 60 exchanges of a 227 KB list reach the HAR whole, and a SIGKILL then leaves all 60, the file JSON', async () => {
+    // 270 categories with long descriptions: a list each judgement takes a while over.
+    const list = JSON.stringify(Array.from({ length: 270 }, (_, i) => ({ id: i + 1, name: `Category ${i + 1}`, description: 'd'.repeat(820) })));
+    expect(list.length).toBeGreaterThan(227_000);
+    const target = await startRawServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(list));
+    const dir = await tempDir();
+    try {
+      const har = join(dir, 'killed.har');
+      const proxy = start(['proxy', '--base-url', target.baseUrl, '--port', '0', '--har', har, '--report-dir', join(dir, 'report'), '--api-key-env', 'KEY'], { KEY: 'k'.repeat(24) });
+      const url = (await proxy.until(/listening on (http:\/\/\S+\/v1):/))[1]!;
+      for (let i = 0; i < 60; i++) {
+        const answer = await request(`${url}/categories`, { headers: { authorization: `Bearer ${'k'.repeat(24)}` } });
+        await answer.body.text();
+      }
+      // Each entry is written as its exchange is handed over, the file closed after each: no clock is asserted (a loaded
+      // machine sets the pace), only that all 60 arrive while the proxy runs, and that a kill takes none back.
+      const entries = async () => (JSON.parse(await readFile(har, 'utf8')) as { log: { entries: unknown[] } }).log.entries.length;
+      for (let polls = 0; polls < 600 && (await entries()) < 60; polls++) await new Promise((resolve) => setTimeout(resolve, 50));
+      proxy.child.kill('SIGKILL');
+      await proxy.result;
+      expect(JSON.parse(await readFile(har, 'utf8')).log.entries).toHaveLength(60);
+    } finally {
+      await target.close();
     }
   });
 
