@@ -141,7 +141,7 @@ export class ConsoleFormat {
     const { style } = markOf({ status: 'failed', level });
     const count = `${checks.length} check${checks.length === 1 ? '' : 's'}`;
     const requests = checks.flatMap((check) => (check.failure?.request.url ? [curlParts(check.failure.request)] : []));
-    const shortest = requests.reduce<string[] | undefined>((best, parts) => (best === undefined || parts.join(' ').length < best.join(' ').length ? parts : best), undefined);
+    const shortest = requests.reduce<string[] | undefined>((best, parts) => (best === undefined || commandLength(parts) < commandLength(best) ? parts : best), undefined);
     return [
       this.#wrapped(`  ${finding.id.padEnd(4)} ${visible(finding.summary)}`, CAUSE_INDENT),
       this.#detail(`${this.#paint(style, count)}: ${finding.checks.join(', ')}`, undefined, CAUSE_INDENT),
@@ -151,7 +151,7 @@ export class ConsoleFormat {
 
   /** A root cause's `Reproduce:` command, or where to find it when it is too long for a terminal (a large body: the reports hold it whole). */
   #reproduce(parts: readonly string[]): string {
-    const length = parts.reduce((sum, part) => sum + part.length + 1, 0);
+    const length = commandLength(parts);
     if (length > COMMAND_SHOWN) return this.#wrapped(`${' '.repeat(CAUSE_INDENT)}Reproduce: a command of ${length} characters (a large body): in report.html and report.json`, CAUSE_INDENT);
     return this.#command('Reproduce: ', parts.map(visible), CAUSE_INDENT);
   }
@@ -259,6 +259,11 @@ export class ConsoleFormat {
   }
 }
 
+
+/** Characters of a command made of `parts`, each counted with the space after it (the last one's too). */
+function commandLength(parts: readonly string[]): number {
+  return parts.reduce((sum, part) => sum + part.length + 1, 0);
+}
 
 /** Bodies of a capture listed on the console, at most: the rest are in report.json (`traffic.dropped`). */
 const DROPPED_SHOWN = 10;

@@ -94,7 +94,7 @@ export interface RunningProxy {
  * The proxy's own answer when the target has not answered by the deadline: 504 with an
  * Error body (section 7's shape) and `Proxy-Status` (RFC 9209), which say it is the proxy's.
  */
-export function gatewayTimeout(deadlineMs: number): { headers: string[]; body: string } {
+function gatewayTimeout(deadlineMs: number): { headers: string[]; body: string } {
   const body = JSON.stringify({ code: 'gateway_timeout', message: `the target did not answer within ${deadlineMs / 1000} s (said by the petstore-conformance proxy, not the target)`, status: 504 });
   return { headers: ['Content-Type', 'application/json', 'Content-Length', String(Buffer.byteLength(body)), 'Proxy-Status', 'petstore-conformance; error=connection_timeout'], body };
 }

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
+import { unwrapped } from '../support/cli-child.js';
 import { mapBounded } from '../support/targets.js';
 
 const BIN = fileURLToPath(new URL('../../bin/petstore-conformance.js', import.meta.url));
@@ -55,22 +56,24 @@ describe('failures of the tool itself: exit 3 with the cause, never exit 1', asy
     { name: 'a check throws where nobody catches', ulimit: '', mode: 'worker-throw', line: /thrown in a check/ },
     { name: 'a promise in the worker nobody awaits', ulimit: '', mode: 'worker-reject', line: /a rejection nobody awaits/ },
     { name: 'a promise in the CLI nobody awaits', ulimit: '', mode: 'main-reject', line: /the tool failed: a rejection nobody awaits/ },
-    { name: 'file descriptors exhausted (ulimit -n 40)', ulimit: '-n 40', mode: '', line: /too many open files: raise ulimit -n or lower --connections/ },
+    { name: 'file descriptors exhausted (ulimit -n 40)', ulimit: '-n 40', mode: '', line: /too many open files: raise ulimit -n or lower --connections/, notRun: true },
     // Too few even to load the tool's own modules: once, this ended with exit 0 and nothing printed.
     { name: 'file descriptors exhausted before the tool loaded (ulimit -n 24)', ulimit: '-n 24', mode: '', line: /^petstore-conformance: the tool failed: it could not load: too many open files: raise ulimit -n$/m },
-    { name: 'memory for the HTTP parser refused (ulimit -v 4000000)', ulimit: '-v 4000000', mode: '', line: /out of memory reserving the HTTP parser \(WebAssembly\): raise ulimit -v/ },
+    { name: 'memory for the HTTP parser refused (ulimit -v 4000000)', ulimit: '-v 4000000', mode: '', line: /out of memory reserving the HTTP parser \(WebAssembly\): raise ulimit -v/, notRun: true },
   ];
   const ended = await mapBounded(cases, 2, (c) => runCli(c.ulimit, c.mode ? { PCS_FAIL: c.mode, NODE_OPTIONS: `--import ${preload}` } : {}));
 
-  test.each(cases.map((c, i) => [c.name, c, ended[i]!] as const))('%s', async (_name, { line }, { code, stdout, stderr, dir }) => {
+  test.each(cases.map((c, i) => [c.name, c, ended[i]!] as const))('%s', async (_name, { line, notRun }, { code, stdout, stderr, dir }) => {
     expect(code).toBe(3);
     // The words as they read: the console wraps a long verdict at 100 columns off a terminal, its continuation lines indented.
-    expect(`${stdout.replace(/\n {2,}/g, ' ')}\n${stderr}`).toMatch(line);
+    expect(`${unwrapped(stdout)}\n${stderr}`).toMatch(line);
     expect(stderr, 'no stack trace').not.toMatch(/^\s+at /m);
     // Said once, on stderr; on stdout at most the verdict says it, and no check line repeats it.
     expect(stderr.match(/the tool failed/g), stderr).toHaveLength(1);
     expect((stdout.match(/the tool failed/g) ?? []).length, stdout).toBeLessThanOrEqual(1);
     expect(stdout).not.toMatch(/error: RunStopped/);
+    // Where checks had started, each is folded into one line: not run, for the failure said above.
+    if (notRun) expect(stdout).toMatch(/^ {2}- \d+ checks skipped: not run: the run stopped on a failure of the tool \(said on stderr\)$/m);
     // Where the report could be written, it says what ran, with verdict error.
     const files = await readdir(dir).catch((): string[] => []);
     if (files.includes('report.json')) expect(JSON.parse(await readFile(join(dir, 'report.json'), 'utf8')).verdict).toBe('error');

@@ -120,6 +120,30 @@ describe('proxy', () => {
     }
   });
 
+  test('--answer-deadline: a target silent past it gets the client the proxy\'s 504, one line as it happens and a notice in the report; near misses of its bounds are usage errors', async () => {
+    const silent = await startRawServer(() => {});
+    const dir = await tempDir();
+    try {
+      const proxy = start(['proxy', '--base-url', silent.baseUrl, '--port', '0', '--answer-deadline', '1', '--report-dir', join(dir, 'report')]);
+      const url = (await proxy.until(/listening on (http:\/\/\S+\/v1):/))[1]!;
+      const answer = await request(`${url}/categories`);
+      expect(answer.statusCode).toBe(504);
+      await answer.body.text();
+      await proxy.until(/did not answer/);
+      proxy.child.kill('SIGTERM');
+      const { stdout } = await proxy.result;
+      expect(stdout).toContain("  ! the target did not answer GET /v1/categories within 1 s: the client got the proxy's 504");
+      const report = JSON.parse(await readFile(join(dir, 'report', 'report.json'), 'utf8'));
+      expect(report.notices).toContain("1 exchanges got no answer from the target within 1 s: each client got the proxy's 504 (Proxy-Status: petstore-conformance), and they are not judged");
+    } finally {
+      await silent.close();
+    }
+    for (const value of ['0', '3601', '1.5']) {
+      const refused = await start(['proxy', '--base-url', 'http://127.0.0.1:9/v1', '--answer-deadline', value]).result;
+      expect([refused.code, refused.stderr]).toEqual([2, `petstore-conformance: error: option '--answer-deadline <seconds>' argument '${value}' is invalid. expected whole seconds, 1 to 3600. (see --help)\n`]);
+    }
+  });
+
   test('a port that is taken: one line, exit 2', async () => {
     const server = await startReferenceServer();
     try {

@@ -10,6 +10,7 @@ import type { Report } from '../../src/report/model.js';
 import { defaultReportDir } from '../../src/report/report-dir.js';
 import { runConformance } from '../../src/runner/run.js';
 import { countingRequests, delayedBy, runAgainst } from '../support/targets.js';
+import { unwrapped } from '../support/cli-child.js';
 
 /** Collects console output. */
 function sink(): PassThrough & { text(): string } {
@@ -246,7 +247,7 @@ describe('the preflight names the user\'s own mistake, in a few lines, before an
       const lines = out.text().trimEnd().split('\n');
       expect(lines.length).toBeLessThanOrEqual(5);
       expect(out.text()).not.toMatch(/^ {2}[✓✗!i?] /m);
-      expect(out.text().replace(/\n {2}/g, ' ')).toContain("Verdict: ERROR: the target refuses the key (401 with an Error body): check the environment variable PETSTORE_API_KEY, and that it is this target's key");
+      expect(unwrapped(out.text())).toContain("Verdict: ERROR: the target refuses the key (401 with an Error body): check the environment variable PETSTORE_API_KEY, and that it is this target's key");
       // The probe and the keyed list: nothing else was sent.
       expect(received).toBe(2);
       expect(refused.report.checks).toEqual([]);

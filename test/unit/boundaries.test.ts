@@ -126,6 +126,19 @@ describe('the proxy judge records a body only where one went through', () => {
     ]);
     expect('body' in appended[0]!).toBe(false);
   });
+
+  test('the recording thread\'s judge (recordOnly) records every exchange and judges none; near miss: the judging one judges them', async () => {
+    const { ProxyJudge } = await import('../../src/traffic/proxy-judge.js');
+    const outcome = async (recordOnly: boolean) => {
+      let appended = 0;
+      const har = { append: () => appended++, close: async () => undefined, entries: 0 };
+      const judge = new ProxyJudge({ baseUrl: BASE, checks: CHECKS, recordOnly }, () => {}, har as never);
+      judge.take({ startMs: 0, endMs: 1, method: 'GET', url: `${BASE}/categories`, clientHeaders: [], forwardedHeaders: [], requestBody: { kept: Buffer.alloc(0), bytes: 0 }, status: 200, responseHeaders: ['Content-Type', 'application/json'], responseBody: { kept: Buffer.from('[]'), bytes: 2 } });
+      return { appended, judged: (await judge.finish()).counts.judged };
+    };
+    expect(await outcome(true)).toEqual({ appended: 1, judged: 0 });
+    expect(await outcome(false)).toEqual({ appended: 1, judged: 1 });
+  });
 });
 
 describe('bounded tokens: the entry a capture is read by', () => {
