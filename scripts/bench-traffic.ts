@@ -9,6 +9,7 @@ import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Pool } from 'undici';
+import type autocannon from 'autocannon';
 import { startReferenceServer } from '../src/reference/server.js';
 
 const BASE = 'https://petstore.example/v1';
@@ -90,17 +91,17 @@ export async function benchJudge(cli: string, timed: (args: string[], env?: Node
   }
 }
 
-/** Resident memory of a process, in MB (Linux /proc). */
-async function rssMb(pid: number): Promise<number> {
+/** Resident memory of a process, in MB (Linux /proc): now (`VmRSS`), or its peak (`VmHWM`). */
+async function rssMb(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): Promise<number> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
-  return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024);
+  return Math.round(Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)![1]) / 1024);
 }
 
 const percentile = (sorted: readonly number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
-/** The CLI's proxy in its own process in front of `targetUrl`; resolves once it listens. */
-async function startProxy(cli: string, targetUrl: string, reportDir: string, nodeOptions = '') {
-  const proxy = spawn(process.execPath, [cli, 'proxy', '--base-url', targetUrl, '--port', '0', '--api-key-env', 'BENCH_KEY', '--report-dir', reportDir, '--format', 'json', '--quiet'], {
+/** The CLI's proxy in its own process in front of `targetUrl`, with `extra` arguments; resolves once it listens. */
+async function startProxy(cli: string, targetUrl: string, reportDir: string, nodeOptions = '', extra: string[] = []) {
+  const proxy = spawn(process.execPath, [cli, 'proxy', '--base-url', targetUrl, '--port', '0', '--api-key-env', 'BENCH_KEY', '--report-dir', reportDir, '--format', 'json', '--quiet', ...extra], {
     env: { ...process.env, BENCH_KEY: KEY, NO_COLOR: '1', NODE_OPTIONS: nodeOptions },
   });
   let printed = '';
@@ -114,9 +115,11 @@ async function startProxy(cli: string, targetUrl: string, reportDir: string, nod
   });
   const pool = new Pool(new URL(url).origin, { connections: 16 });
   return {
+    url,
     pool,
     path: `${new URL(url).pathname}/categories`,
     rssMb: () => rssMb(proxy.pid!),
+    peakRssMb: () => rssMb(proxy.pid!, 'VmHWM'),
     async stop() {
       await pool.close();
       proxy.kill('SIGTERM');
@@ -154,56 +157,102 @@ async function memoryCurve(proxy: Awaited<ReturnType<typeof startProxy>>, alread
 }
 
 /**
- * The proxy in its own process, in front of a reference server: the latency it adds at
- * 500 requests/s (proxied and direct requests interleaved, each at that rate, for 10 s),
- * and its RSS from 10,000 to 100,000 proxied exchanges: with V8's default heap (which
- * grows lazily), and with the old space capped at 64 MB, where a leak of a few hundred
- * bytes per exchange would show as a slope and end in a crash.
+ * The proxy in its own process, in front of a reference server: its RSS from 10,000 to
+ * 100,000 proxied exchanges, with V8's default heap (which grows lazily), and with the old
+ * space capped at 64 MB, where a leak of a few hundred bytes per exchange would show as a
+ * slope and end in a crash.
  */
 export async function benchProxy(cli: string) {
   const server = await startReferenceServer({ apiKey: KEY });
   const dir = await mkdtemp(join(tmpdir(), 'pcs-bench-proxy-'));
-  const direct = new Pool(new URL(server.baseUrl).origin, { connections: 16 });
-  const directPath = `${new URL(server.baseUrl).pathname}/categories`;
   try {
     const proxy = await startProxy(cli, server.baseUrl, join(dir, 'out'));
-    // Latency: every 1 ms one request, proxied and direct in turn: each at 500 requests/s.
-    const rate = 500;
-    const latencies = { proxied: [] as number[], direct: [] as number[] };
-    const pending: Promise<void>[] = [];
-    const started = performance.now();
-    for (let i = 0; i < 2 * rate * 10; i++) {
-      const wait = started + i * (1000 / (2 * rate)) - performance.now();
-      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-      const viaProxy = i % 2 === 0;
-      pending.push(send(viaProxy ? proxy.pool : direct, viaProxy ? proxy.path : directPath, i >> 1).then((ms) => void (viaProxy ? latencies.proxied : latencies.direct).push(ms)));
-    }
-    await Promise.all(pending);
-    const rssMbAt = await memoryCurve(proxy, latencies.proxied.length);
+    const rssMbAt = await memoryCurve(proxy, 0);
     await proxy.stop();
     const capped = await startProxy(cli, server.baseUrl, join(dir, 'capped'), '--max-old-space-size=64');
     const cappedRssMbAt = await memoryCurve(capped, 0);
     await capped.stop();
-    const sorted = (values: number[]) => [...values].sort((a, b) => a - b);
-    const p = sorted(latencies.proxied);
-    const d = sorted(latencies.direct);
-    const round = (ms: number) => +ms.toFixed(2);
-    return {
-      ratePerSecond: rate,
-      proxied: { p50: round(percentile(p, 50)), p99: round(percentile(p, 99)) },
-      direct: { p50: round(percentile(d, 50)), p99: round(percentile(d, 99)) },
-      p50AddedMs: round(percentile(p, 50) - percentile(d, 50)),
-      p99AddedMs: round(percentile(p, 99) - percentile(d, 99)),
-      rssMbAfter10k: rssMbAt[10_000]!,
-      rssMbAfter100k: rssMbAt[100_000]!,
-      rssMbAt,
-      cappedRssMbAt,
-    };
+    return { rssMbAt, cappedRssMbAt, rates: await benchProxyRates(cli, dir) };
   } finally {
-    await direct.close();
     await server.close();
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/** Seconds each rate is held, direct and through the proxy. */
+const RATE_SECONDS = 5;
+
+/**
+ * The proxy at a real service's rates (issue 46 §4, issue 48 §3): a target in a process of
+ * its own answering every list with the same body (10 KB, 227 KB), driven by autocannon at
+ * a fixed overall rate (500, 2,000, 5,000 requests/s, 16 connections) for
+ * {@link RATE_SECONDS} s, first directly, then through the proxy recording a HAR. Latencies
+ * are each response's own (ms, from autocannon's `response` events); the added latency is
+ * the proxied percentile less the direct one. The share judged is the report's judged
+ * exchanges over those and the ones its notice counts as not judged.
+ */
+export async function benchProxyRates(cli: string, dir: string) {
+  const { default: autocannon } = await import('autocannon');
+  const rows: Array<Record<string, number | string>> = [];
+  for (const [label, categories, description] of [['10 KB', 60, 100], ['227 KB', 270, 820]] as const) {
+    const target = await startListTarget(categories, description);
+    try {
+      for (const rate of [500, 2_000, 5_000]) {
+        const load = async (url: string) => {
+          const latencies: number[] = [];
+          const result = await new Promise<autocannon.Result>((resolve, reject) => {
+            const instance = autocannon({ url, connections: 16, overallRate: rate, duration: RATE_SECONDS, headers: { authorization: `Bearer ${KEY}` } }, (error, done) => (error ? reject(error) : resolve(done)));
+            instance.on('response', (_client, status, _bytes, ms) => void (status === 200 && latencies.push(ms)));
+          });
+          return { latencies: latencies.sort((a, b) => a - b), achieved: Math.round(result.requests.total / RATE_SECONDS), errors: result.errors + result.non2xx };
+        };
+        const direct = await load(`${target.url}/categories`);
+        const reportDir = join(dir, `rates-${categories}-${rate}`);
+        const proxy = await startProxy(cli, target.url, reportDir, '', ['--har', join(reportDir, 'traffic.har')]);
+        const proxied = await load(`${proxy.url}/categories`);
+        const peakRssMb = await proxy.peakRssMb();
+        await proxy.stop();
+        const report = JSON.parse(await readFile(join(reportDir, 'report.json'), 'utf8')) as { traffic: { judged: number }; notices?: string[] };
+        const notJudged = Number(/^(\d+) exchanges were forwarded but not judged/m.exec((report.notices ?? []).join('\n'))?.[1] ?? 0);
+        await rm(reportDir, { recursive: true, force: true });
+        const added = (p: number) => +(percentile(proxied.latencies, p) - percentile(direct.latencies, p)).toFixed(2);
+        rows.push({
+          list: label,
+          rate,
+          achievedDirect: direct.achieved,
+          achievedProxied: proxied.achieved,
+          directP99: +percentile(direct.latencies, 99).toFixed(2),
+          addedP50: added(50),
+          addedP99: added(99),
+          addedP999: added(99.9),
+          judgedShare: +(report.traffic.judged / Math.max(1, report.traffic.judged + notJudged)).toFixed(3),
+          errors: proxied.errors,
+          peakRssMb,
+        });
+      }
+    } finally {
+      await target.stop();
+    }
+  }
+  return rows;
+}
+
+/**
+ * A target in a process of its own that answers every request with one list (200, JSON) of
+ * `categories` whose descriptions are `description` characters long: the load generator and
+ * the target never share a thread.
+ */
+async function startListTarget(categories: number, description: number) {
+  const source = `const body = JSON.stringify(Array.from({ length: ${categories} }, (_, i) => ({ id: i + 1, name: 'Category ' + (i + 1), description: 'd'.repeat(${description}) }))); require('node:http').createServer((q, s) => { q.resume(); s.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body); }).listen(0, '127.0.0.1', function () { console.log(this.address().port); });`;
+  const child = spawn(process.execPath, ['-e', source]);
+  const [port] = (await once(child.stdout, 'data')) as [Buffer];
+  return {
+    url: `http://127.0.0.1:${String(port).trim()}/v1`,
+    async stop() {
+      child.kill('SIGTERM');
+      await once(child, 'close');
+    },
+  };
 }
 
 /**

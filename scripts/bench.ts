@@ -9,9 +9,10 @@
  * and 50 targets in one process (`run --targets all`). (a), (d) and (e) run
  * interleaved, 11 times each, and (b) 11 times interleaved with (e) again, so that a noisy
  * machine weighs on what is compared alike. (judge) `judge` of a 100,000-exchange HAR of about
- * 200 MB: wall time and peak RSS. (proxy) the validating proxy in its own process: the
- * latency it adds at 500 requests/s on loopback (p50, p99, against the same requests sent
- * directly, interleaved), and its RSS after 10,000 and after 100,000 proxied exchanges.
+ * 200 MB: wall time and peak RSS. (proxy) the validating proxy in its own process: its RSS
+ * from 10,000 to 100,000 proxied exchanges, and at 500, 2,000 and 5,000 requests/s
+ * (autocannon) with a 10 KB and a 227 KB list, recording a HAR: the latency it adds (p50,
+ * p99, p99.9, against the same rate sent directly), the share judged and its peak RSS.
  * Prints a table and writes reports/bench.json.
  * Usage: npm run bench [-- a b c d e f n judge proxy] (scenarios to run; default all).
  */
@@ -366,11 +367,12 @@ if (ratios.judge) {
   lines.push(`(judge) ${j.exchanges} exchanges, ${j.harMb} MB of HAR: ${Math.round(j.wallMs)} ms, peak RSS ${Math.round(j.peakRssMb)} MB, verdict ${j.verdict}`);
 }
 if (ratios.proxy) {
-  const p = ratios.proxy as { ratePerSecond: number; p50AddedMs: number; p99AddedMs: number; direct: { p50: number; p99: number }; proxied: { p50: number; p99: number }; rssMbAfter10k: number; rssMbAfter100k: number; rssMbAt: Record<number, number>; cappedRssMbAt: Record<number, number> };
-  lines.push(
-    `(proxy) at ${p.ratePerSecond} requests/s: added latency p50 ${p.p50AddedMs} ms, p99 ${p.p99AddedMs} ms (direct p50 ${p.direct.p50} / p99 ${p.direct.p99} ms; proxied ${p.proxied.p50} / ${p.proxied.p99} ms); ` +
-      `RSS after 10,000 exchanges ${p.rssMbAfter10k} MB, after 100,000 ${p.rssMbAfter100k} MB (at 10k/25k/50k/75k/100k: ${Object.values(p.rssMbAt).join(' / ')} MB; with the old space capped at 64 MB: ${Object.values(p.cappedRssMbAt).join(' / ')} MB)`,
-  );
+  const p = ratios.proxy as { rssMbAt: Record<number, number>; cappedRssMbAt: Record<number, number>; rates: Array<Record<string, number | string>> };
+  lines.push(`(proxy) RSS at 10k/25k/50k/75k/100k exchanges: ${Object.values(p.rssMbAt).join(' / ')} MB; with the old space capped at 64 MB: ${Object.values(p.cappedRssMbAt).join(' / ')} MB`);
+  lines.push('(proxy) list    rate/s  achieved direct/proxied  direct p99  added p50 / p99 / p99.9 (ms)  judged  errors  peak RSS (MB)');
+  for (const r of p.rates) {
+    lines.push(`        ${String(r.list).padEnd(8)}${String(r.rate).padEnd(8)}${`${r.achievedDirect} / ${r.achievedProxied}`.padEnd(25)}${String(r.directP99).padEnd(12)}${`${r.addedP50} / ${r.addedP99} / ${r.addedP999}`.padEnd(30)}${`${(Number(r.judgedShare) * 100).toFixed(1)} %`.padEnd(8)}${String(r.errors).padEnd(8)}${r.peakRssMb}`);
+  }
 }
 if (ratios.judgeHugeBody) {
   const h = ratios.judgeHugeBody as { harMb: number; wallMs: number; peakRssMb: number; notKept: number };

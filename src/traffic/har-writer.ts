@@ -61,12 +61,17 @@ export class HarStreamWriter {
     return new HarStreamWriter(file, head.length, onFailure);
   }
 
-  /** Appends one exchange, its secrets redacted with what `redactor` knows now. A write that fails is reported to `onFailure`, never thrown (the client's exchange is not the file's). */
-  append(exchange: Exchange, redactor: Redactor): void {
-    if (this.#failure) return;
+  /**
+   * Appends one exchange, its secrets redacted with what `redactor` knows now. A write that
+   * fails is reported to `onFailure`, never thrown (the client's exchange is not the file's).
+   * @returns when the entry is in the file (or recording has stopped).
+   */
+  append(exchange: Exchange, redactor: Redactor): Promise<void> {
+    if (this.#failure) return this.#queue;
     this.#offered++;
     const entry = Buffer.from(`${this.#offered > 1 ? ',\n' : ''}${JSON.stringify(harEntry(redactExchange(exchange, redactor)))}`);
     this.#queue = this.#queue.then(() => this.#write(entry));
+    return this.#queue;
   }
 
   async #write(entry: Buffer): Promise<void> {

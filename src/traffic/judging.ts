@@ -17,8 +17,20 @@ import { ProxyJudge, type ProxyJudgeOptions, type ProxyJudgement } from './proxy
 import type { ForwardedExchange } from './proxy.js';
 import { UsageError } from '../core/errors.js';
 
-/** Bytes of bodies handed to a thread (the judge, the recorder) and not yet taken, at most (32 MiB each): past it, an exchange is forwarded and counted, not judged or not recorded, never held. */
-export const MAX_BACKLOG_BYTES = 32 * 1024 * 1024;
+/** Bytes of bodies handed to the judge and not yet judged, at most (16 MiB: some 100 ms of judging a 227 KB list): past it, an exchange is forwarded and counted, not judged, never held. */
+export const MAX_BACKLOG_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The HAR writer's backlog, at most: bytes of bodies, and exchanges, handed to it and not yet
+ * in the file (2 MiB, 32: some tens of ms of writing, so a proxy killed with SIGKILL leaves
+ * every exchange that ended 100 ms before in the file). Past either, each request arriving
+ * waits, unread, until the writer is back under both: the proxy records every exchange, at
+ * the writer's pace.
+ */
+export const RECORDING_BACKLOG = { bytes: 2 * 1024 * 1024, exchanges: 32 };
+
+/** Each thread's young generation (MB): see {@link inThread}. */
+const YOUNG_GENERATION_MB = 8;
 
 /** How long past its deadline the judge may take to hand over its judgement before the session ends without it (ms). */
 const FINISH_GRACE_MS = 500;
@@ -44,11 +56,14 @@ export type FromJudgeThread =
 export interface Judging {
   /** Hands over one exchange (its body bytes are moved, not copied). Never throws. */
   take(exchange: ForwardedExchange): void;
+  /** Undefined while the HAR writer is within {@link RECORDING_BACKLOG}; else when it is back within it. */
+  room(): Promise<void> | undefined;
   /**
    * Ends judging: what is not judged by `deadlineMs` (ms since the epoch) is counted, not
    * judged; the HAR is closed.
    * @returns the judgement, with `notJudged` counting the exchanges shed (a backlog past
-   *   {@link MAX_BACKLOG_BYTES}, the deadline), and `failed` when the thread died.
+   *   {@link MAX_BACKLOG_BYTES}, the deadline), `notRecorded` those the writer had not
+   *   reached by the deadline, and `failed` when a thread died.
    */
   finish(deadlineMs: number): Promise<ProxyJudgement & { notJudged: number; notRecorded: number; failed?: string }>;
 }
@@ -67,8 +82,8 @@ export interface JudgingOutput {
 export async function startJudging(options: ProxyJudgeOptions, har: string | undefined, output: JudgingOutput): Promise<Judging> {
   const compiled = import.meta.url.includes('/dist/src/') ? new URL('./judge-thread.js', import.meta.url) : buildIsCurrent() ? join(packageRoot, 'dist/src/traffic/judge-thread.js') : undefined;
   if (compiled === undefined) return inProcess(options, har, output);
-  const judge = await inThread(compiled, options, undefined, output);
-  const recorder = har === undefined ? undefined : await inThread(compiled, { ...options, quiet: true, recordOnly: true }, har, output).catch(async (error: unknown) => {
+  const judge = await inThread(compiled, options, undefined, output, { bytes: MAX_BACKLOG_BYTES, exchanges: Infinity });
+  const recorder = har === undefined ? undefined : await inThread(compiled, { ...options, quiet: true, recordOnly: true }, har, output, RECORDING_BACKLOG).catch(async (error: unknown) => {
     await judge.finish(Date.now());
     throw error;
   });
@@ -78,6 +93,7 @@ export async function startJudging(options: ProxyJudgeOptions, har: string | und
       recorder?.take({ ...exchange, requestBody: copied(exchange.requestBody), responseBody: copied(exchange.responseBody) });
       judge.take(exchange);
     },
+    room: () => recorder?.room(),
     async finish(deadlineMs) {
       const [judged, recorded] = await Promise.all([judge.finish(deadlineMs), recorder?.finish(deadlineMs)]);
       return { ...judged, notRecorded: recorded?.notJudged ?? 0, ...(recorded?.har ? { har: recorded.har } : {}), ...(judged.failed === undefined && recorded?.failed !== undefined ? { failed: `the recording thread: ${recorded.failed}` } : {}) };
@@ -94,18 +110,32 @@ async function inProcess(options: ProxyJudgeOptions, har: string | undefined, ou
   const writer = har === undefined ? undefined : await HarStreamWriter.open(har, output.onHarFailure);
   const judge = new ProxyJudge(options, output.print, writer);
   return {
-    take: (exchange) => judge.take(exchange),
+    take: (exchange) => void judge.take(exchange),
+    room: () => undefined,
     finish: async () => ({ ...(await judge.finish()), notJudged: 0, notRecorded: 0 }),
   };
 }
 
-/** One thread: a judge, or a recorder when `har` is given; `finish`'s `notJudged` counts what it shed (not judged, or not recorded). */
-async function inThread(file: URL | string, options: ProxyJudgeOptions, har: string | undefined, output: JudgingOutput): Promise<Omit<Judging, 'finish'> & { finish(deadlineMs: number): Promise<ProxyJudgement & { notJudged: number; failed?: string }> }> {
+/**
+ * One thread: a judge, or a recorder when `har` is given; `finish`'s `notJudged` counts what
+ * it shed (not judged, or not recorded). Past `bound`, a judge sheds each exchange it is
+ * handed; a recorder takes every one and says, through `room`, when to wait.
+ */
+async function inThread(file: URL | string, options: ProxyJudgeOptions, har: string | undefined, output: JudgingOutput, bound: { bytes: number; exchanges: number }): Promise<Omit<Judging, 'finish'> & { finish(deadlineMs: number): Promise<ProxyJudgement & { notJudged: number; failed?: string }> }> {
   const deadline = new SharedArrayBuffer(Float64Array.BYTES_PER_ELEMENT);
   const data: JudgeThreadData = { options, ...(har !== undefined ? { har } : {}), deadline };
   // None of the host's Node options (--input-type, --inspect, a loader): the thread needs none.
-  const worker = new Worker(file, { workerData: data, execArgv: [] });
-  let backlog = 0;
+  // A young generation of 8 MB, not V8's 48: each body is garbage once taken, and the
+  // default let three threads' young garbage lift a proxy at loopback speed past 256 MB.
+  const worker = new Worker(file, { workerData: data, execArgv: [], resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
+  const backlog = { bytes: 0, exchanges: 0 };
+  const within = () => backlog.bytes <= bound.bytes && backlog.exchanges <= bound.exchanges;
+  /** Those waiting for the backlog to be within its bound again. */
+  let waiting: { promise: Promise<void>; resolve: () => void } | undefined;
+  const release = () => {
+    waiting?.resolve();
+    waiting = undefined;
+  };
   let shed = 0;
   let failed: string | undefined;
   let finished: ((judgement: ProxyJudgement & { notJudged: number }) => void) | undefined;
@@ -119,7 +149,9 @@ async function inThread(file: URL | string, options: ProxyJudgeOptions, har: str
         case 'print':
           return output.print(message.line);
         case 'taken':
-          backlog -= message.bytes;
+          backlog.bytes -= message.bytes;
+          backlog.exchanges--;
+          if (within()) release();
           return;
         case 'har-failed':
           return output.onHarFailure(message.failure);
@@ -129,6 +161,7 @@ async function inThread(file: URL | string, options: ProxyJudgeOptions, har: str
     });
     worker.on('error', (error) => {
       failed = `the judging thread failed: ${error.message}`;
+      release();
       reject(error);
     });
   });
@@ -140,15 +173,27 @@ async function inThread(file: URL | string, options: ProxyJudgeOptions, har: str
   return {
     take(exchange) {
       const bytes = exchange.requestBody.kept.byteLength + exchange.responseBody.kept.byteLength;
-      if (failed !== undefined || backlog + bytes > MAX_BACKLOG_BYTES) {
+      // A judge sheds what would take a backlog past its bound; one exchange alone is always taken.
+      if (failed !== undefined || (!options.recordOnly && backlog.exchanges > 0 && backlog.bytes + bytes > bound.bytes)) {
         shed++;
         return;
       }
-      backlog += bytes;
+      backlog.bytes += bytes;
+      backlog.exchanges++;
       worker.postMessage({ type: 'exchange', exchange } satisfies ToJudgeThread, [exchange.requestBody.kept.buffer as ArrayBuffer, exchange.responseBody.kept.buffer as ArrayBuffer]);
+    },
+    room() {
+      if (failed !== undefined || within()) return undefined;
+      if (!waiting) {
+        let resolve!: () => void;
+        const promise = new Promise<void>((settle) => (resolve = settle));
+        waiting = { promise, resolve };
+      }
+      return waiting.promise;
     },
     async finish(deadlineMs) {
       new Float64Array(deadline)[0] = deadlineMs;
+      release();
       let late: NodeJS.Timeout | undefined;
       const judgement = await new Promise<(ProxyJudgement & { notJudged: number }) | undefined>((resolve) => {
         if (failed !== undefined) return resolve(undefined);

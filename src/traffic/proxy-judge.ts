@@ -75,14 +75,19 @@ export class ProxyJudge {
     this.#printFinding = options.quiet ? () => {} : findingPrinter((line) => print(this.redactor.text(line)));
   }
 
-  /** Judges and records one forwarded exchange. Whatever goes wrong here stays here: counted, never thrown. */
-  take(forwarded: ForwardedExchange): void {
+  /**
+   * Judges and records one forwarded exchange. Whatever goes wrong here stays here: counted, never thrown.
+   * @returns when its HAR entry is written, with a HAR; else undefined.
+   */
+  take(forwarded: ForwardedExchange): Promise<void> | undefined {
     try {
       const exchange = this.#captured(forwarded);
-      if (this.#judging) for (const finding of this.#judge.judge(exchange)) this.#printFinding(finding);
-      this.har?.append(exchange, this.redactor);
+      // An exchange the target left unanswered is recorded, never judged: the 504 was the proxy's.
+      if (this.#judging && !forwarded.unanswered) for (const finding of this.#judge.judge(exchange)) this.#printFinding(finding);
+      return this.har?.append(exchange, this.redactor);
     } catch {
       this.#judgeErrors++;
+      return undefined;
     }
   }
 
@@ -96,14 +101,13 @@ export class ProxyJudge {
     const received = decoded(forwarded.responseBody, 'response body', responseHeaders['content-encoding'], missing);
     const request = { headers: pairs(forwarded.clientHeaders), url: forwarded.url, postData: { mimeType: requestHeaders['content-type'], text: sent?.text } };
     registerCaptureSecrets({ request, response: { headers: responsePairs } }, this.redactor, this.#secretHeaders, this.#secrets);
-    const version = normalVersion(forwarded.peerVersion);
-    const response: RecordedResponse = { status: forwarded.status, ...(version ? { httpVersion: version } : {}), headers: responseHeaders, body: received?.text ?? '', bodyBytes: forwarded.responseBody.bytes, utf8Valid: received?.utf8Valid ?? true };
+    const answer = forwarded.unanswered === undefined ? { response: this.#response(forwarded, responseHeaders, received) } : { error: { code: 'TIMEOUT' as const, message: forwarded.unanswered } };
     return {
       seq: ++this.#seq,
       checkId: 'traffic',
       credential: credentialName(requestHeaders.authorization, this.#known),
       request: { method: forwarded.method, url: forwarded.url, headers: requestHeaders, ...(forwarded.requestBody.bytes > 0 && sent ? { body: sent.text } : {}) },
-      response,
+      ...answer,
       startedAt: new Date(forwarded.startMs).toISOString(),
       durationMs: forwarded.endMs - forwarded.startMs,
       connection: 'fresh',
@@ -112,6 +116,12 @@ export class ProxyJudge {
       missing,
       repaired: [],
     };
+  }
+
+  /** The target's answer as recorded. */
+  #response(forwarded: ForwardedExchange, headers: Record<string, string>, received: ReturnType<typeof bodyText>): RecordedResponse {
+    const version = normalVersion(forwarded.peerVersion);
+    return { status: forwarded.status, ...(version ? { httpVersion: version } : {}), headers, body: received?.text ?? '', bodyBytes: forwarded.responseBody.bytes, utf8Valid: received?.utf8Valid ?? true };
   }
 
   /** Everything judged so far, and the secrets seen. Closes the HAR when there is one. */

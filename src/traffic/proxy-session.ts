@@ -57,6 +57,8 @@ export async function runProxySession(options: ProxySessionOptions): Promise<Jud
   );
   let judgeErrors = 0;
   let unanswered = 0;
+  /** Requests held until the HAR writer caught up, and how long in all (ms). */
+  const holds = { requests: 0, ms: 0 };
   let proxy: RunningProxy;
   try {
     proxy = await startValidatingProxy({
@@ -66,6 +68,13 @@ export async function runProxySession(options: ProxySessionOptions): Promise<Jud
       connectUpstream: () => upstreamDispatcher(options.upstream ?? {}),
       ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
       onForwarded: (exchange) => judging.take(exchange),
+      admit: () => {
+        const room = judging.room();
+        if (!room) return undefined;
+        const since = Date.now();
+        holds.requests++;
+        return room.then(() => void (holds.ms += Date.now() - since));
+      },
       onJudgeError: () => judgeErrors++,
       onTargetError: (error, request) => print(keyOnly.text(`  ! the target failed ${request}: ${(error as NodeJS.ErrnoException).code ?? error.message} (the client's connection was closed, as the target's was)`)),
       ...(options.answerDeadlineMs !== undefined ? { answerDeadlineMs: options.answerDeadlineMs } : {}),
@@ -95,12 +104,16 @@ export async function runProxySession(options: ProxySessionOptions): Promise<Jud
     ...(cut > 0 ? [`${cut} exchanges in flight when the proxy stopped were cut, and not judged`] : []),
     ...(unanswered > 0 ? [`${unanswered} exchanges got no answer from the target within ${(options.answerDeadlineMs ?? ANSWER_DEADLINE_MS) / 1000} s: each client got the proxy's 504 (Proxy-Status: petstore-conformance), and they are not judged`] : []),
     ...(judged.notJudged > 0 ? [`${judged.notJudged} exchanges were forwarded but not judged: the judge was over ${MAX_BACKLOG_BYTES / 1024 / 1024} MiB behind, or had not reached them when the proxy stopped`] : []),
-    ...(judged.notRecorded > 0 ? [`${judged.notRecorded} exchanges were forwarded but not recorded in ${options.har}: its writer was over ${MAX_BACKLOG_BYTES / 1024 / 1024} MiB behind, or had not reached them when the proxy stopped`] : []),
+    ...(holds.requests > 0 ? [`${holds.requests} requests waited ${holds.ms} ms in all before being forwarded: the writer of ${options.har} was behind, and every exchange is recorded`] : []),
+    ...(judged.notRecorded > 0 ? [`${judged.notRecorded} exchanges were forwarded but not recorded in ${options.har}: its writer had not reached them when the proxy stopped`] : []),
     ...(harFailure ? [`the HAR file ${options.har} is incomplete: ${harFailure.reason}; it holds the first ${harFailure.entries} exchanges`] : []),
   ];
   if (judged.har && !harFailure) print(`HAR: ${options.har} (${judged.har.entries} exchanges, secrets redacted)`);
   // A failure of the tool ends the session like a signal; its report says so, and the verdict cannot stand (exit 3).
-  const stopped = options.stop.reason instanceof ToolFailure ? `the proxy stopped: ${options.stop.reason.line}` : judged.failed;
+  // So does a report of fewer exchanges than went through: it is partial.
+  const unjudged = judged.notJudged + cut;
+  const partial = unjudged > 0 ? `the report is partial: ${unjudged} exchanges went through the proxy unjudged (see the notices)` : undefined;
+  const stopped = options.stop.reason instanceof ToolFailure ? `the proxy stopped: ${options.stop.reason.line}` : (judged.failed ?? partial);
   const empty = judgedCount === 0 ? { nothingJudged: `no exchange of the interface went through the proxy (${entries} exchanges forwarded)` } : {};
   const outcome = await reportTraffic({ checks: judged.checks, summary: { files: [], ...judged.counts }, notices, ...(stopped !== undefined ? { stopped } : {}), ...empty }, options, startedAt, redactor);
   if (harFailure) printError(`the reports are incomplete (the HAR file ${options.har} holds ${harFailure.entries} of the exchanges); the verdict above stands`);

@@ -120,11 +120,11 @@ describe('proxy', () => {
     }
   });
 
-  test('--answer-deadline: a target silent past it gets the client the proxy\'s 504, one line as it happens and a notice in the report; near misses of its bounds are usage errors', async () => {
+  test('--answer-deadline: a target silent past it gets the client the proxy\'s 504, one line as it happens, a notice in the report, and an unanswered entry in the HAR; near misses of its bounds are usage errors', async () => {
     const silent = await startRawServer(() => {});
     const dir = await tempDir();
     try {
-      const proxy = start(['proxy', '--base-url', silent.baseUrl, '--port', '0', '--answer-deadline', '1', '--report-dir', join(dir, 'report')]);
+      const proxy = start(['proxy', '--base-url', silent.baseUrl, '--port', '0', '--answer-deadline', '1', '--report-dir', join(dir, 'report'), '--har', join(dir, 'p.har')]);
       const url = (await proxy.until(/listening on (http:\/\/\S+\/v1):/))[1]!;
       const answer = await request(`${url}/categories`);
       expect(answer.statusCode).toBe(504);
@@ -135,6 +135,10 @@ describe('proxy', () => {
       expect(stdout).toContain("  ! the target did not answer GET /v1/categories within 1 s: the client got the proxy's 504");
       const report = JSON.parse(await readFile(join(dir, 'report', 'report.json'), 'utf8'));
       expect(report.notices).toContain("1 exchanges got no answer from the target within 1 s: each client got the proxy's 504 (Proxy-Status: petstore-conformance), and they are not judged");
+      // Recorded as browsers record a request that got no answer: status 0, and why.
+      const [entry] = JSON.parse(await readFile(join(dir, 'p.har'), 'utf8')).log.entries;
+      expect([entry.request.url, entry.response.status, entry.comment]).toEqual([`${silent.baseUrl}/categories`, 0, "traffic: no response: TIMEOUT: the target did not answer within 1 s; the client got the proxy's 504; fresh connection"]);
+      expect(report.traffic.entries).toBe(0);
     } finally {
       await silent.close();
     }

@@ -4,10 +4,13 @@
  * cut nothing says nothing of cuts. The slow tier (proxy.test.ts) puts it in front of
  * every variant and fault.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
 import { expect, test } from 'vitest';
 import { startReferenceServer } from '../../src/reference/server.js';
 import { runProxySession } from '../../src/traffic/proxy-session.js';
+import { startValidatingProxy } from '../../src/traffic/proxy.js';
 import { CHECKS } from '../support/checks.js';
 
 test('a list and a create through the proxy: forwarded whole, both judged, no finding, no notice', async () => {
@@ -28,4 +31,68 @@ test('a list and a create through the proxy: forwarded whole, both judged, no fi
   const { report, exitCode } = await session;
   await server.close();
   expect([exitCode, report.traffic?.judged, report.notices ?? []]).toEqual([0, 2, []]);
+});
+
+test('an exchange still streaming when the session stops is cut, and the report says it is partial: exit 3 though every exchange judged passed; near miss: the same session with nothing in flight is conformant (above)', async () => {
+  // A target of the interface whose answer to `?hold` sends its head and half a list, then holds.
+  const target = createServer((incoming, outgoing) => {
+    outgoing.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
+    if (incoming.url?.endsWith('?hold')) outgoing.write('[');
+    else outgoing.end(`[${' '.repeat(998)}]`);
+  });
+  await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
+  const stop = new AbortController();
+  let listening!: (url: string) => void;
+  const url = new Promise<string>((resolve) => (listening = resolve));
+  const session = runProxySession({ checks: CHECKS, baseUrl: `http://127.0.0.1:${(target.address() as AddressInfo).port}/v1`, host: '127.0.0.1', port: 0, stop: stop.signal, reportDir: null, formats: ['json'], out: null, onListening: (proxy) => listening(proxy.baseUrl) });
+  try {
+    const listed = await request(`${await url}/categories`);
+    expect([listed.statusCode, (await listed.body.text()).length]).toEqual([200, 1000]);
+    const held = await request(`${await url}/categories?hold`);
+    expect(held.statusCode).toBe(200);
+    void held.body.text().catch(() => {});
+  } finally {
+    stop.abort('the test is done');
+  }
+  const { report, exitCode } = await session;
+  target.closeAllConnections();
+  await new Promise((resolve) => target.close(resolve));
+  expect([exitCode, report.verdict, report.verdictReason, report.traffic?.judged]).toEqual([3, 'error', 'the report is partial: 1 exchanges went through the proxy unjudged (see the notices)', 1]);
+  expect(report.notices).toEqual(['1 exchanges in flight when the proxy stopped were cut, and not judged']);
+});
+
+test('a request the recorder asks to hold (admit) reaches the target only once the hold ends; one still held when the proxy closes is counted as cut; near miss: admit undefined forwards at once', async () => {
+  const received: string[] = [];
+  const target = createServer((incoming, outgoing) => {
+    received.push(incoming.url!);
+    outgoing.writeHead(200, { 'content-type': 'application/json' }).end('[]');
+  });
+  await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
+  const holds: Array<() => void> = [];
+  let holding = false;
+  const proxy = await startValidatingProxy({
+    target: `http://127.0.0.1:${(target.address() as AddressInfo).port}/v1`,
+    host: '127.0.0.1',
+    port: 0,
+    onForwarded: () => {},
+    admit: () => (holding ? new Promise<void>((resolve) => holds.push(resolve)) : undefined),
+  });
+  try {
+    expect((await request(`${proxy.baseUrl}/categories?at-once`)).statusCode).toBe(200);
+    holding = true;
+    const held = request(`${proxy.baseUrl}/categories?held`);
+    while (holds.length === 0) await new Promise((resolve) => setImmediate(resolve));
+    expect(received).toEqual(['/v1/categories?at-once']);
+    holds.shift()!();
+    expect((await held).statusCode).toBe(200);
+    expect(received).toEqual(['/v1/categories?at-once', '/v1/categories?held']);
+    const never = request(`${proxy.baseUrl}/categories?never`).catch((error: unknown) => error);
+    while (holds.length === 0) await new Promise((resolve) => setImmediate(resolve));
+    expect(await proxy.close(0)).toBe(1);
+    expect(await never).toBeInstanceOf(Error);
+    expect(received).toHaveLength(2);
+  } finally {
+    target.closeAllConnections();
+    await new Promise((resolve) => target.close(resolve));
+  }
 });

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { Redactor } from '../../src/secrets/redactor.js';
 import { ProxyJudge } from '../../src/traffic/proxy-judge.js';
 import { judgeTraffic, type JudgeOutcome } from '../../src/traffic/judge-capture.js';
-import { startValidatingProxy } from '../../src/traffic/proxy.js';
+import { startValidatingProxy, type ForwardedExchange } from '../../src/traffic/proxy.js';
 import { runProxySession } from '../../src/traffic/proxy-session.js';
 import type { Fault, CorrectVariant } from '../support/fault.js';
 import { loadCatalogue } from '../support/matrix.js';
@@ -119,7 +119,7 @@ describe('forwarding', () => {
     }
   });
 
-  test('a target that never answers: by the deadline the client gets the proxy\'s 504 with an Error body and Proxy-Status, said once; near miss: a head sent at once, its body late, is forwarded', async () => {
+  test('a target that never answers: by the deadline the client gets the proxy\'s 504 with an Error body and Proxy-Status, said once, and the exchange is handed on as unanswered (status 0); near miss: a head sent at once, its body late, is forwarded as answered', async () => {
     const silent = await recordingUpstream(() => {});
     const slowBody = await recordingUpstream((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
@@ -127,7 +127,8 @@ describe('forwarding', () => {
       setTimeout(() => res.end(']'), 300);
     });
     const unanswered: string[] = [];
-    const start = (target: string) => startValidatingProxy({ target, host: '127.0.0.1', port: 0, answerDeadlineMs: 100, onForwarded: () => {}, onUnanswered: (request, ms) => unanswered.push(`${request} ${ms}`) });
+    const handed: Array<[number, string | undefined]> = [];
+    const start = (target: string) => startValidatingProxy({ target, host: '127.0.0.1', port: 0, answerDeadlineMs: 100, onForwarded: (exchange) => handed.push([exchange.status, exchange.unanswered]), onUnanswered: (request, ms) => unanswered.push(`${request} ${ms}`) });
     const [quiet, slow] = await Promise.all([start(silent.baseUrl), start(slowBody.baseUrl)]);
     try {
       const answer = await request(`${quiet.baseUrl}/categories`);
@@ -135,9 +136,11 @@ describe('forwarding', () => {
       expect(answer.headers['proxy-status']).toBe('petstore-conformance; error=connection_timeout');
       expect(await answer.body.json()).toEqual({ code: 'gateway_timeout', message: 'the target did not answer within 0.1 s (said by the petstore-conformance proxy, not the target)', status: 504 });
       expect(unanswered).toEqual(['GET /api/v1/categories 100']);
+      expect(handed).toEqual([[0, "the target did not answer within 0.1 s; the client got the proxy's 504"]]);
       const late = await request(`${slow.baseUrl}/categories`);
       expect([late.statusCode, await late.body.text()]).toEqual([200, '[]']);
       expect(unanswered).toHaveLength(1);
+      expect(handed[1]).toEqual([200, undefined]);
     } finally {
       await Promise.all([quiet.close(), slow.close()]);
       await Promise.all([silent.close(), slowBody.close()]);
@@ -395,6 +398,44 @@ describe('the proxy never repeats a request, and shows each as the target receiv
       tunnel.closeAllConnections();
       await new Promise((resolve) => tunnel.close(resolve));
       await server.close();
+    }
+  });
+});
+
+describe('the judge\'s and the HAR writer\'s backlogs (judging.ts)', async () => {
+  const { startJudging, MAX_BACKLOG_BYTES, RECORDING_BACKLOG } = await import('../../src/traffic/judging.js');
+  /** A list exchange whose response body is `bytes` long (a JSON array padded with spaces). */
+  const exchange = (bytes: number): ForwardedExchange => {
+    const body = new Uint8Array(bytes).fill(0x20);
+    if (bytes >= 2) body.set([0x5b, 0x5d]);
+    return { startMs: 0, endMs: 1, method: 'GET', url: 'http://127.0.0.1:9/v1/categories', clientHeaders: [], forwardedHeaders: [], requestBody: { kept: new Uint8Array(0), bytes: 0 }, status: 200, responseHeaders: ['content-type', 'application/json'], responseBody: { kept: body, bytes } };
+  };
+  const output = { print: () => {}, onHarFailure: () => {} };
+
+  test('the writer takes every exchange and asks to wait past 32 exchanges or 2 MiB not yet written, then writes them all; near misses: 32, and 2 MiB, ask nothing', async () => {
+    expect(RECORDING_BACKLOG).toEqual({ bytes: 2 * 1024 * 1024, exchanges: 32 });
+    for (const [load, waits] of [[Array(32).fill(10), false], [Array(33).fill(10), true], [[RECORDING_BACKLOG.bytes], false], [[RECORDING_BACKLOG.bytes + 1], true]] as const) {
+      const har = join(dir, `backlog-${load.length}-${load[0]}.har`);
+      const judging = await startJudging({ baseUrl: 'http://127.0.0.1:9/v1', checks: CHECKS }, har, output);
+      for (const bytes of load) judging.take(exchange(bytes));
+      const room = judging.room();
+      expect(room !== undefined).toBe(waits);
+      await room;
+      const { notRecorded, notJudged, har: written } = await judging.finish(Date.now() + 60_000);
+      expect([notRecorded, notJudged, written?.entries]).toEqual([0, 0, load.length]);
+      expect(JSON.parse(await readFile(har, 'utf8')).log.entries).toHaveLength(load.length);
+    }
+  });
+
+  test('the judge sheds an exchange that would take its backlog past 16 MiB, and counts it; near misses: exactly 16 MiB is judged, and so is a larger one on an empty backlog', async () => {
+    expect(MAX_BACKLOG_BYTES).toBe(16 * 1024 * 1024);
+    const MiB = 1024 * 1024;
+    for (const [load, shed] of [[[10 * MiB, 6 * MiB], 0], [[10 * MiB, 6 * MiB + 1], 1], [[17 * MiB], 0]] as const) {
+      const judging = await startJudging({ baseUrl: 'http://127.0.0.1:9/v1', checks: CHECKS }, undefined, output);
+      for (const bytes of load) judging.take(exchange(bytes));
+      expect(judging.room()).toBeUndefined();
+      const judged = await judging.finish(Date.now() + 60_000);
+      expect([judged.notJudged, judged.counts.entries]).toEqual([shed, load.length - shed]);
     }
   });
 });
