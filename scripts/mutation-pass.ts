@@ -10,7 +10,7 @@
 import { execFile } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
+import { parseArgs, promisify } from 'node:util';
 import { packageRoot } from '../src/core/package-info.js';
 
 interface Mutation {
@@ -282,6 +282,19 @@ const MUTATIONS: Mutation[] = [
   { file: 'src/http/client.ts', what: 'a request goes out where a refused body may lie unread', from: 'const renew = fresh || slot.mayHoldUnreadBody;', to: 'const renew = fresh;', tests: ['test/unit/client.test.ts'] },
   { file: 'src/traffic/credentials.ts', what: 'the key base64-encoded without its padding is not recognised', from: "base64.replace(/=+$/, '')", to: 'base64', tests: ['test/unit/near-misses.test.ts'] },
   // Issue 45: a gate that cannot pass by mistake, and a first minute that names the user's mistake.
+  // Issue 46: the proxy records every exchange, its judge sheds, a partial report says so.
+  { file: 'src/traffic/judging.ts', what: 'the HAR writer asks no wait at its bound of exchanges', from: 'backlog.exchanges <= bound.exchanges', to: 'backlog.exchanges < bound.exchanges', tests: ['test/traffic/proxy.test.ts'] },
+  { file: 'src/traffic/judging.ts', what: 'a lone exchange past the judge\'s bound is shed', from: '!options.recordOnly && backlog.exchanges > 0 && ', to: '!options.recordOnly && ', tests: ['test/traffic/proxy.test.ts'] },
+  { file: 'src/traffic/proxy.ts', what: 'a request held at the stop is not counted as cut', from: 'const cut = inFlight.size + held;', to: 'const cut = inFlight.size;', tests: ['test/traffic/proxy-session.test.ts'] },
+  { file: 'src/traffic/proxy-session.ts', what: 'a session that cut exchanges is not partial', from: 'const unjudged = judged.notJudged + cut;', to: 'const unjudged = judged.notJudged;', tests: ['test/traffic/proxy-session.test.ts'] },
+  // Issue 47: the six survivors of the reviewer's sample, and sequential order.
+  { file: 'src/cli/main.ts', what: 'proxy --client-cert without --client-key is let through', from: 'if (upstream.clientCertPem !== undefined || upstream.clientKeyPem !== undefined)', to: 'if (upstream.clientCertPem !== undefined && upstream.clientKeyPem !== undefined)', tests: ['test/unit/twins.test.ts'] },
+  { file: 'src/cli/main.ts', what: 'run colours a pipe and ignores --no-color', from: '      color: colourWanted(flags, io, toStdout', to: '      color: flags.color !== true || colourWanted(flags, io, toStdout', tests: ['test/unit/twins.test.ts'] },
+  { file: 'src/traffic/proxy-session.ts', what: "the proxy's HAR line is reworded", from: 'print(`HAR: ${options.har} (', to: 'print(`HAR file: ${options.har} (', tests: ['test/unit/outputs.test.ts'] },
+  { file: 'src/judgements/auth.ts', what: 'the invalid_token failure reports another expectation', from: "    expected: 'error=\"invalid_token\"',", to: "    expected: 'error=invalid_token',", tests: ['test/judgements/auth-and-scope.test.ts'] },
+  { file: 'src/report/visible.ts', what: 'a noncharacter beyond the BMP is escaped by its high surrogate', from: 'const code = character.codePointAt(0)!;', to: 'const code = character.charCodeAt(0);', tests: ['test/unit/renderers.test.ts'] },
+  { file: 'src/report/visible.ts', what: 'bidirectional controls reach the console', from: '\\\\u061c\\\\u200e\\\\u200f\\\\u202a-\\\\u202e\\\\u2066-\\\\u2069', to: '', tests: ['test/unit/renderers.test.ts'] },
+  { file: 'src/check/define.ts', what: 'a sequential check runs concurrently', from: 'options.sequential ? test.sequential : test.concurrent', to: '!options.sequential ? test.sequential : test.concurrent', tests: ['test/unit/check-order.test.ts'] },
 ];
 
 const run = promisify(execFile);
@@ -304,10 +317,22 @@ const SAMPLE_TESTS = ['test/unit', 'test/judgements', 'test/traffic/judge.test.t
  * `npm run mutations -- WORDS`: only the mutations whose file or description holds WORDS.
  * `npm run mutations -- --sample FILE.json`: a fresh sample (scripts/mutation-samples/),
  * each mutation judged against {@link SAMPLE_TESTS} unless it names its own tests.
+ * `npm run mutations -- --sample-fresh N --seed S [--slow]`: a sample drawn now from every
+ * site of src/ (mutation-sample.ts).
  */
-const args = process.argv.slice(2);
-const sample = args[0] === '--sample' ? (JSON.parse(readFileSync(args[1]!, 'utf8')) as Mutation[]).map((m) => ({ ...m, tests: m.tests ?? SAMPLE_TESTS })) : undefined;
-const only = sample ? '' : args.join(' ');
+const { values: flags, positionals } = parseArgs({ options: { sample: { type: 'string' }, 'sample-fresh': { type: 'string' }, seed: { type: 'string' }, slow: { type: 'boolean' } }, allowPositionals: true });
+if (flags['sample-fresh'] !== undefined) {
+  const count = Number(flags['sample-fresh']);
+  const seed = Number(flags.seed ?? Date.now() % 2 ** 31);
+  if (!Number.isInteger(count) || count < 1 || !Number.isInteger(seed)) {
+    process.stderr.write('mutations: --sample-fresh takes a whole number of mutations, --seed a whole number\n');
+    process.exit(2);
+  }
+  const { sampleFresh } = await import('./mutation-sample.js');
+  process.exit(await sampleFresh({ count, seed, slow: flags.slow === true, listed: MUTATIONS }));
+}
+const sample = flags.sample !== undefined ? (JSON.parse(readFileSync(flags.sample, 'utf8')) as Mutation[]).map((m) => ({ ...m, tests: m.tests ?? SAMPLE_TESTS })) : undefined;
+const only = sample ? '' : positionals.join(' ');
 const rows: Array<[string, string]> = [];
 for (const mutation of (sample ?? MUTATIONS).filter((m) => only === '' || `${m.file}: ${m.what}`.includes(only))) {
   const path = join(packageRoot, mutation.file);

@@ -186,7 +186,7 @@ async function runCommand(flags: RunFlags, explicit: (name: SettingName) => bool
       out: toStdout ? io.stderr : io.stdout,
       err: io.stderr,
       ...(toStdout ? { reportStream: io.stdout } : {}),
-      color: flags.color !== false && !io.env.NO_COLOR && Boolean((toStdout ? (io.stderr as { isTTY?: boolean }) : io.stdout).isTTY || io.env.FORCE_COLOR),
+      color: colourWanted(flags, io, toStdout ? (io.stderr as { isTTY?: boolean }) : io.stdout),
       signal: interrupt,
     });
     return outcome.exitCode;
@@ -318,8 +318,16 @@ async function trafficOptions(flags: TrafficFlags, io: CliIo) {
     ...(flags.maxResponseBytes !== undefined ? { maxBodyBytes: flags.maxResponseBytes } : {}),
     ...(knownFailures ? { knownFailures } : {}),
     quiet: flags.quiet ?? SETTINGS.quiet.default,
-    color: flags.color !== false && !io.env.NO_COLOR && Boolean(io.stdout.isTTY || io.env.FORCE_COLOR),
+    color: colourWanted(flags, io, io.stdout),
   };
+}
+
+/**
+ * Whether the console output written to `stream` is coloured, the same for every command:
+ * on a terminal, or with FORCE_COLOR; never with NO_COLOR (no-color.org) or `--no-color`.
+ */
+function colourWanted(flags: { color?: boolean }, io: CliIo, stream: { isTTY?: boolean }): boolean {
+  return flags.color !== false && !io.env.NO_COLOR && Boolean(stream.isTTY || io.env.FORCE_COLOR);
 }
 
 /** `judge FILE…`: a capture judged into a report (traffic/judge-capture.ts). */

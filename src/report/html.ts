@@ -11,10 +11,7 @@ import { trafficWords } from './traffic-words.js';
  * characters, lone surrogates and noncharacters first become visible `\uXXXX` text, since
  * a reference to one is an HTML parse error (control-character-reference).
  */
-const e = (text: string | number) => escapeUTF8(visible(String(text)).replace(NONCHARACTER, (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`));
-
-/** Noncharacters (Unicode §23.7): a reference to one is an HTML parse error too. */
-const NONCHARACTER = /\p{Noncharacter_Code_Point}/gu;
+const e = (text: string | number) => escapeUTF8(visible(String(text)));
 
 const STYLE = `
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;color:#1f2328;background:#f6f8fa}

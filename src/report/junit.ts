@@ -1,6 +1,6 @@
 import { create } from 'xmlbuilder2';
 import { failureText } from './failure-text.js';
-import { escaped } from './visible.js';
+import { escaped, visible } from './visible.js';
 import type { CheckResult, Report } from './model.js';
 import { countsForVerdict, failsRun } from './verdict.js';
 
@@ -39,7 +39,8 @@ export function renderJunit(report: Report): string {
   }
   const root = testsuites(judged(report), 0, report.durationMs);
   for (const [section, checks] of sections) testsuite(root, `section ${section}`, checks, report, () => `petstore_conformance.${classOf(section)}`);
-  return root.end({ prettyPrint: true });
+  // What XML allows but no reader should meet (C1, bidirectional controls, noncharacters) as escapes: the markup holds none.
+  return visible(root.end({ prettyPrint: true }));
 }
 
 /**
@@ -58,7 +59,8 @@ export function renderFleetJunit(targets: ReadonlyArray<{ name: string; report: 
       suite.ele('testcase', { name: 'assessable', classname: `petstore_conformance.${name}`, time: '0.000' }).ele('error', { message: report.verdictReason, type: 'not-assessable' });
     }
   }
-  return root.end({ prettyPrint: true });
+  // What XML allows but no reader should meet (C1, bidirectional controls, noncharacters) as escapes: the markup holds none.
+  return visible(root.end({ prettyPrint: true }));
 }
 
 /** The `<testsuites>` root, its counts over `checks` plus `extraErrors` testcases. */

@@ -19,14 +19,18 @@ describe('unauthorized-invalid-token: the 401 to an unknown key challenges with 
     ['unquoted token value', 'Bearer error=invalid_token', 'passed'],
     ['parameter name in another case', 'Bearer realm="x", ERROR="invalid_token"', 'passed'],
     ['spaces around =', 'Bearer error = "invalid_token"', 'passed'],
-    ['near miss: another error code', 'Bearer realm="petstore", error="invalid_request"', 'failed'],
-    ['near miss: the code inside another parameter', 'Bearer realm="petstore", error_description="invalid_token"', 'failed'],
-    ['near miss: a parameter whose name ends in error', 'Bearer realm="petstore", suberror="invalid_token"', 'failed'],
-    ['near miss: a challenge without error', 'Bearer realm="petstore"', 'failed'],
-    ['near miss: no WWW-Authenticate', undefined, 'failed'],
+    ['near miss: another error code', 'Bearer realm="petstore", error="invalid_request"', { expected: 'error="invalid_token"', found: 'Bearer realm="petstore", error="invalid_request"' }],
+    ['near miss: the code inside another parameter', 'Bearer realm="petstore", error_description="invalid_token"', { expected: 'error="invalid_token"', found: 'Bearer realm="petstore", error_description="invalid_token"' }],
+    ['near miss: a parameter whose name ends in error', 'Bearer realm="petstore", suberror="invalid_token"', { expected: 'error="invalid_token"', found: 'Bearer realm="petstore", suberror="invalid_token"' }],
+    ['near miss: a challenge without error', 'Bearer realm="petstore"', { expected: 'error="invalid_token"', found: 'Bearer realm="petstore"' }],
+    ['near miss: no WWW-Authenticate', undefined, { expected: 'error="invalid_token"', found: 'no WWW-Authenticate' }],
   ] as const)('%s', (_what, challenge, outcome) => {
-    const result = judged(() => challengesInvalidToken(unauthorized(challenge)));
-    expect(result === 'passed' ? 'passed' : 'failed').toBe(outcome);
+    // A failure's evidence is what users read: its expected and found are held word for word.
+    expect(judged(() => challengesInvalidToken(unauthorized(challenge)))).toEqual(outcome);
+  });
+
+  test('the message names the challenge received', () => {
+    expect(() => challengesInvalidToken(unauthorized('Bearer realm="petstore"'))).toThrow('Expected a Bearer challenge with error="invalid_token", received WWW-Authenticate: Bearer realm="petstore"');
   });
 
   test('near miss: a 400 with the right challenge fails on its status', () => {
@@ -61,21 +65,20 @@ describe('pets-deprecation-signalled: Deprecation as a date, Sunset as an HTTP-d
     ['both, IMF-fixdate', { deprecation: '@1767225600', sunset: 'Wed, 30 Jun 2027 23:59:59 GMT' }, 'passed'],
     ['the obsolete RFC 850 form a recipient must accept', { deprecation: '@1767225600', sunset: 'Wednesday, 30-Jun-27 23:59:59 GMT' }, 'passed'],
     ['the asctime form', { deprecation: '@1767225600', sunset: 'Wed Jun 30 23:59:59 2027' }, 'passed'],
-    ['near miss: Deprecation: true (an earlier draft)', { deprecation: 'true', sunset: 'Wed, 30 Jun 2027 23:59:59 GMT' }, 'failed'],
-    ['near miss: Deprecation as an HTTP-date', { deprecation: 'Wed, 01 Jan 2026 00:00:00 GMT', sunset: 'Wed, 30 Jun 2027 23:59:59 GMT' }, 'failed'],
-    ['near miss: Sunset as ISO 8601', { deprecation: '@1767225600', sunset: '2027-06-30T23:59:59Z' }, 'failed'],
-    ['near miss: Sunset in another zone', { deprecation: '@1767225600', sunset: 'Wed, 30 Jun 2027 23:59:59 UTC' }, 'failed'],
-    ['near miss: no Sunset', { deprecation: '@1767225600' }, 'failed'],
-    ['near miss: no Deprecation', { sunset: 'Wed, 30 Jun 2027 23:59:59 GMT' }, 'failed'],
+    ['near miss: Deprecation: true (an earlier draft)', { deprecation: 'true', sunset: 'Wed, 30 Jun 2027 23:59:59 GMT' }, { expected: 'Deprecation: @<seconds>', found: 'Deprecation: true' }],
+    ['near miss: Deprecation as an HTTP-date', { deprecation: 'Wed, 01 Jan 2026 00:00:00 GMT', sunset: 'Wed, 30 Jun 2027 23:59:59 GMT' }, { expected: 'Deprecation: @<seconds>', found: 'Deprecation: Wed, 01 Jan 2026 00:00:00 GMT' }],
+    ['near miss: Sunset as ISO 8601', { deprecation: '@1767225600', sunset: '2027-06-30T23:59:59Z' }, { expected: 'Sunset: <HTTP-date>', found: 'Sunset: 2027-06-30T23:59:59Z' }],
+    ['near miss: Sunset in another zone', { deprecation: '@1767225600', sunset: 'Wed, 30 Jun 2027 23:59:59 UTC' }, { expected: 'Sunset: <HTTP-date>', found: 'Sunset: Wed, 30 Jun 2027 23:59:59 UTC' }],
+    ['near miss: no Sunset', { deprecation: '@1767225600' }, { expected: 'Sunset: <HTTP-date>', found: 'no Sunset' }],
+    ['near miss: no Deprecation', { sunset: 'Wed, 30 Jun 2027 23:59:59 GMT' }, { expected: 'Deprecation: @<seconds>', found: 'no Deprecation' }],
     // RFC 9651 §3.3.1: an Integer has 1 to 15 digits, and the date is one (§3.3.7).
     ['the epoch, one digit: @0', { deprecation: '@0', sunset: 'Wed, 30 Jun 2027 23:59:59 GMT' }, 'passed'],
     ['a date before the epoch: @-1', { deprecation: '@-1', sunset: 'Wed, 30 Jun 2027 23:59:59 GMT' }, 'passed'],
     ['fifteen digits', { deprecation: '@999999999999999', sunset: 'Wed, 30 Jun 2027 23:59:59 GMT' }, 'passed'],
-    ['near miss: no digit', { deprecation: '@', sunset: 'Wed, 30 Jun 2027 23:59:59 GMT' }, 'failed'],
-    ['near miss: sixteen digits', { deprecation: '@1000000000000000', sunset: 'Wed, 30 Jun 2027 23:59:59 GMT' }, 'failed'],
+    ['near miss: no digit', { deprecation: '@', sunset: 'Wed, 30 Jun 2027 23:59:59 GMT' }, { expected: 'Deprecation: @<seconds>', found: 'Deprecation: @' }],
+    ['near miss: sixteen digits', { deprecation: '@1000000000000000', sunset: 'Wed, 30 Jun 2027 23:59:59 GMT' }, { expected: 'Deprecation: @<seconds>', found: 'Deprecation: @1000000000000000' }],
   ] as const)('%s', (_what, headers, outcome) => {
-    const result = judged(() => signalsDeprecation(pets(headers)));
-    expect(result === 'passed' ? 'passed' : 'failed').toBe(outcome);
+    expect(judged(() => signalsDeprecation(pets(headers)))).toEqual(outcome);
   });
 });
 
@@ -183,5 +186,21 @@ describe('every exported judgement and decision has a case table', () => {
     const tables = texts.flat().join('\n').replace(/^import [^;]+;$/gm, '');
     expect(exported.length).toBeGreaterThan(30);
     expect(exported.filter((name) => !new RegExp(`\\b${name}\\b`).test(tables))).toEqual([]);
+  });
+
+  test('each judgement that reports evidence has its expected and found held, word for word, on a failing case of its table (a changed word of a failure is a failed test)', async () => {
+    const src = fileURLToPath(new URL('../../src/judgements/', import.meta.url));
+    const reporting = (await Promise.all((await readdir(src)).filter((f) => f.endsWith('.ts')).map((f) => readFile(src + f, 'utf8'))))
+      .flatMap((text) => text.split(/^(?=export function )/m).filter((part) => part.startsWith('export function ') && /\bexpected: /.test(part)))
+      .map((part) => /^export function (\w+)/.exec(part)![1]!);
+    const folder = fileURLToPath(new URL('./', import.meta.url));
+    const texts = await Promise.all((await readdir(folder)).filter((f) => f.endsWith('.test.ts')).map((f) => readFile(folder + f, 'utf8')));
+    // A describe block that calls the judgement and holds a literal `expected:`.
+    const blocks = texts.flatMap((text) => text.split(/^describe/m));
+    // judgeInvariant is called through each file's helper of one name (invariants.test.ts `judge`).
+    const callers: Record<string, string> = { judgeInvariant: 'judge' };
+    const held = (name: string) => blocks.some((block) => new RegExp(`\\b${callers[name] ?? name}\\(`).test(block) && /\bexpected: ['`A-Z]/.test(block));
+    expect(reporting.length).toBeGreaterThan(15);
+    expect(reporting.filter((name) => !held(name))).toEqual([]);
   });
 });

@@ -17,7 +17,7 @@ export const OTHER_TOOLS_FLAGS: ReadonlySet<string> = new Set([
   '--prefix', '--no-audit', '--no-fund', '--yes', // npm
   '--branch', '--depth', '--follow-tags', // git
   '--form', // httpie
-  '--sample', // npm run mutations
+  '--sample', '--sample-fresh', '--slow', // npm run mutations
   '--api-key', // named as refused: a key is never taken on the command line
   '--inspect', '--import', '--input-type', // node's, which the library's run leaves alone
 ]);

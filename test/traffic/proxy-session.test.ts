@@ -5,7 +5,7 @@
  * every variant and fault.
  */
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { request } from 'undici';
 import { expect, test } from 'vitest';
 import { startReferenceServer } from '../../src/reference/server.js';
@@ -93,6 +93,36 @@ test('a request the recorder asks to hold (admit) reaches the target only once t
     expect(received).toHaveLength(2);
   } finally {
     target.closeAllConnections();
+    await new Promise((resolve) => target.close(resolve));
+  }
+});
+
+test('a target that closes its connection while a large answer is still on its way to a slow client: the client gets the whole answer, then the close', async () => {
+  const BODY = 4 * 1024 * 1024;
+  let targetClosed!: () => void;
+  const closed = new Promise<void>((resolve) => (targetClosed = resolve));
+  const target = createServer((incoming, outgoing) => {
+    incoming.resume();
+    outgoing.socket!.on('close', () => targetClosed());
+    outgoing.writeHead(200, { 'content-type': 'application/json', 'content-length': String(BODY), connection: 'close' }).end(`[${' '.repeat(BODY - 2)}]`);
+  });
+  await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
+  const proxy = await startValidatingProxy({ target: `http://127.0.0.1:${(target.address() as AddressInfo).port}/v1`, host: '127.0.0.1', port: 0, onForwarded: () => {} });
+  try {
+    const { port } = new URL(proxy.baseUrl);
+    const socket = connect(Number(port), '127.0.0.1');
+    socket.pause();
+    socket.write('GET /v1/categories HTTP/1.1\r\nHost: x\r\n\r\n');
+    // The client reads nothing until the target has sent all and closed.
+    await closed;
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    await new Promise((resolve) => socket.on('close', resolve).resume());
+    const received = Buffer.concat(chunks).toString('latin1');
+    const body = received.slice(received.indexOf('\r\n\r\n') + 4);
+    expect([received.split('\r\n', 1)[0], body.length]).toEqual(['HTTP/1.1 200 OK', BODY]);
+  } finally {
+    await proxy.close();
     await new Promise((resolve) => target.close(resolve));
   }
 });

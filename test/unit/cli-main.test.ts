@@ -12,9 +12,9 @@ import { PassThrough } from 'node:stream';
 import escapeStringRegexp from 'escape-string-regexp';
 import stringWidth from 'string-width';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { main } from '../../src/cli/main.js';
 import { EXIT } from '../../src/report/verdict.js';
 import { BASE, entry, writeHar } from '../support/har.js';
+import { cli as inProcess } from '../support/cli-in-process.js';
 
 let dir: string;
 let har: string;
@@ -24,20 +24,8 @@ beforeAll(async () => {
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
-interface Ended {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs the CLI in this process; stdout claims a terminal when `tty` is set. */
-async function cli(argv: string[], { env = {}, cwd = dir, tty = false, interrupt, stdout }: { env?: NodeJS.ProcessEnv; cwd?: string; tty?: boolean; interrupt?: AbortSignal; stdout?: NodeJS.WritableStream } = {}): Promise<Ended> {
-  let out = '';
-  let err = '';
-  const output = stdout ?? Object.assign(new PassThrough().on('data', (chunk) => (out += chunk)), { isTTY: tty });
-  const code = await main(argv, { stdout: output, stderr: new PassThrough().on('data', (chunk) => (err += chunk)), env, cwd, ...(interrupt ? { interrupt } : {}) });
-  return { code, stdout: out, stderr: err };
-}
+/** Runs the CLI in this process, in the test's folder unless `cwd` says otherwise. */
+const cli = (argv: string[], options: Omit<Parameters<typeof inProcess>[1], 'cwd'> & { cwd?: string } = {}) => inProcess(argv, { cwd: dir, ...options });
 
 const stopped = () => AbortSignal.abort('SIGINT');
 

@@ -235,3 +235,51 @@ test('the received status is shown as the deviation only when the HTTP status is
   expect(badge('status field 200')).toBe('status as-expected');
   expect(badge('a body without id')).toBe('status as-expected');
 });
+
+describe('every class of character visible() escapes, each alone in server text, reaches no renderer raw (issue 47)', () => {
+  /** One of each class, with its escape as written. */
+  const CLASSES: Array<[string, string, string]> = [
+    ['C0 (NUL)', '\u0000', '\\u0000'],
+    ['C0 (ESC)', '\u001b', '\\u001b'],
+    ['DEL', '\u007f', '\\u007f'],
+    ['C1 (CSI)', '\u009b', '\\u009b'],
+    ['C1 (APC, last)', '\u009f', '\\u009f'],
+    ['noncharacter U+FDD0', '\ufdd0', '\\ufdd0'],
+    ['noncharacter U+FDEF', '\ufdef', '\\ufdef'],
+    ['noncharacter U+FFFE', '\ufffe', '\\ufffe'],
+    ['noncharacter U+FFFF', '\uffff', '\\uffff'],
+    ['noncharacter U+1FFFE', '\u{1fffe}', '\\u{1fffe}'],
+    ['noncharacter U+10FFFF', '\u{10ffff}', '\\u{10ffff}'],
+    ['lone high surrogate', '\ud800', '\\ud800'],
+    ['lone low surrogate', '\udfff', '\\udfff'],
+    ['bidi override U+202E', '\u202e', '\\u202e'],
+    ['bidi isolate U+2066', '\u2066', '\\u2066'],
+    ['bidi isolate end U+2069', '\u2069', '\\u2069'],
+    ['right-to-left mark U+200F', '\u200f', '\\u200f'],
+    ['Arabic letter mark U+061C', '\u061c', '\\u061c'],
+  ];
+  /** Near misses: each beside a class's edge, shown as it is. */
+  const KEPT = ['\t', '\n', ' ', '\u00a0', '\ufdcf', '\ufdf0', '\ufffd', '\u{1fffd}', '\u{1f408}', '\u2065', '\u206a', '\u202f', '\u2029', 'é'];
+
+  test.each(CLASSES)('%s: escaped by visible(), and in no report file or console line raw', (_name, character, shownAs) => {
+    expect(visible(`a${character}b`)).toBe(`a${shownAs}b`);
+    const { report } = fixture('hostile');
+    const text = `server said a${character}b`;
+    const failed = report.checks.map((c) => (c.failure ? { ...c, failure: { ...c.failure, message: text, found: text } } : c));
+    const hostile = { ...report, checks: failed, verdictReason: text };
+    const format = new ConsoleFormat(false, false);
+    for (const [where, output] of [
+      ['report.html', renderHtml(hostile)],
+      ['summary.md', renderSummary(hostile)],
+      ['junit.xml', renderJunit(hostile)],
+      ['console', [...hostile.checks.map((c) => format.check(c)), format.summary(hostile)].join('\n')],
+    ] as const) {
+      expect(output.includes(character), `${where} holds it raw`).toBe(false);
+      expect(output, where).toContain(`a${shownAs}b`);
+    }
+  });
+
+  test('near misses: tab, line feed, space, U+00A0, U+FDCF, U+FDF0, U+FFFD, U+1FFFD, a surrogate pair, U+2065, U+206A, U+202F, U+2029 and é are shown as they are', () => {
+    for (const character of KEPT) expect(visible(`a${character}b`)).toBe(`a${character}b`);
+  });
+});

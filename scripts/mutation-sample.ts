@@ -1,0 +1,212 @@
+/**
+ * `npm run mutations -- --sample-fresh N --seed S [--slow]`: a fresh sample anyone can draw
+ * (issue 47). Every mutable site of src/ is listed with the TypeScript compiler
+ * (mutation-sites.ts, seven operator classes); each draw takes a class uniformly, then a
+ * site uniformly within it, from fast-check's generator seeded by S, so a seed chosen after
+ * the work is a sample the tests have never seen. A draw that does not compile is drawn
+ * again. Each mutation is built (`npm run build`: the type check and the bundles the CLI
+ * tests run) and run against the fast tier, the test files that import its module first,
+ * stopping at the first failure; with `--slow`, a survivor then meets the slow tier. Prints
+ * each outcome, the score with its 95 % interval, and writes the sample to
+ * scripts/mutation-samples/. Sources are restored after each mutation, and on Ctrl-C.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { promisify } from 'node:util';
+import fc from 'fast-check';
+import ts from 'typescript';
+import { packageRoot } from '../src/core/package-info.js';
+import { SLOW_TESTS } from '../test/tiers.js';
+import { applied, linesAround, OPERATOR_CLASSES, sitesOf, type Site } from './mutation-sites.js';
+
+const run = promisify(execFile);
+
+/** A mutation drawn, and what met it. */
+export interface SampledMutation {
+  file: string;
+  line: number;
+  operator: string;
+  what: string;
+  from: string;
+  to: string;
+  /** Where the same mutation was listed before (`npm run mutations`' list, an earlier sample file): it is run all the same. */
+  seenBefore?: string;
+  result: 'killed by the fast tier' | 'killed by the slow tier' | 'survived';
+  /** The test file that failed first. */
+  by?: string;
+}
+
+/** What a sample is measured against, per mutation. */
+export interface SampleOptions {
+  count: number;
+  seed: number;
+  slow: boolean;
+  /** Mutations listed already (file, mutated text): a draw among them is marked. */
+  listed: ReadonlyArray<{ file: string; to: string }>;
+}
+
+/** Draws and runs a fresh sample. @returns the exit code: 0 when every mutation was killed, 1 otherwise. */
+export async function sampleFresh(options: SampleOptions): Promise<number> {
+  const program = sourceProgram();
+  const checker = program.getTypeChecker();
+  const returnsNothing = (fn: ts.SignatureDeclaration) => {
+    const signature = checker.getSignatureFromDeclaration(fn);
+    if (!signature) return false;
+    const returned = checker.getReturnTypeOfSignature(signature);
+    const awaited = checker.getAwaitedType(returned) ?? returned;
+    return (awaited.flags & (ts.TypeFlags.Void | ts.TypeFlags.Undefined)) !== 0;
+  };
+  const files = program.getSourceFiles().filter((file) => relative(packageRoot, file.fileName).startsWith('src/') && !file.isDeclarationFile);
+  const byClass = new Map(OPERATOR_CLASSES.map((operator) => [operator, [] as Site[]]));
+  for (const file of files) for (const site of sitesOf(relative(packageRoot, file.fileName), file, returnsNothing)) byClass.get(site.operator)!.push(site);
+  const total = [...byClass.values()].reduce((sum, sites) => sum + sites.length, 0);
+  process.stdout.write(`${total} mutable sites in ${files.length} files of src/: ${[...byClass].map(([operator, sites]) => `${operator} ${sites.length}`).join(', ')}\nseed ${options.seed}, ${options.count} mutations\n\n`);
+
+  const earlier = earlierSamples();
+  const drawn = new Set<string>();
+  const sample: SampledMutation[] = [];
+  const draws = fc.sample(fc.noBias(fc.tuple(fc.nat({ max: OPERATOR_CLASSES.length - 1 }), fc.nat({ max: 2 ** 31 - 1 }))), { seed: options.seed, numRuns: options.count * 50 });
+  let current: { path: string; original: string } | undefined;
+  const restore = () => current && writeFileSync(current.path, current.original);
+  const onSignal = () => {
+    restore();
+    process.stderr.write('\nmutations: stopped; the source restored (run `npm run build` before the tests)\n');
+    process.exit(130);
+  };
+  process.once('SIGINT', onSignal);
+  try {
+    for (const [classIndex, at] of draws) {
+      if (sample.length === options.count) break;
+      const sites = byClass.get(OPERATOR_CLASSES[classIndex]!)!;
+      if (sites.length === 0) continue;
+      const site = sites[Math.floor((at / 2 ** 31) * sites.length)]!;
+      const key = `${site.file}:${site.start}:${site.replacement}`;
+      if (drawn.has(key)) continue;
+      drawn.add(key);
+      const path = join(packageRoot, site.file);
+      const original = readFileSync(path, 'utf8');
+      const mutated = applied(original, site);
+      if (!compiles(program, path, mutated)) continue;
+      current = { path, original };
+      writeFileSync(path, mutated);
+      try {
+        if (!(await builds())) continue;
+        const { from, to } = linesAround(original, site);
+        const seenBefore = options.listed.some((m) => m.file === site.file && m.to.includes(to.trim())) ? 'npm run mutations' : earlier.find((s) => s.entries.some((m) => m.file === site.file && m.to === to))?.name;
+        let outcome = await killer(site.file, fastTier());
+        let result: SampledMutation['result'] = outcome ? 'killed by the fast tier' : 'survived';
+        if (!outcome && options.slow) {
+          outcome = await killer(site.file, SLOW_TESTS, 'vitest.slow.config.ts');
+          if (outcome) result = 'killed by the slow tier';
+        }
+        sample.push({ file: site.file, line: site.line, operator: site.operator, what: site.what, from, to, ...(seenBefore ? { seenBefore } : {}), result, ...(outcome ? { by: outcome } : {}) });
+        process.stdout.write(`${String(sample.length).padStart(3)} ${result.padEnd(24)} ${site.file}:${site.line} ${site.operator}: ${site.what}${outcome ? ` (${outcome})` : ''}${seenBefore ? ` [seen before: ${seenBefore}]` : ''}\n`);
+      } finally {
+        restore();
+        current = undefined;
+      }
+    }
+  } finally {
+    process.off('SIGINT', onSignal);
+    await builds();
+  }
+  const killed = sample.filter((m) => m.result !== 'survived').length;
+  const byFast = sample.filter((m) => m.result === 'killed by the fast tier').length;
+  const [low, high] = wilson(byFast, sample.length);
+  process.stdout.write(`\n${byFast} of ${sample.length} killed by the fast tier (npm test): ${percent(byFast / sample.length)}, 95 % interval ${percent(low)}–${percent(high)}${options.slow ? `; ${killed} of ${sample.length} by both tiers` : ''}\n`);
+  const out = join(packageRoot, 'scripts/mutation-samples', `${new Date().toISOString().slice(0, 10)}-seed-${options.seed}.json`);
+  writeFileSync(out, `${JSON.stringify(sample, null, 1)}\n`);
+  process.stdout.write(`Written: ${relative(packageRoot, out)}\n`);
+  return killed === sample.length ? 0 : 1;
+}
+
+/**
+ * The Wilson score interval of a proportion at 95 % (z = 1.96): [low, high].
+ * Source: E. B. Wilson, "Probable inference…", JASA 22 (1927).
+ */
+export function wilson(successes: number, trials: number): [number, number] {
+  if (trials === 0) return [0, 1];
+  const z = 1.96;
+  const p = successes / trials;
+  const centre = (p + (z * z) / (2 * trials)) / (1 + (z * z) / trials);
+  const half = (z / (1 + (z * z) / trials)) * Math.sqrt((p * (1 - p)) / trials + (z * z) / (4 * trials * trials));
+  return [Math.max(0, centre - half), Math.min(1, centre + half)];
+}
+
+const percent = (share: number) => `${(share * 100).toFixed(1)} %`;
+
+/** The project's program (tsconfig.json): the sites' files, and the type checker an early return needs. */
+function sourceProgram(): ts.Program {
+  const configPath = join(packageRoot, 'tsconfig.json');
+  const config = ts.parseJsonConfigFileContent(ts.readConfigFile(configPath, ts.sys.readFile).config, ts.sys, packageRoot);
+  return ts.createProgram({ rootNames: config.fileNames, options: { ...config.options, noEmit: true } });
+}
+
+/** Whether `path` with `text` in place type-checks (that file alone, on the program as it was: a draw that does not is drawn again). */
+function compiles(program: ts.Program, path: string, text: string): boolean {
+  const host = ts.createCompilerHost(program.getCompilerOptions());
+  const read = host.getSourceFile.bind(host);
+  host.getSourceFile = (fileName, language, onError, fresh) => (fileName === path ? ts.createSourceFile(fileName, text, language, true) : (program.getSourceFile(fileName) ?? read(fileName, language, onError, fresh)));
+  const next = ts.createProgram({ rootNames: program.getRootFileNames(), options: program.getCompilerOptions(), host, oldProgram: program });
+  const file = next.getSourceFile(path)!;
+  return next.getSyntacticDiagnostics(file).length === 0 && next.getSemanticDiagnostics(file).length === 0;
+}
+
+/** `npm run build` with the mutation in place: false when it fails (the draw is drawn again). */
+async function builds(): Promise<boolean> {
+  try {
+    await run(process.execPath, [join(packageRoot, 'scripts/build.mjs')], { cwd: packageRoot, maxBuffer: 64 * 1024 * 1024 });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Every test file of the fast tier (what `npm test` runs). */
+function fastTier(): string[] {
+  const files: string[] = [];
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(join(packageRoot, dir), { withFileTypes: true })) {
+      const path = `${dir}/${entry.name}`;
+      if (entry.isDirectory()) walk(path);
+      else if (path.endsWith('.test.ts') && !SLOW_TESTS.includes(path)) files.push(path);
+    }
+  };
+  walk('test');
+  return files.sort();
+}
+
+/**
+ * Runs `tests` against the mutation, those that import its module (`traffic/proxy.js`)
+ * first, each group stopping at its first failure.
+ * @returns the first test file that failed, or undefined when none did.
+ */
+async function killer(file: string, tests: readonly string[], config?: string): Promise<string | undefined> {
+  const module = file.replace(/^src\//, '').replace(/\.ts$/, '.js');
+  const nearest = tests.filter((test) => readFileSync(join(packageRoot, test), 'utf8').includes(module));
+  for (const group of [nearest, tests.filter((test) => !nearest.includes(test))]) {
+    if (group.length === 0) continue;
+    const report = join(packageRoot, 'reports', 'mutation-vitest.json');
+    mkdirSync(join(packageRoot, 'reports'), { recursive: true });
+    rmSync(report, { force: true });
+    const args = [join(packageRoot, 'node_modules/vitest/vitest.mjs'), 'run', ...group, '--bail=1', '--reporter=json', `--outputFile=${report}`, ...(config ? ['--config', config] : [])];
+    try {
+      await run(process.execPath, args, { cwd: packageRoot, env: { ...process.env, PCS_ALL_TESTS: config ? '1' : '' }, maxBuffer: 256 * 1024 * 1024 });
+    } catch {
+      if (!existsSync(report)) return 'vitest itself (no report)';
+      const results = (JSON.parse(readFileSync(report, 'utf8')) as { testResults: Array<{ name: string; status: string }> }).testResults;
+      const failed = results.find((result) => result.status === 'failed');
+      return failed ? relative(packageRoot, failed.name) : 'vitest itself';
+    }
+  }
+  return undefined;
+}
+
+/** The earlier sample files (scripts/mutation-samples/), by name. */
+function earlierSamples(): Array<{ name: string; entries: Array<{ file: string; to: string }> }> {
+  const dir = join(packageRoot, 'scripts/mutation-samples');
+  return readdirSync(dir)
+    .filter((name) => name.endsWith('.json'))
+    .map((name) => ({ name, entries: JSON.parse(readFileSync(join(dir, name), 'utf8')) as Array<{ file: string; to: string }> }));
+}

@@ -1,0 +1,55 @@
+/**
+ * The fresh sampler's site lister (scripts/mutation-sites.ts) and its score interval
+ * (scripts/mutation-sample.ts): each of the seven operator classes found where it applies,
+ * and nowhere it would not compile or not matter.
+ */
+import { describe, expect, test } from 'vitest';
+import { applied, linesAround, sitesOf } from '../../scripts/mutation-sites.js';
+import { wilson } from '../../scripts/mutation-sample.js';
+
+const SOURCE = `import { x } from './x.js';
+type Kind = 'a' | 'b';
+export function f(n: number, ok: boolean): void {
+  if (n < 2 && ok) console.log('small');
+  const kind: Kind = 'a';
+  log(n === 0 ? true : false);
+}
+const g = (s: string): number => s.length;
+`;
+
+describe('sitesOf', () => {
+  const sites = sitesOf('src/f.ts', SOURCE, (fn) => fn.name?.getText() === 'f');
+  const of = (operator: string) => sites.filter((site) => site.operator === operator).map((site) => site.what);
+
+  test('each class where it applies', () => {
+    expect(of('comparison flipped')).toEqual(['< -> <=', '=== -> !==']);
+    expect(of('logical operator swapped')).toEqual(['&& -> ||']);
+    expect(of('condition negated')).toEqual(['condition negated', 'condition negated']);
+    expect(of('constant changed')).toEqual(['2 -> 3', '2 -> 1', '0 -> 1', 'true -> false', 'false -> true']);
+    // The if's own statement is no block's: removing it would not compile.
+    expect(of('statement removed')).toEqual(['statement deleted']);
+    expect(of('early return')).toEqual(['return at the start']);
+    expect(of('string changed')).toEqual(["'small' -> ''", "'a' -> ''"]);
+  });
+
+  test('near misses: no string of an import or a type, no early return where a value is returned', () => {
+    expect(sites.some((site) => site.what.startsWith("'./x.js'") || site.what.startsWith("'b'"))).toBe(false);
+    expect(sites.filter((site) => site.operator === 'early return')).toHaveLength(1);
+    // Before f's first statement.
+    expect(sites.find((site) => site.operator === 'early return')!.line).toBe(4);
+  });
+
+  test('a site applied, and the lines it touches before and after', () => {
+    const flip = sites.find((site) => site.what === '< -> <=')!;
+    expect(applied(SOURCE, flip)).toContain('if (n <= 2 && ok)');
+    expect(linesAround(SOURCE, flip)).toEqual({ from: "  if (n < 2 && ok) console.log('small');", to: "  if (n <= 2 && ok) console.log('small');" });
+  });
+});
+
+test('wilson: the 95 % interval of a score, and its edges', () => {
+  const [low, high] = wilson(54, 60);
+  expect([+low.toFixed(3), +high.toFixed(3)]).toEqual([0.799, 0.953]);
+  expect(wilson(0, 0)).toEqual([0, 1]);
+  expect(wilson(3, 3)[1]).toBe(1);
+  expect(wilson(0, 3)[0]).toBe(0);
+});

@@ -1,0 +1,90 @@
+/**
+ * What each command prints (issue 47), held by snapshots of a small fixed run, with what
+ * changes from run to run masked: times, ports, the temporary folder, the seed. A changed
+ * word of any line a user reads fails here: `run`, `judge`, `proxy` (its HAR line
+ * included), `merge`, `list` and every `--help`.
+ */
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { request } from 'undici';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { startReferenceServer, type ReferenceServer } from '../../src/reference/server.js';
+import { fleetReport, fleetTarget } from '../../src/report/fleet.js';
+import { exitCodeOf } from '../../src/report/gate.js';
+import type { Report } from '../../src/report/model.js';
+import { cli, type Ended } from '../support/cli-in-process.js';
+import { BASE, entry, writeHar } from '../support/har.js';
+
+let dir: string;
+let server: ReferenceServer;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'pcs-outputs-'));
+  server = await startReferenceServer({ apiKey: 'k3y-4f9Qz8Kx7mN2pL0vR5tW3yB' });
+});
+afterAll(async () => {
+  await server.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** Output with what varies between runs masked: the folder, ports, durations and dates. */
+function masked({ code, stdout, stderr }: Ended): string {
+  const mask = (text: string) =>
+    text
+      .replaceAll(dir, '<dir>')
+      .replace(/127\.0\.0\.1:\d+/g, '127.0.0.1:<port>')
+      .replace(/\d+(\.\d+)? ?(ms|s)\b/g, '<time>')
+      .replace(/\d{4}-\d{2}-\d{2}T[\d:.]+Z/g, '<date>');
+  return `exit ${code}\n--- stdout\n${mask(stdout)}--- stderr\n${mask(stderr)}`;
+}
+
+const env = { PETSTORE_API_KEY: 'k3y-4f9Qz8Kx7mN2pL0vR5tW3yB', NO_COLOR: '1' };
+
+describe('each command\'s console output on a small fixed run', () => {
+  test('run: one check against the reference server', async () => {
+    const ended = await cli(['run', '-u', server.baseUrl, '--checks', '^list-answers-200-array$', '--seed', '1', '--report-dir', join(dir, 'run'), '--format', 'json'], { cwd: dir, env });
+    await expect(masked(ended)).toMatchFileSnapshot('__snapshots__/outputs/run.txt');
+  });
+
+  test('judge: a capture of one list and one refused create', async () => {
+    const har = await writeHar(dir, 'small.har', [entry({ status: 200, responseBody: '[]' }), entry({ method: 'POST', status: 201, requestBody: '{"name":"a"}', responseBody: '{"name":"a"}' })]);
+    const ended = await cli(['judge', har, '-u', BASE, '--report-dir', join(dir, 'judge'), '--format', 'json'], { cwd: dir, env });
+    await expect(masked(ended)).toMatchFileSnapshot('__snapshots__/outputs/judge.txt');
+  });
+
+  test('proxy: one list through it, then Ctrl-C: the listening line, the summary, the HAR line', async () => {
+    const interrupt = new AbortController();
+    let printed = '';
+    const { PassThrough } = await import('node:stream');
+    const stdout = new PassThrough().on('data', (chunk) => (printed += chunk));
+    const ended = cli(['proxy', '-u', server.baseUrl, '--port', '0', '--har', join(dir, 'proxy.har'), '--report-dir', join(dir, 'proxy'), '--format', 'json'], { cwd: dir, env, interrupt: interrupt.signal, stdout });
+    while (!/listening on (http:\/\/\S+\/v1):/.test(printed)) await new Promise((resolve) => setTimeout(resolve, 10));
+    const url = /listening on (http:\/\/\S+\/v1):/.exec(printed)![1]!;
+    const answer = await request(`${url}/categories`, { headers: { authorization: `Bearer ${env.PETSTORE_API_KEY}` } });
+    await answer.body.dump();
+    interrupt.abort('SIGINT');
+    const { code, stderr } = await ended;
+    await expect(masked({ code, stdout: printed, stderr })).toMatchFileSnapshot('__snapshots__/outputs/proxy.txt');
+  });
+
+  test('merge: two shards of a fleet, the run and the judged capture above as their targets', async () => {
+    const shard = async (name: string, from: string) => {
+      const report = JSON.parse(await readFile(join(dir, from, 'report.json'), 'utf8')) as Report;
+      await mkdir(join(dir, `shard-${name}`, name), { recursive: true });
+      await writeFile(join(dir, `shard-${name}`, name, 'report.json'), JSON.stringify(report));
+      await writeFile(join(dir, `shard-${name}`, 'fleet.json'), JSON.stringify(fleetReport([fleetTarget(name, report, exitCodeOf(report.verdict, report.gate), name)], new Date(0).toISOString(), 1)));
+      return join(dir, `shard-${name}`);
+    };
+    const ended = await cli(['merge', await shard('staging', 'run'), await shard('capture', 'judge'), '--report-dir', join(dir, 'merged')], { cwd: dir, env });
+    await expect(masked(ended)).toMatchFileSnapshot('__snapshots__/outputs/merge.txt');
+  });
+
+  test('list', async () => {
+    await expect(masked(await cli(['list'], { cwd: dir, env }))).toMatchFileSnapshot('__snapshots__/outputs/list.txt');
+  });
+
+  test.each(['', 'run', 'judge', 'proxy', 'merge', 'list'])('%s --help', async (command) => {
+    const ended = await cli([...(command ? [command] : []), '--help'], { cwd: dir, env });
+    await expect(masked(ended)).toMatchFileSnapshot(`__snapshots__/outputs/help-${command || 'top'}.txt`);
+  });
+});
