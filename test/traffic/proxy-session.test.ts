@@ -126,3 +126,27 @@ test('a target that closes its connection while a large answer is still on its w
     await new Promise((resolve) => target.close(resolve));
   }
 });
+
+test('a target that dies mid-answer: the client gets a broken answer, never a whole one, and nothing is handed on to be judged; near miss: the whole answer is handed on', async () => {
+  const target = createServer((incoming, outgoing) => {
+    outgoing.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
+    if (incoming.url?.endsWith('?dies')) {
+      outgoing.write('[');
+      setImmediate(() => outgoing.socket!.destroy());
+    } else outgoing.end(`[${' '.repeat(998)}]`);
+  });
+  await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
+  const handed: number[] = [];
+  const proxy = await startValidatingProxy({ target: `http://127.0.0.1:${(target.address() as AddressInfo).port}/v1`, host: '127.0.0.1', port: 0, onForwarded: (exchange) => handed.push(exchange.responseBody.bytes) });
+  try {
+    const broken = await request(`${proxy.baseUrl}/categories?dies`);
+    expect(broken.statusCode).toBe(200);
+    await expect(broken.body.text()).rejects.toThrow();
+    const whole = await request(`${proxy.baseUrl}/categories`);
+    expect((await whole.body.text()).length).toBe(1000);
+    expect(handed).toEqual([1000]);
+  } finally {
+    await proxy.close();
+    await new Promise((resolve) => target.close(resolve));
+  }
+});
