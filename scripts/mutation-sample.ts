@@ -43,7 +43,7 @@ export interface SampleOptions {
   seed: number;
   slow: boolean;
   /** Mutations listed already (file, mutated text): a draw among them is marked. */
-  listed: ReadonlyArray<{ file: string; to: string }>;
+  listed: ReadonlyArray<{ file: string; from: string; to: string }>;
 }
 
 /** Draws and runs a fresh sample. @returns the exit code: 0 when every mutation was killed, 1 otherwise. */
@@ -93,7 +93,8 @@ export async function sampleFresh(options: SampleOptions): Promise<number> {
       try {
         if (!(await builds())) continue;
         const { from, to } = linesAround(original, site);
-        const seenBefore = options.listed.some((m) => m.file === site.file && m.to.includes(to.trim())) ? 'npm run mutations' : earlier.find((s) => s.entries.some((m) => m.file === site.file && m.to === to))?.name;
+        // Listed entries hold a part of the lines: the part changed as they change it (a deletion's empty `to` alone matches anything).
+        const seenBefore = options.listed.some((m) => m.file === site.file && m.from.trim() !== '' && from.includes(m.from.trim()) && !to.includes(m.from.trim()) && to.includes(m.to.trim())) ? 'npm run mutations' : earlier.find((s) => s.entries.some((m) => m.file === site.file && m.from === from && m.to === to))?.name;
         let outcome = await killer(site.file, fastTier());
         let result: SampledMutation['result'] = outcome ? 'killed by the fast tier' : 'survived';
         if (!outcome && options.slow) {
@@ -204,9 +205,9 @@ async function killer(file: string, tests: readonly string[], config?: string): 
 }
 
 /** The earlier sample files (scripts/mutation-samples/), by name. */
-function earlierSamples(): Array<{ name: string; entries: Array<{ file: string; to: string }> }> {
+function earlierSamples(): Array<{ name: string; entries: Array<{ file: string; from: string; to: string }> }> {
   const dir = join(packageRoot, 'scripts/mutation-samples');
   return readdirSync(dir)
     .filter((name) => name.endsWith('.json'))
-    .map((name) => ({ name, entries: JSON.parse(readFileSync(join(dir, name), 'utf8')) as Array<{ file: string; to: string }> }));
+    .map((name) => ({ name, entries: JSON.parse(readFileSync(join(dir, name), 'utf8')) as Array<{ file: string; from: string; to: string }> }));
 }

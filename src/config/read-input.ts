@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
+import { open, stat, type FileHandle } from 'node:fs/promises';
 import { UsageError, hasCode } from '../core/errors.js';
 
 /** Largest file the user names that the tool reads, in bytes (1 MiB): a key, a certificate, a configuration. */
@@ -49,7 +49,8 @@ export async function openRegularFile(path: string, what: string, flags = consta
     file = await open(path, flags | constants.O_NONBLOCK);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENXIO') throw new UsageError(`${what} ${path} is not a regular file (a FIFO): name a file`);
+    // ENXIO: a FIFO opened for writing without a reader, or a socket, which no open reads: named by what it is.
+    if (code === 'ENXIO') throw new UsageError(`${what} ${path} is not a regular file (${await stat(path).then(kindOf, () => 'a FIFO')}): name a file`);
     throw new UsageError(`cannot ${flags === constants.O_RDONLY ? 'read' : 'write'} ${what} ${path}: ${code ?? error}`);
   }
   const stats = await file.stat().catch(async (error: NodeJS.ErrnoException) => {

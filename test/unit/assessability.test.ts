@@ -23,3 +23,14 @@ test('every request with the key answered 401 names the key and where it came fr
 test('a 401 for some requests with the key is not a setup problem: the run is judged', () => {
   expect(reason([answered(401, {}), answered(200, [])])).not.toMatch(/configured key/);
 });
+
+test.each([
+  [403, 'every request with the configured key (2) was answered 403: the key is not allowed to use the categories interface. Check the API key and its permissions at http://127.0.0.1:9/v1'],
+  [404, 'every request with the configured key (2) was answered 404: nothing is served at http://127.0.0.1:9/v1/categories. Check the base URL: it ends with the version segment /v1 where the service mounts it'],
+])('every request with the key answered %i: the cause named', (status, said) => {
+  expect(reason([answered(status, {}), answered(status, {}, { method: 'POST' })])).toBe(said);
+});
+
+test.each([400, 405, 500])('near miss: every request with the key answered %i names no setup problem of the key or the base URL', (status) => {
+  expect(reason([answered(status, {}), answered(status, {}, { method: 'POST' })])).not.toMatch(/configured key/);
+});

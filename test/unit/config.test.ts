@@ -76,6 +76,21 @@ describe('files the user names are read within bounds', async () => {
     await expect(readYamlFile(path, 'Config', 'configuration file')).rejects.toThrow(/is not a regular file/);
   });
 
+  test('a socket is named a socket (open says ENXIO, as for a FIFO without a reader); near miss: such a FIFO, opened to write, is named a FIFO', async () => {
+    const { createServer } = await import('node:net');
+    const { openRegularFile } = await import('../../src/config/read-input.js');
+    const { constants } = await import('node:fs');
+    const socket = join(dir, 'socket');
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(socket, resolve));
+    try {
+      await expect(readInput(socket, 'the API key file')).rejects.toThrow(`the API key file ${socket} is not a regular file (a socket): name a file`);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+    await expect(openRegularFile(fifo, 'the HAR file', constants.O_WRONLY)).rejects.toThrow(`the HAR file ${fifo} is not a regular file (a FIFO): name a file`);
+  });
+
   test('the cap counts bytes read: 1 MiB is read, one byte more is refused', async () => {
     const exact = join(dir, 'exact');
     await writeFile(exact, 'k'.repeat(MAX_INPUT_BYTES));

@@ -57,3 +57,18 @@ describe('the body limit: a body of exactly REFERENCE_MAX_BODY_BYTES is read, on
     }
   });
 });
+
+test('ids past 2^53 are written exactly (lossless-json takes over from JSON.stringify); near miss: an id within 2^53 is written as it is', async () => {
+  for (const [firstId, written] of [[2n ** 53n + 1n, '9007199254740993'], [2n ** 53n - 1n, '9007199254740991']] as const) {
+    const server = await startReferenceServer({ firstId });
+    try {
+      const headers = { authorization: `Bearer ${server.apiKey}`, 'content-type': 'application/json' };
+      const created = await undiciRequest(`${server.baseUrl}/categories`, { method: 'POST', headers, body: '{"name":"big"}' });
+      expect([created.statusCode, await created.body.text()]).toEqual([201, `{"id":${written},"name":"big"}`]);
+      const listed = await undiciRequest(`${server.baseUrl}/categories`, { headers });
+      expect(await listed.body.text()).toBe(`[{"id":${written},"name":"big"}]`);
+    } finally {
+      await server.close();
+    }
+  }
+});
