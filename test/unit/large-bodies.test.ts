@@ -3,7 +3,7 @@
  * leases, giving way, read lanes and garbage collection, counted, never timed.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { HEAP_FLOOR_BYTES, HEAP_GROWTH_BYTES, HeapPacer } from '../../src/core/heap-pacer.js';
 import { BodyReader, BodyTooLarge, ECHO_SLACK_BYTES, GaveWay, PausableDeadline, responseCap } from '../../src/http/body-reader.js';
 import { LARGE_BODIES_BUDGET_BYTES, LARGE_BODY_BYTES, LargeBodyLeases } from '../../src/http/large-body-leases.js';
@@ -178,5 +178,29 @@ describe('the heap pacer', () => {
     heap += 1;
     pacer.pace();
     expect(collections).toBe(2);
+  });
+});
+
+describe('PausableDeadline: the time a request waits on the client itself is not the server\'s', () => {
+  test('it runs out at its time, not a ms before; paused, it does not run; resumed, it runs out at what was left (clock controlled)', () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    try {
+      const timed = new PausableDeadline(1_000);
+      vi.advanceTimersByTime(400);
+      timed.pause();
+      vi.advanceTimersByTime(60_000);
+      expect(timed.signal.aborted).toBe(false);
+      timed.resume();
+      vi.advanceTimersByTime(599);
+      expect(timed.signal.aborted).toBe(false);
+      vi.advanceTimersByTime(1);
+      expect([timed.signal.aborted, (timed.signal.reason as DOMException).name]).toEqual([true, 'TimeoutError']);
+      const cleared = new PausableDeadline(1_000);
+      cleared.clear();
+      vi.advanceTimersByTime(60_000);
+      expect(cleared.signal.aborted).toBe(false);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -72,3 +72,19 @@ test('ids past 2^53 are written exactly (lossless-json takes over from JSON.stri
     }
   }
 });
+
+test('the routes outside the categories interface answer 501 with an Error body, GET /pets/{petId} with Deprecation and Sunset; near miss: another route 404', async () => {
+  const server = await startReferenceServer();
+  try {
+    const headers = { authorization: `Bearer ${server.apiKey}` };
+    const pets = await undiciRequest(`${server.baseUrl}/pets/1`, { headers });
+    expect([pets.statusCode, pets.headers.deprecation, pets.headers.sunset, await pets.body.json()]).toEqual([501, '@1767225600', 'Wed, 30 Jun 2027 23:59:59 GMT', { code: 'not_implemented', message: '/pets/1 is outside the specified categories interface', status: 501 }]);
+    const orders = await undiciRequest(`${server.baseUrl}/store/orders`, { headers });
+    expect([orders.statusCode, orders.headers.deprecation, (await orders.body.json() as { status: number }).status]).toEqual([501, undefined, 501]);
+    const other = await undiciRequest(`${server.baseUrl}/store`, { headers });
+    await other.body.dump();
+    expect(other.statusCode).toBe(404);
+  } finally {
+    await server.close();
+  }
+});

@@ -416,3 +416,12 @@ describe('Redactor, no run of 8 characters of a long secret in any encoding, at 
     expect(redactor.text(`${secret}${secret.slice(0, 10)}!`)).toBe(`${KEY_PLACEHOLDER}${KEY_PLACEHOLDER}!`);
   });
 });
+
+describe('base64Forms: the base64 cores of a secret at each alignment (secrets/encoded-forms.ts)', async () => {
+  const { base64Forms } = await import('../../src/secrets/encoded-forms.js');
+  test('a core of exactly 8 characters is a form (6 bytes at alignment 0); near miss: a core of 7 is none', () => {
+    expect(base64Forms('abcdef')).toContain('YWJjZGVm');
+    // 'abcde' at alignment 0 has 6 characters of its own; at 1 and 2, 6 and 7 again: no form of 8.
+    expect(base64Forms('abcde')).toEqual([]);
+  });
+});
