@@ -294,7 +294,15 @@ const MUTATIONS: Mutation[] = [
   { file: 'src/judgements/auth.ts', what: 'the invalid_token failure reports another expectation', from: "    expected: 'error=\"invalid_token\"',", to: "    expected: 'error=invalid_token',", tests: ['test/judgements/auth-and-scope.test.ts'] },
   { file: 'src/report/visible.ts', what: 'a noncharacter beyond the BMP is escaped by its high surrogate', from: 'const code = character.codePointAt(0)!;', to: 'const code = character.charCodeAt(0);', tests: ['test/unit/renderers.test.ts'] },
   { file: 'src/report/visible.ts', what: 'bidirectional controls reach the console', from: '\\\\u061c\\\\u200e\\\\u200f\\\\u202a-\\\\u202e\\\\u2066-\\\\u2069', to: '', tests: ['test/unit/renderers.test.ts'] },
-  { file: 'src/check/define.ts', what: 'a sequential check runs concurrently', from: 'options.sequential ? test.sequential : test.concurrent', to: '!options.sequential ? test.sequential : test.concurrent', tests: ['test/unit/check-order.test.ts'] },
+  { file: 'src/check/define.ts', what: 'a sequential check runs concurrently', from: 'options.sequential ? test.sequential : test.concurrent', to: '!options.sequential ? test.sequential : test.concurrent', tests: ['test/unit/check-order.test.ts'] },  // Issue 47's fresh sample (scripts/mutation-samples/2026-11-27-seed-970783576.json, 48 of 60 killed as drawn): the survivors that are no equivalent mutant, each with its test.
+  { file: 'src/reference/behaviour.ts', what: 'an id past 2^53 crashes the reference server', from: 'if (error !== UNSAFE) throw error;', to: 'if (error === UNSAFE) throw error;', tests: ['test/unit/reference-server.test.ts'] },
+  { file: 'src/reference/behaviour.ts', what: 'the routes outside the interface answer 500', from: "b.error(501, 'not_implemented'", to: "b.error(500, 'not_implemented'", tests: ['test/unit/reference-server.test.ts'] },
+  { file: 'src/config/read-input.ts', what: 'a socket is named a FIFO', from: "(${await stat(path).then(kindOf, () => 'a FIFO')})", to: '(a FIFO)', tests: ['test/unit/config.test.ts'] },
+  { file: 'src/report/build.ts', what: 'a base URL where nothing is served is not diagnosed', from: 'if (status === 404) return', to: 'if (status === 405) return', tests: ['test/unit/assessability.test.ts'] },
+  { file: 'src/http/body-reader.ts', what: 'a request deadline never starts', from: '    if (this.#timer !== undefined || this.#controller.signal.aborted) return;', to: '    return;', tests: ['test/unit/large-bodies.test.ts'] },
+  { file: 'src/secrets/encoded-forms.ts', what: 'a base64 core of exactly 8 characters is no form', from: 'if (core.length < 8) continue;', to: 'if (core.length <= 8) continue;', tests: ['test/unit/secrets.test.ts'] },
+  { file: 'src/traffic/judge-capture.ts', what: 'an eleventh finding of a check is printed', from: 'export const PRINTED_FINDINGS_PER_CHECK = 10;', to: 'export const PRINTED_FINDINGS_PER_CHECK = 11;', tests: ['test/unit/outputs.test.ts'] },
+  { file: 'src/report/redact.ts', what: "the tool's own words lose a short key's pieces", from: "path.endsWith('.response.body')) return redactor.responseBody", to: "path.endsWith('')) return redactor.responseBody", tests: ['test/unit/redaction-default.test.ts'] },
 ];
 
 const run = promisify(execFile);

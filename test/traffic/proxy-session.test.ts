@@ -150,3 +150,27 @@ test('a target that dies mid-answer: the client gets a broken answer, never a wh
     await new Promise((resolve) => target.close(resolve));
   }
 });
+
+test('the judge and the HAR writer are two threads, each with a young generation of 8 MB (the bench\'s RSS bound rests on it); near miss: without a HAR, the judge alone', async () => {
+  const { startJudging } = await import('../../src/traffic/judging.js');
+  const { mkdtemp, rm } = await import('node:fs/promises');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const dir = await mkdtemp(join(tmpdir(), 'pcs-threads-'));
+  try {
+    for (const [har, threads] of [[join(dir, 'p.har'), 2], [undefined, 1]] as const) {
+      const limits: Array<number | undefined> = [];
+      const seen = (worker: { resourceLimits?: { maxYoungGenerationSizeMb?: number } }) => limits.push(worker.resourceLimits?.maxYoungGenerationSizeMb);
+      process.on('worker', seen);
+      try {
+        const judging = await startJudging({ baseUrl: 'http://127.0.0.1:9/v1', checks: CHECKS }, har, { print: () => {}, onHarFailure: () => {} });
+        await judging.finish(Date.now());
+      } finally {
+        process.off('worker', seen);
+      }
+      expect(limits).toEqual(Array(threads).fill(8));
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});

@@ -88,3 +88,17 @@ describe('each command\'s console output on a small fixed run', () => {
     await expect(masked(ended)).toMatchFileSnapshot(`__snapshots__/outputs/help-${command || 'top'}.txt`);
   });
 });
+
+test('findings print as found: the first 10 of a check, then one line that the rest are counted; near miss: a 10th finding prints whole, another check keeps its own 10', async () => {
+  const { findingPrinter, PRINTED_FINDINGS_PER_CHECK } = await import('../../src/traffic/judge-capture.js');
+  expect(PRINTED_FINDINGS_PER_CHECK).toBe(10);
+  const lines: string[] = [];
+  const print = findingPrinter((line) => lines.push(line));
+  const finding = (checkId: string, seq: number) => ({ checkId, level: 'must' as const, seq, exchange: 'GET /v1/categories → 500', message: `boom ${seq}` });
+  for (let seq = 1; seq <= 12; seq++) print(finding('no-server-error', seq));
+  print(finding('answers-allowed-status', 13));
+  expect(lines).toHaveLength(12);
+  expect(lines[9]).toBe('  ✗ must   no-server-error #10 GET /v1/categories → 500: boom 10');
+  expect(lines[10]).toBe('  … no-server-error: further findings are counted in the report, not printed');
+  expect(lines[11]).toBe('  ✗ must   answers-allowed-status #13 GET /v1/categories → 500: boom 13');
+});

@@ -135,3 +135,17 @@ describe('bodies keep their syntax, lines their count', () => {
     expect(withMissing(11)).toMatch(/… 1 more bodies not kept/);
   });
 });
+
+test('a short key\'s pieces go from what the server sent (a response body, a response header), not from the tool\'s own words; near miss: a piece in the verdict\'s reason stays', () => {
+  const key = 'Kx7mN2pL0v';
+  const piece = key.slice(0, 8);
+  const { report, exchange } = reportWith('unused-secret-value-0000', () => {});
+  exchange.response!.body = JSON.stringify({ echoed: piece });
+  exchange.response!.headers['x-echo'] = piece;
+  report.verdictReason = `a phrase that holds ${piece} by chance`;
+  const redacted = redactReport(report, new Redactor().add(key, '${PETSTORE_API_KEY}'));
+  const failure = redacted.checks[0]!.failure!;
+  expect(failure.response!.body).not.toContain(piece);
+  expect(failure.response!.headers['x-echo']).not.toContain(piece);
+  expect(redacted.verdictReason).toBe(`a phrase that holds ${piece} by chance`);
+});
