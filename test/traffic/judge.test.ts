@@ -117,6 +117,11 @@ describe('across the capture, in time order', () => {
   test('a created category missing from a list that started after the create ended: create-listed fails; from an overlapping one: nothing', async () => {
     const overlapping = await judge([create({ name: 'Cats' }, 201, created(7, 'Cats'), 0, 100), list([], 50)]);
     expect(overlapping.get('create-listed')!.status).toBe('skipped');
+    // The edge: a list that starts the instant the create ends is not after it (times are to the ms: they may overlap).
+    const touching = await judge([create({ name: 'Cats' }, 201, created(7, 'Cats'), 0, 100), list([], 100)]);
+    expect(touching.get('create-listed')!.status).toBe('skipped');
+    const justAfter = await judge([create({ name: 'Cats' }, 201, created(7, 'Cats'), 0, 100), list([], 101)]);
+    expect(justAfter.get('create-listed')!.status).toBe('failed');
     const after = await judge([create({ name: 'Cats' }, 201, created(7, 'Cats'), 0, 100), list([], 150)]);
     expect(after.get('create-listed')!.failure?.message).toMatch(/Expected id 7 .* not found/);
     const listed = await judge([create({ name: 'Cats' }, 201, created(7, 'Cats'), 0, 100), list([{ id: 7, name: 'Cats' }], 150)]);

@@ -256,3 +256,14 @@ describe('list', () => {
     for (const row of rows) expect([row, row.slice(last - 2, last + 1)]).toEqual([row, expect.stringMatching(/^ {2}\S$/)]);
   });
 });
+
+describe('--report-dir -: one report, to stdout', () => {
+  test('with one format, the report is stdout and the console goes to stderr; near miss: two formats are a usage error', async () => {
+    const one = await cli(['run', '--checks', '^nothing$', '--report-dir', '-', '--format', 'json']);
+    expect(one.code).not.toBe(EXIT.usage);
+    expect(JSON.parse(one.stdout).verdict).toBeDefined();
+    expect(one.stderr).toContain('Verdict:');
+    const two = await cli(['run', '--checks', '^nothing$', '--report-dir', '-', '--format', 'json,html']);
+    expect([two.code, two.stderr.trimEnd().split('\n').at(-1)]).toEqual([EXIT.usage, 'petstore-conformance: error: a report goes to stdout alone: --report-dir - takes exactly one --format (json, junit, html, md or har)']);
+  });
+});
