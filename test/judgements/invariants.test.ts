@@ -121,6 +121,10 @@ describe('content types', () => {
     ['success-content-type-json', answered(400, '', { headers: { 'content-type': 'text/html' } }), 'passed'],
     ['success-content-type-json', answered(304, '', { headers: { 'content-type': 'text/html' } }), 'passed'],
     ['success-content-type-json', answered(299, {}, { headers: { 'content-type': 'text/html' } }), { expected: 'application/json', found: 'Content-Type is text/html' }],
+    // Near misses on both edges of 2xx: 300 and 199 are no success.
+    ['success-content-type-json', answered(300, '', { headers: { 'content-type': 'text/html' } }), 'passed'],
+    ['success-content-type-json', answered(199, '', { headers: { 'content-type': 'text/html' } }), 'passed'],
+    ['success-content-type-json', answered(200, [], { headers: { 'content-type': 'text/html' } }), { expected: 'application/json', found: 'Content-Type is text/html' }],
   ] as const)('%s: %j', (id, exchange, outcome) => expect(judge(id, 'must', [exchange]).outcome).toEqual(outcome));
 });
 
