@@ -174,3 +174,34 @@ test('the judge and the HAR writer are two threads, each with a young generation
     await rm(dir, { recursive: true, force: true });
   }
 });
+
+test('a client that goes away takes its request to the target with it: the target\'s connection closes; near miss: a client that stays gets its answer', async () => {
+  let arrived!: () => void;
+  const reached = new Promise<void>((resolve) => (arrived = resolve));
+  let closedAtTarget!: () => void;
+  const targetSawClose = new Promise<boolean>((resolve) => (closedAtTarget = () => resolve(true)));
+  const target = createServer((incoming, outgoing) => {
+    if (incoming.url?.endsWith('?wait')) {
+      incoming.socket.on('close', () => closedAtTarget());
+      arrived();
+      return; // answers only when the client has gone, which it never sees
+    }
+    outgoing.writeHead(200, { 'content-type': 'application/json' }).end('[]');
+  });
+  await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
+  const proxy = await startValidatingProxy({ target: `http://127.0.0.1:${(target.address() as AddressInfo).port}/v1`, host: '127.0.0.1', port: 0, answerDeadlineMs: 60_000, onForwarded: () => {} });
+  try {
+    const { port } = new URL(proxy.baseUrl);
+    const socket = connect(Number(port), '127.0.0.1', () => socket.write('GET /v1/categories?wait HTTP/1.1\r\nHost: x\r\n\r\n'));
+    await reached;
+    socket.destroy();
+    // Bounded only for the failing case: the proxy that keeps the request open would hold it to its 60 s deadline.
+    expect(await Promise.race([targetSawClose, new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 10_000))])).toBe(true);
+    const stays = await request(`${proxy.baseUrl}/categories`);
+    expect([stays.statusCode, await stays.body.text()]).toEqual([200, '[]']);
+  } finally {
+    await proxy.close();
+    target.closeAllConnections();
+    await new Promise((resolve) => target.close(resolve));
+  }
+});
