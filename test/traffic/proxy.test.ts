@@ -224,20 +224,6 @@ test('a target whose Content-Length falls short, then stray bytes and a close: t
   }
 });
 
-test('the proxy judges in a thread of its own when the build is current: the forwarding thread never waits on a judgement', async () => {
-  const { startJudging } = await import('../../src/traffic/judging.js');
-  const threads: unknown[] = [];
-  const count = (worker: unknown) => threads.push(worker);
-  process.on('worker', count);
-  try {
-    const judging = await startJudging({ baseUrl: 'http://127.0.0.1:9/v1', checks: CHECKS }, undefined, { print: () => {}, onHarFailure: () => {} });
-    await judging.finish(Date.now());
-  } finally {
-    process.off('worker', count);
-  }
-  expect(threads).toHaveLength(1);
-});
-
 let captures = 0;
 
 /**
