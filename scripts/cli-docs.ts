@@ -14,6 +14,17 @@ import { main } from '../src/cli/main.js';
 import { packageRoot } from '../src/core/package-info.js';
 import { SETTING_LIST, type Setting } from '../src/config/settings.js';
 import { listChecks } from '../src/runner/list.js';
+import { MAX_EXTRA_HEADER_BYTES, MAX_HEADER_VALUE_BYTES } from '../src/config/extra-headers.js';
+import { MAX_INPUT_BYTES } from '../src/config/read-input.js';
+import { RECORDED_BODY_CAP } from '../src/core/exchange.js';
+import { HEAP_GROWTH_BYTES } from '../src/core/heap-pacer.js';
+import { PREVIEW_BYTES } from '../src/http/body-reader.js';
+import { LARGE_BODY_BYTES } from '../src/http/large-body-leases.js';
+import { LARGEST_BODY_BYTES } from '../src/http/request-variations.js';
+import { RECURSIVE_DEPTH } from '../src/json/lossless.js';
+import { PRINTED_FINDINGS_PER_CHECK } from '../src/traffic/judge-capture.js';
+import { MAX_BACKLOG_BYTES, RECORDING_BACKLOG } from '../src/traffic/judging.js';
+import { JUDGE_GRACE_MS, STOP_GRACE_MS } from '../src/traffic/proxy-session.js';
 
 /** Where the reference is written, relative to the package root. */
 export const CLI_DOC = 'docs/cli.md';
@@ -84,12 +95,42 @@ export async function cliReference(): Promise<string> {
 /**
  * The counts the docs state, from the suite's own declarations: `checks` (all of them),
  * `must` (the must checks: what a full run judges), `must-read-only` (those a read-only run
- * reaches: the must checks that write nothing).
+ * reaches: the must checks that write nothing); and the limits they state, each from the
+ * constant that draws it ({@link LIMITS}).
  */
 export async function docFacts(): Promise<Record<string, string>> {
   const { checks } = await listChecks();
   const must = checks.filter((check) => check.level === 'must');
-  return { checks: String(checks.length), must: String(must.length), 'must-read-only': String(must.filter((check) => !check.writes).length) };
+  const limits = Object.fromEntries(Object.entries(LIMITS).map(([name, [value, unit]]) => [name, shown(value, unit)]));
+  return { checks: String(checks.length), must: String(must.length), 'must-read-only': String(must.filter((check) => !check.writes).length), ...limits };
+}
+
+/** The limits the docs state, by fact name: the constant, and its unit. */
+const LIMITS: Record<string, [number, 'bytes' | 'ms' | 'count']> = {
+  'largest-body': [LARGEST_BODY_BYTES, 'bytes'],
+  'input-file': [MAX_INPUT_BYTES, 'bytes'],
+  'large-body': [LARGE_BODY_BYTES, 'bytes'],
+  'heap-growth': [HEAP_GROWTH_BYTES, 'bytes'],
+  'recorded-body': [RECORDED_BODY_CAP, 'bytes'],
+  'header-value': [MAX_HEADER_VALUE_BYTES, 'bytes'],
+  'extra-headers': [MAX_EXTRA_HEADER_BYTES, 'bytes'],
+  'body-preview': [PREVIEW_BYTES, 'count'],
+  'exact-depth': [RECURSIVE_DEPTH, 'count'],
+  'printed-findings': [PRINTED_FINDINGS_PER_CHECK, 'count'],
+  'recording-exchanges': [RECORDING_BACKLOG.exchanges, 'count'],
+  'recording-bytes': [RECORDING_BACKLOG.bytes, 'bytes'],
+  'judge-backlog': [MAX_BACKLOG_BYTES, 'bytes'],
+  'stop-grace': [STOP_GRACE_MS, 'ms'],
+  'judge-grace': [JUDGE_GRACE_MS, 'ms'],
+};
+
+/** A limit as the docs write it: `1 MiB`, `64 KiB`, `0.5 s`, `32`. */
+export function shown(value: number, unit: 'bytes' | 'ms' | 'count'): string {
+  if (unit === 'ms') return `${value / 1000} s`;
+  if (unit === 'count') return String(value);
+  if (value % (1024 * 1024) === 0) return `${value / (1024 * 1024)} MiB`;
+  if (value % 1024 === 0) return `${value / 1024} KiB`;
+  return `${value} bytes`;
 }
 
 /** A stated count: `<!--fact:NAME-->VALUE<!--/fact-->` (GitHub shows VALUE alone). */

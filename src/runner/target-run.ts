@@ -303,7 +303,8 @@ function settingsFor(options: RunOptions, embedded: ReferenceServer | undefined,
     // A status line on a terminal (a fleet's targets print nothing: their out is null).
     ...(options.out && (options.out as { isTTY?: boolean }).isTTY && !options.quiet ? { progress: true } : {}),
     ...(options.caPem ? { caPem: options.caPem } : {}),
-    ...(options.clientCertPem && options.clientKeyPem ? { clientCertPem: options.clientCertPem, clientKeyPem: options.clientKeyPem } : {}),
+    // Both or neither: prepare() refused one alone.
+    ...(options.clientCertPem !== undefined ? { clientCertPem: options.clientCertPem, clientKeyPem: options.clientKeyPem! } : {}),
     ...(options.deadlineSeconds ? { deadlineAt: startedAt.getTime() + options.deadlineSeconds * 1000 } : {}),
   };
 }

@@ -96,3 +96,21 @@ describe('proxies that misbehave', () => {
     }
   }, 60_000);
 });
+
+describe('reports that cannot be written', () => {
+  test('reports/latest moves only to a folder that holds reports; near miss: a folder written to is linked', async () => {
+    const { lstat, mkdtemp, readlink, writeFile } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { PassThrough } = await import('node:stream');
+    const reports = await mkdtemp(join(tmpdir(), 'pcs-latest-'));
+    const options = { checkFilter: '^list-answers-200-array$', linkLatest: true, formats: ['json' as const], out: new PassThrough().resume(), err: new PassThrough().resume() };
+    // A file where the run's folder should be: nothing can be written in it, and its parent is a folder a link could go in.
+    await writeFile(join(reports, 'run-1'), '');
+    const blocked = await runConformance({ ...options, reportDir: join(reports, 'run-1') });
+    expect(blocked.exitCode).toBe(0);
+    await expect(lstat(join(reports, 'latest'))).rejects.toMatchObject({ code: 'ENOENT' });
+    await runConformance({ ...options, reportDir: join(reports, 'run-2') });
+    expect(await readlink(join(reports, 'latest'))).toBe('run-2');
+  });
+});

@@ -155,6 +155,17 @@ describe('invalidCredential', () => {
     }
   });
 
+  test('key-char-changed changes one character to another letter, digit or sign: never the same one, nor its other case (key-case-swapped is that)', () => {
+    const changed = credentials.filter((c) => c.name === 'key-char-changed').map((c) => c.header!.slice('Bearer '.length));
+    expect(changed.length).toBeGreaterThan(20);
+    for (const token of changed) {
+      const at = [...token].flatMap((c, i) => (c === key[i] ? [] : [i]));
+      expect(token.length, token).toBe(key.length);
+      expect(at, token).toHaveLength(1);
+      expect(token[at[0]!]!.toLowerCase(), token).not.toBe(key[at[0]!]!.toLowerCase());
+    }
+  });
+
   test('covers every kind of mutation', () => {
     const kinds = new Set(credentials.map((c) => c.name));
     for (const kind of CREDENTIAL_MUTATIONS.map((mutation) => mutation.kind)) {
@@ -168,6 +179,32 @@ describe('invalidCredential', () => {
       expect(fc.stringify(credential)).not.toContain(key.slice(0, 6));
       if (credential.header && credential.header.length > 12) expect(redactor.text(credential.header)).not.toContain(key.slice(0, 6));
     }
+  });
+});
+
+describe('unicodeText: the blocks of Unicode it draws from, each from its first to its last code point, and no other', () => {
+  // Each block by name, as the Unicode Standard bounds it (or the part of it drawn).
+  const BLOCKS: ReadonlyArray<[string, number, number]> = [
+    ['Latin-1 Supplement to Latin Extended-B', 0xa1, 0x24f],
+    ['Combining Diacritical Marks', 0x300, 0x36f],
+    ['Hebrew letters', 0x5d0, 0x5ea],
+    ['Arabic letters', 0x627, 0x64a],
+    ['CJK Unified Ideographs', 0x4e00, 0x9fff],
+    ['Miscellaneous Symbols and Pictographs, Emoticons', 0x1f300, 0x1f64f],
+    ['CJK Unified Ideographs Extension B', 0x20000, 0x2a6df],
+  ];
+  // Drawn on their own: non-ASCII spaces (U+00A0 is just before the first block), and the parts of the ZWJ sequences.
+  const extras = new Set([0xa0, 0x2003, 0x3000, 0x200d, 0xfe0f, 0x2b1b, 0x1f469, 0x1f467, 0x1f3f3, 0x1f308, 0x1f408]);
+  const drawn = new Set(sample(unicodeText({ minLength: 1, maxLength: 1 }), 20_000).flatMap((unit) => [...unit].map((c) => c.codePointAt(0)!)));
+  test.each(BLOCKS)('%s: its first and last code points are drawn, and the ones just outside it are not', (_name, first, last) => {
+    expect(drawn.has(first)).toBe(true);
+    expect(drawn.has(last)).toBe(true);
+    expect(drawn.has(first - 1) && !extras.has(first - 1)).toBe(false);
+    expect(drawn.has(last + 1)).toBe(false);
+  });
+  test('nothing outside ASCII and those blocks but the spaces and the parts of the ZWJ sequences', () => {
+    const outside = [...drawn].filter((cp) => cp > 0x7f && !extras.has(cp) && !BLOCKS.some(([, first, last]) => cp >= first && cp <= last));
+    expect(outside.map((cp) => cp.toString(16))).toEqual([]);
   });
 });
 

@@ -1,7 +1,7 @@
 /**
  * When a run cannot be assessed, its one-line reason names the cause (src/report/build.ts).
  */
-import { expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { withDefaults, type RunSettings } from '../../src/config/settings.js';
 import { buildReport } from '../../src/report/build.js';
 import { answered, unanswered } from '../support/exchanges.js';
@@ -33,4 +33,30 @@ test.each([
 
 test.each([400, 405, 500])('near miss: every request with the key answered %i names no setup problem of the key or the base URL', (status) => {
   expect(reason([answered(status, {}), answered(status, {}, { method: 'POST' })])).not.toMatch(/configured key/);
+});
+
+test('one request with the key, answered 401, is enough to name the key; near miss: none with the key names nothing', () => {
+  expect(reason([answered(401, {})])).toMatch(/^every request with the configured key \(1\) was answered 401/);
+  expect(reason([answered(401, {}, { credential: 'missing' })])).not.toMatch(/configured key/);
+});
+
+describe('a refused header: every request answered the same 4xx (but 401 and 404)', () => {
+  const withHeader: RunSettings = { ...settings, extraHeaders: [{ name: 'x-trace', value: 'abc', shown: 'abc', secret: false }] };
+  const said = (exchanges: ReturnType<typeof answered>[]) =>
+    buildReport({ settings: withHeader, startedAt: new Date(0), durationMs: 1, checks: [], exchanges, created: [], runErrors: [] }).verdictReason;
+  const twice = (status: number) => [answered(status, {}), answered(status, {}, { credential: 'missing' })];
+
+  test.each([400, 431, 499])('%i to both requests names the header', (status) => {
+    expect(said(twice(status))).toBe(`every request (2) was answered ${status}, each carrying the configured header x-trace (3 bytes): the target refuses what they share. Check --header and --header-env`);
+  });
+  test.each([399, 500, 401, 404])('near miss: %i to both names no header', (status) => {
+    expect(said(twice(status))).not.toMatch(/configured header/);
+  });
+  test('near miss: one request alone, or two answered differently, names no header', () => {
+    expect(said([answered(431, {})])).not.toMatch(/configured header/);
+    expect(said([answered(431, {}), answered(400, {}, { credential: 'missing' })])).not.toMatch(/configured header/);
+  });
+  test('near miss: the same 431 without a configured header is not a header refused', () => {
+    expect(reason(twice(431))).not.toMatch(/configured header/);
+  });
 });

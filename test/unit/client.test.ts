@@ -82,6 +82,20 @@ describe('HttpClient', () => {
     expect(exchange.durationMs).toBeGreaterThanOrEqual(299);
   });
 
+  test('a request abandoned because its route hung meanwhile is still recorded: its attempt, ABANDONED, then RouteHung', async () => {
+    server = await startRawServer(() => {});
+    // Long enough that the second is on the wire before the first times out, however loaded the machine.
+    const c = clientFor(server.baseUrl, { timeoutMs: 1_500 });
+    const first = list(c);
+    // The second goes out once the first is on the wire, on a connection of its own, and waits on the same route.
+    while (server.received.length < 1) await new Promise((resolve) => setTimeout(resolve, 5));
+    const attempts: string[] = [];
+    const second = c.send({ method: 'GET', path: '/categories', credential: validCredential(KEY) }, 'test', (attempt) => attempts.push(attempt.error?.code ?? 'answered'));
+    expect((await first).error?.code).toBe('TIMEOUT');
+    await expect(second).rejects.toMatchObject({ code: 'PCS_ROUTE_HUNG', identical: true });
+    expect(attempts).toEqual(['ABANDONED']);
+  });
+
   test('headers then a stalled body is a TIMEOUT, not a response', async () => {
     server = await startRawServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });

@@ -5,6 +5,7 @@
  * sh reads back whole; where the reports went (report/report-dir.ts writtenLines).
  */
 import { execFileSync } from 'node:child_process';
+import { styleText } from 'node:util';
 import stringWidth from 'string-width';
 import { describe, expect, test } from 'vitest';
 import { NOT_SELECTED } from '../../src/check/reasons.js';
@@ -110,6 +111,30 @@ describe('one root cause, its evidence once', () => {
     // sh joins the continuation lines into the one command the report holds.
     const words = (command: string) => execFileSync('dash', ['-c', `set -- ${command.replace(/^curl /, '')}; printf '%s\\0' "$@"`], { encoding: 'utf8' }).split('\0');
     expect(words(reproduce)).toEqual(words(report.checks[0]!.failure!.curl!));
+  });
+});
+
+describe("a root cause's count is painted as its gravest check's level", () => {
+  const painted = (levels: CheckResult['level'][]) => {
+    const checks = levels.map((level, i) => result(`check-${i}`, level));
+    const report = buildReport({ settings, startedAt: new Date(0), durationMs: 5, checks, exchanges: [], created: [], runErrors: [] });
+    return new ConsoleFormat(true, false, 200).summary(report);
+  };
+  test.each([
+    [['must'], 'red', '1 check'],
+    [['info', 'must'], 'red', '2 checks'],
+    [['info', 'should'], 'yellow', '2 checks'],
+    [['info'], 'cyan', '1 check'],
+  ] as const)('%j: %s', (levels, style, count) => {
+    expect(painted([...levels])).toContain(styleText(style, count));
+  });
+});
+
+describe('the first line names the target', () => {
+  test('the embedded reference server says so; near miss: an external target is its URL alone', () => {
+    const format = new ConsoleFormat(false, false, 200);
+    expect(format.header({ ...settings, targetKind: 'embedded' }, '0.1.0')).toBe('petstore-conformance 0.1.0: checking http://127.0.0.1:9/v1 (embedded reference server), profile full, seed 7');
+    expect(format.header(settings, '0.1.0')).toBe('petstore-conformance 0.1.0: checking http://127.0.0.1:9/v1, profile full, seed 7');
   });
 });
 

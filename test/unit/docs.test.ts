@@ -55,7 +55,7 @@ describe('the counts the docs state are the code\'s (npm run docs sets them)', (
   test('the check fails on a stale count, and on a fact that does not exist; a count stated bare is caught where the docs state one', async () => {
     const facts = await docFacts();
     expect(withFacts('<!--fact:must-->51<!--/fact-->', facts)).toBe(`<!--fact:must-->${facts.must}<!--/fact-->`);
-    expect(() => withFacts('<!--fact:shoulds-->3<!--/fact-->', facts)).toThrow('no fact named shoulds (there are checks, must, must-read-only)');
+    expect(() => withFacts('<!--fact:shoulds-->3<!--/fact-->', facts)).toThrow(/^no fact named shoulds \(there are checks, must, must-read-only, largest-body, /);
     // A number of must checks in prose, outside code and outside a fact, goes stale unseen: none is left.
     const bare = [...documents].flatMap(([doc, text]) => [...text.replace(/```[\s\S]*?```/g, '').replace(/`[^`]*`/g, '').replace(/<!--fact:[\w-]+-->\d+<!--\/fact-->/g, 'N').matchAll(/\b\d+ (?:of (?:the )?\d+ )?must checks?\b/g)].map((match) => `${doc}: ${match[0]}`));
     expect(bare.filter((found) => !found.startsWith('docs/development.md'))).toEqual([]);
@@ -183,5 +183,20 @@ describe('the quick start runs as written', () => {
   test('npm start is the run it stands for', async () => {
     const { scripts } = JSON.parse(await readFile(join(packageRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
     expect(scripts.start).toBe('node bin/petstore-conformance.js run');
+  });
+});
+
+describe('the limits the docs state are the code\'s constants (npm run docs sets them)', () => {
+  test('each is written in the unit a reader expects; near misses: a byte off a KiB, half a second', async () => {
+    const { shown } = await import('../../scripts/cli-docs.js');
+    expect([shown(1024 * 1024, 'bytes'), shown(64 * 1024, 'bytes'), shown(1024 * 1024 + 1024, 'bytes'), shown(1025, 'bytes')]).toEqual(['1 MiB', '64 KiB', '1025 KiB', '1025 bytes']);
+    expect([shown(1_000, 'ms'), shown(500, 'ms'), shown(1_001, 'ms'), shown(48, 'count')]).toEqual(['1 s', '0.5 s', '1.001 s', '48']);
+  });
+
+  test('a limit changed in the code makes its page stale: the largest body one KiB more', async () => {
+    const facts = await docFacts();
+    const text = documents.get('docs/traffic.md')!;
+    expect(text).toContain('<!--fact:largest-body-->1 MiB<!--/fact-->');
+    expect(withFacts(text, { ...facts, 'largest-body': '1025 KiB' })).not.toBe(text);
   });
 });

@@ -7,6 +7,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { CUT } from '../../src/traffic/bounded-tokens.js';
 import { readHarEntries, type HarCreator, type HarItem } from '../../src/traffic/har-reader.js';
@@ -20,7 +21,7 @@ afterAll(() => rm(dir, { recursive: true, force: true }));
 
 let files = 0;
 /** A file holding `text` as it is. */
-async function file(text: string): Promise<string> {
+async function file(text: string | Buffer): Promise<string> {
   const path = join(dir, `${files++}.har`);
   await writeFile(path, text);
   return path;
@@ -52,6 +53,23 @@ describe('the creator and the entries', () => {
     expect(creators).toEqual([{ name: 'WebInspector', version: '1' }]);
     expect(items.map((item) => item.index)).toEqual([1, 2]);
     expect(problems(items)).toEqual(['ok', 'ok']);
+  });
+
+  test.each([
+    ['gzip (1f 8b)', gzipSync],
+    ['zlib (RFC 1950, as mitmproxy writes .zhar)', deflateSync],
+  ])('a capture compressed with %s is inflated, whatever its name', async (_how, compress) => {
+    const { items, error } = await read(await file(compress(harText([good, good]))));
+    expect(error).toBeUndefined();
+    expect(problems(items)).toEqual(['ok', 'ok']);
+  });
+
+  test('near miss: a gzip header with its second byte one less (1f 8a) is not inflated, and is no HAR', async () => {
+    const bytes = gzipSync(harText([good]));
+    bytes[1] = 0x8a;
+    const { items, error } = await read(await file(bytes));
+    expect(items).toEqual([]);
+    expect(error?.message).toMatch(/is not a HAR/);
   });
 
   test('a HAR that starts with a line break and a carriage return is read as text: its first bytes are no zlib header', async () => {

@@ -3,7 +3,7 @@
  * another version is a usage error naming it, a forged headline reaches the terminal
  * escaped, and each target's outcome is recomputed from its own report.
  */
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -23,12 +23,12 @@ function report(failed: boolean): Report {
 }
 
 /** A part folder: fleet.json claiming `claimedExit` for the target `t`, and t/report.json holding `content`. */
-async function part(content: unknown, claimedExit: number): Promise<string> {
+async function part(content: unknown, claimedExit: number, durationMs = 1, name = 't'): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'pcs-merge-'));
-  await mkdir(join(dir, 't'));
-  await writeFile(join(dir, 't', 'report.json'), JSON.stringify(content));
-  const target = fleetTarget('t', report(false), claimedExit, 't');
-  await writeFile(join(dir, 'fleet.json'), JSON.stringify(fleetReport([target], new Date(0).toISOString(), 1)));
+  await mkdir(join(dir, name));
+  await writeFile(join(dir, name, 'report.json'), JSON.stringify(content));
+  const target = fleetTarget(name, report(false), claimedExit, name);
+  await writeFile(join(dir, 'fleet.json'), JSON.stringify(fleetReport([target], new Date(0).toISOString(), durationMs)));
   return dir;
 }
 
@@ -54,6 +54,23 @@ describe('merge', () => {
     expect(JSON.stringify(big).length).toBeGreaterThan(5 * 1024 * 1024);
     const outcome = await mergeFleets([dir], await mkdtemp(join(tmpdir(), 'pcs-merged-')));
     expect(outcome.exitCode).toBe(1);
+  });
+
+  test("the merged fleet lasted as long as its longest part: parts of 0 ms merge to 0 ms", async () => {
+    const out = () => mkdtemp(join(tmpdir(), 'pcs-merged-'));
+    expect((await mergeFleets([await part(report(false), 0, 0, 'a'), await part(report(false), 0, 0, 'b')], await out())).fleet.durationMs).toBe(0);
+    expect((await mergeFleets([await part(report(false), 0, 5, 'a'), await part(report(false), 0, 7, 'b')], await out())).fleet.durationMs).toBe(7);
+  });
+
+  test('a fleet.json with one violation of its schema: exit 2, naming it; near miss: the same file whole is merged', async () => {
+    const dir = await part(report(false), 0);
+    const fleet = JSON.parse(await readFile(join(dir, 'fleet.json'), 'utf8')) as Record<string, unknown>;
+    const merging = mergeFleets([dir], await mkdtemp(join(tmpdir(), 'pcs-merged-')));
+    await expect(merging).resolves.toMatchObject({ exitCode: 0 });
+    await writeFile(join(dir, 'fleet.json'), JSON.stringify({ ...fleet, durationMs: 'long' }));
+    const broken = mergeFleets([dir], await mkdtemp(join(tmpdir(), 'pcs-merged-')));
+    await expect(broken).rejects.toMatchObject({ code: 'PCS_USAGE' });
+    await expect(broken).rejects.toThrow(`${join(dir, 'fleet.json')} is not a fleet report (schemas/fleet.schema.json): `);
   });
 
   test('a forged headline in a report never writes control characters to the terminal', async () => {

@@ -148,6 +148,9 @@ describe('captured traffic', () => {
     ['the key, a space and a comma', 'Bearer abcdefghijklmnop ,x', 'key-twice'],
     ['near miss: the key followed by a word', 'Bearer abcdefghijklmnop x', 'unverified'],
     ['the key as a Basic user name', `Basic ${btoa('abcdefghijklmnop:')}`, 'basic-scheme'],
+    ['the key with its last character changed', 'Bearer abcdefghijklmnoX', 'key-char-changed'],
+    ['near miss: the key with its last two characters changed', 'Bearer abcdefghijklmnXX', 'unverified'],
+    ['near miss: the key with its first character changed', 'Bearer Xbcdefghijklmnop', 'unverified'],
     ['the key with its letters\' case swapped', 'Bearer ABCDEFGHIJKLMNOP', 'key-case-swapped'],
     ['near miss: the key with only its first letter\'s case swapped', 'Bearer Abcdefghijklmnop', 'unverified'],
   ])('%s is named %s', (_what, authorization, name) => {

@@ -81,8 +81,13 @@ describe('each command\'s console output on a small fixed run', () => {
     await expect(masked(ended)).toMatchFileSnapshot('__snapshots__/outputs/merge.txt');
   });
 
-  test('list', async () => {
-    await expect(masked(await cli(['list'], { cwd: dir, env }))).toMatchFileSnapshot('__snapshots__/outputs/list.txt');
+  test.each([
+    ['list', []],
+    ['list-wide', ['--wide']],
+    ['list-json', ['--format', 'json']],
+    ['list-variations-json', ['--format', 'json', '--variations']],
+  ])('%s', async (name, flags) => {
+    await expect(masked(await cli(['list', ...flags], { cwd: dir, env }))).toMatchFileSnapshot(`__snapshots__/outputs/${name}.txt`);
   });
 
   test.each(['', 'run', 'judge', 'proxy', 'merge', 'list'])('%s --help', async (command) => {

@@ -85,3 +85,8 @@ test("a fleet's own settings reach runFleet from the table (declared `fleet`), n
     await rm(dir, { recursive: true });
   }
 });
+
+test('the table as users meet it, held whole: each setting\'s flag, bounds, default and roles (config, reported, replays, fleet); a change here is a change of the interface', async () => {
+  const table = SETTING_LIST.map(([name, setting]) => ({ name, ...setting, ...('pattern' in setting && setting.pattern instanceof RegExp ? { pattern: String(setting.pattern) } : {}) }));
+  await expect(`${JSON.stringify(table, null, 1)}\n`).toMatchFileSnapshot('__snapshots__/settings-table.json');
+});

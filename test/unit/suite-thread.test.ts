@@ -62,6 +62,8 @@ describe('each way a test ends reaches the collector', () => {
     expect(result('f')).toMatchObject({ status: 'error', reason: 'it broke' });
     expect(result('s')).toMatchObject({ status: 'skipped', reason: 'its own reason' });
     expect(result('x')).toMatchObject({ status: 'skipped', reason: NOT_SELECTED });
+    // One never run took no time: 0 ms, not a guess.
+    expect(result('x')!.durationMs).toBe(0);
     // In the order they ended, not held back to the block's end.
     expect(heard).toEqual(['p', 'f', 's', 'x']);
   });
@@ -114,7 +116,7 @@ describe('a cancelled run', () => {
       expect(stopped).toBe('interrupted by SIGINT');
       expect(collectors[0]!.interrupted).toBe(true);
       expect(result('under-way')).toMatchObject({ status: 'skipped', reason: NOT_RUN_INTERRUPTED });
-      expect(result('after')).toMatchObject({ status: 'skipped', reason: NOT_RUN_INTERRUPTED });
+      expect(result('after')).toMatchObject({ status: 'skipped', reason: NOT_RUN_INTERRUPTED, durationMs: 0 });
     } finally {
       started.close();
     }
