@@ -128,6 +128,21 @@ describe('AdaptivePace', () => {
     expect(lowering(9)).toBe(false);
   });
 
+  test('"the last second": an answer accepted 999 ms before the refusal counts, one 1,000 ms before does not', () => {
+    const loweredTo = (age: number) => {
+      const clock = fakeClock();
+      const pace = new AdaptivePace(30_000, undefined, clock);
+      for (let i = 0; i < 30; i++) pace.accepted();
+      clock.t = 5_000 - age;
+      for (let i = 0; i < 20; i++) pace.accepted();
+      clock.t = 5_000;
+      pace.refused(5_000, 0);
+      return pace.rate;
+    };
+    expect(loweredTo(999)).toBeCloseTo(20 * DECREASE);
+    expect(loweredTo(1_000)).toBe(MIN_RATE);
+  });
+
   test('additive increase: each accepted answer adds 1/rate, one request per second per second', () => {
     const clock = fakeClock();
     const pace = new AdaptivePace(30_000, undefined, clock);

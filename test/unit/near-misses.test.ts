@@ -136,6 +136,21 @@ describe('captured traffic', () => {
   });
 
   test.each([
+    ['passed', 'passed', 'passed'],
+    ['passed', 'failed', 'failed'],
+    ['failed', 'passed', 'failed'],
+    ['error', 'passed', 'error'],
+    ['error', 'failed', 'failed'],
+    ['skipped', 'passed', 'passed'],
+    ['skipped', 'failed', 'failed'],
+  ] as const)('joined, a check %s actively and %s in the capture is %s', (active, passive, joined) => {
+    const judged = check('must', passive, { id: 'c', traffic: { exchanges: 1, failures: passive === 'failed' ? 1 : 0, alone: true } });
+    const result = joinTraffic([check('must', active, { id: 'c' })], [judged])[0]!;
+    expect(result.status).toBe(joined);
+    expect(result.traffic?.alone).toBe(active === 'skipped');
+  });
+
+  test.each([
     ['the key', 'Bearer abcdefghijklmnop', 'valid'],
     ['the key with its last character removed', 'Bearer abcdefghijklmno', 'key-char-removed'],
     ['the key with its last two characters removed', 'Bearer abcdefghijklmn', 'unverified'],

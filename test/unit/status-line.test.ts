@@ -89,6 +89,20 @@ describe('StatusLine on a terminal', () => {
     new StatusLine(unknown, 0, () => 0).start().stop();
     expect(unknown.written[0]).toBe('0 checks · 0 requests · 0 s');
   });
+
+  test('80 columns when the terminal says none: 79 characters are whole, 80 are cut to 78 and …', () => {
+    const drawn = (requests: number) => {
+      const out = terminal(undefined);
+      const line = new StatusLine(out, 0, () => 0).start();
+      line.update({ checksDone: 1e17, checksTotal: 1e16, requests });
+      line.stop();
+      return out.written.at(-2)!.replace(ERASE, '');
+    };
+    // '1e17 of 1e16 checks · N requests · 0 s', every digit written: 64 characters and N's.
+    expect(drawn(1e14)).toBe(`${1e17} of ${1e16} checks · ${1e14} requests · 0 s`);
+    expect(drawn(1e14)).toHaveLength(79);
+    expect(drawn(1e15)).toBe(`${`${1e17} of ${1e16} checks · ${1e15} requests · 0 s`.slice(0, 78)}…`);
+  });
 });
 
 describe('the progress channel', () => {
