@@ -5,7 +5,7 @@
  * a loop that matches nothing) are left out, as they can fail no test.
  */
 import { describe, expect, test } from 'vitest';
-import { exampleCredentials } from '../../src/arbitraries/invalid-credential.js';
+import { credentialCoverage, exampleCredentials } from '../../src/arbitraries/invalid-credential.js';
 import { codePoints } from '../../src/check/length-limit.js';
 import { accepts } from '../../src/config/setting-values.js';
 import { SETTINGS } from '../../src/config/settings.js';
@@ -42,6 +42,14 @@ describe('the credentials one edit from the key, for a key of one or two charact
     expect(examples('k')[name]).toMatchObject({ unavailable: 'the key has one character' });
     expect(examples('kx')[name]).not.toHaveProperty('unavailable');
     expect(examples('kx')[name]!.header).toMatch(/^Bearer \S+$/);
+  });
+});
+
+describe('coverage swaps one letter\'s case only where the key has two letters or more (one letter swapped alone is the example\'s every letter)', () => {
+  const caseSwaps = (key: string) => credentialCoverage(key).filter(({ value }) => value.credential.name === 'key-case-swapped').length;
+  test('a key of 16 characters with two letters: the example and the one letter; with one letter: the example alone', () => {
+    expect(caseSwaps('12345678901234ab')).toBe(2);
+    expect(caseSwaps('123456789012345a')).toBe(1);
   });
 });
 

@@ -50,6 +50,11 @@ describe('summary.md', () => {
     expect(renderFleetSummary(fleetReport(targets, 'x', 0))).toContain(`## Pet Store conformance: ${heading}`);
   });
 
+  test('each outcome counted under its own word: 3 nonconformant, 2 not assessable, 1 conformant', () => {
+    const fleet = fleetReport([target('a', 1), target('b', 1), target('c', 1), target('d', 3), target('e', 3), target('f', 0)], 'x', 0);
+    expect(renderFleetSummary(fleet)).toContain('**Exit 1**: 3 nonconformant, 2 not assessable, 1 conformant.');
+  });
+
   test('a shard says which; the counts by outcome; the worst rows first; a link to each target’s summary', () => {
     const fleet = fleetReport([target('calm', 0), target('down', 3, { passed: 0, failed: 0 }), target('wrong', 1, { passed: 9, failed: 2 }), target('quiet', 0, undefined, null)], 'x', 0, { index: 1, count: 2 });
     const md = renderFleetSummary(fleet);

@@ -126,6 +126,13 @@ describe('hostile numbers and nesting', () => {
     const a = integerFromLexeme('1'.repeat(999) + '1')!;
     const b = integerFromLexeme('1'.repeat(999) + '2')!;
     expect(a === b).toBe(false);
+    expect(a).toBe(BigInt('1'.repeat(1000)));
+  });
+
+  test('near miss: past a thousand digits an integer is 10^1000 with its sign, so two that differ only in the 1001st compare equal', () => {
+    expect(integerFromLexeme('1'.repeat(1001))).toBe(10n ** 1000n);
+    expect(integerFromLexeme(`-${'1'.repeat(1000)}2`)).toBe(-(10n ** 1000n));
+    expect(integerFromLexeme('1'.repeat(1000) + '1')).toBe(integerFromLexeme('1'.repeat(1000) + '2'));
   });
 
   test('JSON nested 100,000 levels deep parses, as arrays and as objects, with exact numbers inside (no recursion limit)', () => {
