@@ -3,7 +3,7 @@
  * condition each distinguishes.
  */
 import { describe, expect, test } from 'vitest';
-import { describeDifference, expectCreated, expectErrorStatus, expectSameFields, expectStatus } from '../../src/check/expect.js';
+import { describeDifference, expectCreated, expectEachCase, expectErrorStatus, expectSameFields, expectStatus } from '../../src/check/expect.js';
 import { answered, judged, unanswered } from '../support/exchanges.js';
 
 const category = { id: 7, name: 'Cats', description: 'Felines' };
@@ -88,4 +88,21 @@ describe('describeDifference', () => {
     ['trimmed at both ends: the whole span', ' a ', 'a', 'at character 1, U+0020 U+0061 U+0020 came back as U+0061'],
     ['a long difference is shortened', 'x'.repeat(10), 'y', 'at character 1, U+0078 U+0078 U+0078 U+0078 U+0078 U+0078 … (10 characters) came back as U+0079'],
   ])('%s', (_d, sent, found, words) => expect(describeDifference(sent, found)).toBe(words));
+});
+
+describe('expectEachCase: every case judged, the first failure reported with a tally when there were several', () => {
+  const failing = (c: number) => Promise.resolve().then(() => expectStatus(answered(c), 400));
+  const message = async (cases: number[]) => {
+    try {
+      await expectEachCase(cases, (c) => `case ${c}`, failing);
+      return 'passed';
+    } catch (error) {
+      return (error as Error).message;
+    }
+  };
+  test('one case of one: no tally; near miss: one failing of two says so', async () => {
+    expect(await message([422])).toBe('case 422: Expected status 400, received 422');
+    expect(await message([400, 422])).toBe('case 422: Expected status 400, received 422 (1 of 2 cases failed)');
+    expect(await message([400, 400])).toBe('passed');
+  });
 });
