@@ -114,6 +114,52 @@ describe('one root cause, its evidence once', () => {
   });
 });
 
+describe('a Reproduce command broken to fit: each line as full as the width allows, none past it', () => {
+  test.each([44, 45, 46, 60])('at %i columns, with many short parts', (width) => {
+    const check = result('create-name-only', 'must');
+    const headers = Object.fromEntries(['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'].map((name) => [`x-${name}`, '1']));
+    const request = { ...check.failure!.request, headers: { ...check.failure!.request.headers, ...headers } };
+    const report = buildReport({ settings, startedAt: new Date(0), durationMs: 5, checks: [{ ...check, failure: { ...check.failure!, request } }], exchanges: [], created: [], runErrors: [] });
+    const lines = /^ {7}Reproduce: (?:.*\\\n)*.*$/m.exec(new ConsoleFormat(false, false, width).summary(report))![0].split('\n');
+    const parts = curlParts(request);
+    // Each line holds the next parts in order; a part longer than a line stands alone, past the width.
+    let next = 0;
+    for (const [i, line] of lines.entries()) {
+      let rest = line.replace(/ \\$/, '').trimStart().replace(/^Reproduce: /, '');
+      const first = next;
+      while (next < parts.length && (rest === parts[next] || rest.startsWith(`${parts[next]} `))) rest = rest.slice(parts[next++]!.length + 1);
+      expect(next, line).toBeGreaterThan(first);
+      if (next - first > 1 || i === 0) expect(stringWidth(line), line).toBeLessThanOrEqual(width);
+      // Full: the next part, its space and the continuation would not have fitted.
+      if (next < parts.length) expect(stringWidth(line) - 2 + 1 + stringWidth(parts[next]!) + 2, `${line} / ${parts[next]}`).toBeGreaterThan(width);
+    }
+    expect(next).toBe(parts.length);
+  });
+});
+
+describe('what a check found wraps to the width, and never narrower than 20 columns', () => {
+  const wrapped = (width: number) => {
+    const check = result('create-name-only', 'must');
+    const lines = new ConsoleFormat(false, false, width).check({ ...check, failure: { ...check.failure!, message: 'x'.repeat(60) } })!.split('\n');
+    return lines.filter((line) => /^ {8}x+$/.test(line)).map((line) => line.trim().length);
+  };
+  test.each([
+    [40, [32, 28]],
+    [29, [21, 21, 18]],
+    [28, [20, 20, 20]],
+    [20, [20, 20, 20]],
+  ])('at %i columns, lines of %j', (width, lengths) => expect(wrapped(width)).toEqual(lengths));
+
+  test('the first line\'s continuation too: indented 2, to the width, never narrower than 20 columns after the indent', () => {
+    const widest = (width: number) => {
+      const continued = new ConsoleFormat(false, false, width).header({ ...settings, baseUrl: `http://${'h'.repeat(60)}.example/v1` }, '0.1.0').split('\n').slice(1);
+      for (const line of continued) expect(line.startsWith('  ')).toBe(true);
+      return Math.max(...continued.map((line) => line.length - 2));
+    };
+    expect([widest(24), widest(22), widest(21)]).toEqual([22, 20, 20]);
+  });
+});
+
 describe("a root cause's count is painted as its gravest check's level", () => {
   const painted = (levels: CheckResult['level'][]) => {
     const checks = levels.map((level, i) => result(`check-${i}`, level));
