@@ -15,6 +15,13 @@ describe('idSpaceOf', () => {
     expect(idSpaceOf(range(100, 1n, 1000n)).random).toBe(false);
   });
 
+  test('two ids are already read as a space: their order, whether they look drawn at random, their range widened (3 times it); one id, or the same id twice, is not', () => {
+    expect(idSpaceOf([100n, 5n])).toEqual({ count: 2, orderedShare: 0, random: true, size: 285 });
+    expect(idSpaceOf([5n, 100n])).toMatchObject({ orderedShare: 1, size: 285 });
+    expect(idSpaceOf([7n])).toEqual({ count: 1, orderedShare: 1, random: false, size: 1 });
+    expect(idSpaceOf([7n, 7n])).toEqual({ count: 1, orderedShare: 1, random: false, size: 1 });
+  });
+
   test('a sequence completed out of order under concurrency (pairs swapped) is still one', () => {
     const swapped = range(100).map((id, i, all) => (i % 8 === 0 && i + 1 < all.length ? all[i + 1]! : i % 8 === 1 ? all[i - 1]! : id));
     expect(idSpaceOf(swapped).orderedShare).toBeGreaterThan(ORDERED_SHARE);
