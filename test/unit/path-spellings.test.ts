@@ -24,6 +24,8 @@ describe('targetAsWritten', () => {
     ['http://h/v1/categories?a=1#frag', { path: '/v1/categories', query: 'a=1' }],
     ['https://user@h:443/v1//categories#x', { path: '/v1//categories' }],
     ['http://h', { path: '/' }],
+    ['http://h?x=1', { path: '/', query: 'x=1' }],
+    ['http://h/?x=1', { path: '/', query: 'x=1' }],
     ['/v1/categories?x', { path: '/v1/categories', query: 'x' }],
   ])('%s', (url, target) => expect(targetAsWritten(url)).toEqual(target));
 });
