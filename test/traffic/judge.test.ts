@@ -227,7 +227,8 @@ describe('judge: the command\'s report, exit codes and secrets', () => {
   test('a capture with a broken rule is nonconformant (exit 1); its keys and cookies are in no report file', async () => {
     const cookie = 'session=cookie-secret-value-123456';
     const path = await writeHar(dir, 'secrets.har', [
-      entry({ ...create({ name: 'Cats' }, 201, created(1, 'cats')), requestHeaders: { Cookie: cookie } }),
+      // The answer sets two cookies (a HAR joins Set-Cookie lines with a line break, as Chrome writes them).
+      entry({ ...create({ name: 'Cats' }, 201, created(1, 'cats')), requestHeaders: { Cookie: cookie }, responseHeaders: { 'Set-Cookie': 'sid=set-cookie-secret-aaaa1111; Path=/\nlb=second-cookie-bbbb2222; HttpOnly' } }),
       entry({ ...list([]), authorization: 'Bearer other-client-token-abcdefgh' }),
     ]);
     const out = join(dir, 'secrets-report');
@@ -236,7 +237,7 @@ describe('judge: the command\'s report, exit codes and secrets', () => {
     expect(outcome.exitCode).toBe(1);
     expect(console).toMatch(/✗ must {3}create-valid-bodies #1 POST \/v1\/categories → 201: Expected the created category to have name "Cats"/);
     const written = await Promise.all((await readdir(out)).map((file) => readFile(join(out, file), 'utf8')));
-    for (const secret of [KEY, 'cookie-secret-value-123456', 'other-client-token-abcdefgh']) {
+    for (const secret of [KEY, 'cookie-secret-value-123456', 'other-client-token-abcdefgh', 'set-cookie-secret-aaaa1111', 'second-cookie-bbbb2222']) {
       for (const text of [...written, console]) expect(text).not.toContain(secret);
     }
     expect(written.join('')).toContain('[capture-credential-1]');
