@@ -109,6 +109,8 @@ describe('a body rebuilt from params (chrome-har keeps a JSON or form body as it
     // A Content-Length is bytes, and wins over bodySize.
     expect(bodyLengths({ 'content-length': '21' }, 19)).toEqual({ bytes: 21 });
     expect(bodyLengths({ 'content-length': '21', 'content-encoding': 'gzip' }, -1)).toEqual({});
+    // A bodySize of 1 is a length (a body of one byte: `1`); 0 and -1 (unknown) are none.
+    expect([bodyLengths({}, 1), bodyLengths({}, 0), bodyLengths({}, -1)]).toEqual([{ bytes: 1, units: 1 }, {}, {}]);
   });
 
   test('JSON members with no length to check them against: missing', () => {

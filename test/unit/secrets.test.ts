@@ -424,4 +424,10 @@ describe('base64Forms: the base64 cores of a secret at each alignment (secrets/e
     // 'abcde' at alignment 0 has 6 characters of its own; at 1 and 2, 6 and 7 again: no form of 8.
     expect(base64Forms('abcde')).toEqual([]);
   });
+
+  test('each core is the characters wholly inside the secret\'s bits, no more, no fewer', () => {
+    // base64 of 'abcdefgh' after 0, 1 and 2 zero bytes: YWJjZGVmZ2g=, AGFiY2RlZmdo, AABhYmNkZWZnaA==.
+    // Character i holds bits [6i, 6i + 6); the secret's are [8a, 8a + 64): characters 0–9, 2–11, 3–12.
+    expect(base64Forms('abcdefgh')).toEqual(['YWJjZGVmZ2', 'FiY2RlZmdo', 'hYmNkZWZna']);
+  });
 });
