@@ -180,3 +180,18 @@ describe('hostile numbers and nesting', () => {
     expect(jsonText({ a: [1] })).toBe('{"a":[1]}');
   });
 });
+
+describe('how much of a value a finding shows', () => {
+  const lexeme = (digits: number) => lexemeOf((parseJson(`[${'7'.repeat(digits)}]`) as { json: { tree: unknown[] } }).json.tree[0]);
+  test('a number of 60 digits is shown whole; of 61, its first 20 and its length', () => {
+    expect(lexeme(60)).toBe('7'.repeat(60));
+    expect(lexeme(61)).toBe(`${'7'.repeat(20)}…(61 digits)`);
+  });
+  test('lexemeAt: a text of 80 characters is shown whole; of 81, its first 80 and …', async () => {
+    const { lexemeAt } = await import('../../src/json/lossless.js');
+    expect(lexemeAt(JSON.stringify({ name: 'n'.repeat(78) }), '/name')).toBe(`"${'n'.repeat(78)}"`);
+    expect(lexemeAt(JSON.stringify({ name: 'n'.repeat(79) }), '/name')).toBe(`"${'n'.repeat(79)}…`);
+    expect(lexemeAt(JSON.stringify({ name: 'n' }), '')).toBeUndefined();
+    expect(lexemeAt(JSON.stringify({ name: 'n' }), '/other')).toBeUndefined();
+  });
+});

@@ -292,6 +292,10 @@ describe('the remaining exported decisions, each with a case on each side of its
     expect(toolFailure(new Error('boom', { cause: new Error('deeper') })).line).toMatch(/boom/);
     expect(withCauses(new Error('outer', { cause: new Error('inner') }))).toBe('outer: inner');
     expect(withCauses(new Error('alone'))).toBe('alone');
+    // Three lines at most: a wrapper, its cause and the cause's; a fourth is left out.
+    const chain = (n: number): Error => (n === 1 ? new Error('e1') : new Error(`e${n}`, { cause: chain(n - 1) }));
+    expect(withCauses(chain(3))).toBe('e3: e2: e1');
+    expect(withCauses(chain(4))).toBe('e4: e3: e2');
   });
 });
 
