@@ -91,7 +91,7 @@ describe('describeDifference', () => {
 });
 
 describe('expectEachCase: every case judged, the first failure reported with a tally when there were several', () => {
-  const failing = (c: number) => Promise.resolve().then(() => expectStatus(answered(c), 400));
+  const failing = (c: number) => Promise.resolve().then(() => void expectStatus(answered(c), 400));
   const message = async (cases: number[]) => {
     try {
       await expectEachCase(cases, (c) => `case ${c}`, failing);
