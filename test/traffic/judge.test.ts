@@ -273,6 +273,21 @@ describe('judge: the command\'s report, exit codes and secrets', () => {
     expect(elsewhere.report.verdictReason).toMatch(/no exchange of the interface at https:\/\/other.example\/v1 among the 1 entries of the capture; they went to https:\/\/petstore.example\/v1 \(1\): check --base-url/);
   });
 
+  test('where a capture of another target went: the three bases it went to most, most first', async () => {
+    const to = (origin: string, n: number) => Array.from({ length: n }, () => entry({ ...list([]), url: `${origin}/v1/categories` }));
+    const path = await writeHar(dir, 'elsewhere.har', [...to('https://a.example', 1), ...to('https://b.example', 3), ...to('https://c.example', 2), ...to('https://d.example', 4)]);
+    const { report } = await judgeCapture({ checks: CHECKS, files: [path], baseUrl: 'https://other.example/v1', reportDir: null, formats: ['json'], out: null });
+    expect(report.verdictReason).toContain('among the 10 entries of the capture; they went to https://d.example/v1 (4), https://b.example/v1 (3), https://c.example/v1 (2): check --base-url');
+  });
+
+  test('ten bases are tallied, no more (a capture of a whole browsing session stays small); near miss: the tenth is', async () => {
+    const to = (origin: string, n: number) => Array.from({ length: n }, () => entry({ ...list([]), url: `${origin}/v1/categories` }));
+    const first = Array.from({ length: 9 }, (_, i) => to(`https://o${i}.example`, 1)).flat();
+    const said = async (late: string) => (await judgeCapture({ checks: CHECKS, files: [await writeHar(dir, `${late}.har`, [...first, ...to(`https://${late}.example`, 5), ...to('https://late.example', 6)])], baseUrl: 'https://other.example/v1', reportDir: null, formats: ['json'], out: null })).report.verdictReason;
+    // The 10th base seen is tallied and named first; the 11th, with more, is never tallied.
+    expect(await said('tenth')).toContain('they went to https://tenth.example/v1 (5), https://o0.example/v1 (1)');
+  });
+
   test('a file that is not HAR is a usage error; one cut short after some entries is judged as far as it goes', async () => {
     const notHar = join(dir, 'not.har');
     await writeFile(notHar, 'hello');

@@ -128,9 +128,12 @@ describe('the proxy judge records a body only where one went through', () => {
     });
     judge.take(forwarded('GET', ''));
     judge.take(forwarded('POST', '{"name":"Cats"}'));
+    // The near miss: a body of one byte is a body.
+    judge.take(forwarded('POST', '1'));
     expect(appended.map((request) => [request.method, request.body])).toEqual([
       ['GET', undefined],
       ['POST', '{"name":"Cats"}'],
+      ['POST', '1'],
     ]);
     expect('body' in appended[0]!).toBe(false);
   });
