@@ -267,3 +267,31 @@ describe('--report-dir -: one report, to stdout', () => {
     expect([two.code, two.stderr.trimEnd().split('\n').at(-1)]).toEqual([EXIT.usage, 'petstore-conformance: error: a report goes to stdout alone: --report-dir - takes exactly one --format (json, junit, html, md or har)']);
   });
 });
+
+describe('proxy --answer-deadline: whole seconds, 1 to 3600', () => {
+  // A bad --port after it stops the command once the deadline was read: what is said names the first bad flag.
+  test.each([
+    ['1', /--port/],
+    ['3600', /--port/],
+    ['0', /--answer-deadline.*whole seconds, 1 to 3600/],
+    ['3601', /--answer-deadline.*whole seconds, 1 to 3600/],
+    ['1.5', /--answer-deadline.*whole seconds, 1 to 3600/],
+  ])('%s: the error names %s', async (deadline, named) => {
+    const { code, stderr } = await cli(['proxy', '-u', 'http://127.0.0.1:9/v1', '--answer-deadline', deadline, '--port', '70000']);
+    expect(code).toBe(EXIT.usage);
+    expect(stderr).toMatch(named);
+  });
+});
+
+describe('proxy --port: 0 to 65535', () => {
+  test.each([
+    ['0', /--answer-deadline/],
+    ['65535', /--answer-deadline/],
+    ['65536', /--port.*a port, 0 to 65535/],
+    ['-1', /--port.*a port, 0 to 65535/],
+  ])('%s: the error names %s', async (port, named) => {
+    const { code, stderr } = await cli(['proxy', '-u', 'http://127.0.0.1:9/v1', '--port', port, '--answer-deadline', '0']);
+    expect(code).toBe(EXIT.usage);
+    expect(stderr).toMatch(named);
+  });
+});

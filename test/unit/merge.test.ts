@@ -98,10 +98,12 @@ describe('fleet target names are safe folder names', async () => {
     ['x ', 'it ends with a dot or a space (dropped on Windows)'],
     ['a:b', 'it holds a control character or one of < > : " | ? * (reserved on Windows)'],
     ['a\u0000b', 'it holds a control character or one of < > : " | ? * (reserved on Windows)'],
+    ['x'.repeat(201), 'it is over 200 bytes'],
+    ['é'.repeat(100) + 'x', 'it is over 200 bytes'],
   ])('%j is refused: %s', (name, reason) => {
     expect(unsafeFolderName(name)).toBe(reason);
   });
-  test.each(['staging', 'eu-west-1', 'prod.v2', 'console', 'a..b'])('%j is a folder name', (name) => {
+  test.each(['staging', 'eu-west-1', 'prod.v2', 'console', 'a..b', 'x'.repeat(200), 'é'.repeat(100)])('%j is a folder name', (name) => {
     expect(unsafeFolderName(name)).toBeUndefined();
   });
 });
