@@ -295,3 +295,16 @@ describe('proxy --port: 0 to 65535', () => {
     expect(stderr).toMatch(named);
   });
 });
+
+describe('judge --api-key-env: the key read from the variable named', () => {
+  test('set: the capture is judged with it (a request with the key is valid); empty or unset: exit 2, said', async () => {
+    const har = await writeHar(dir, 'key-env.har', [entry({ status: 200, responseBody: '[]' })]);
+    const judged = await cli(['judge', har, '-u', BASE, '--api-key-env', 'MY_JUDGE_KEY', '--report-dir', '-', '--format', 'json'], { env: { MY_JUDGE_KEY: 'some-key-of-the-capture-0123' } });
+    expect(judged.code).toBe(EXIT.conformant);
+    for (const env of [{ MY_JUDGE_KEY: '' }, {}]) {
+      const refused = await cli(['judge', har, '-u', BASE, '--api-key-env', 'MY_JUDGE_KEY'], { env });
+      expect(refused.code).toBe(EXIT.usage);
+      expect(refused.stderr).toContain('--api-key-env MY_JUDGE_KEY: the variable is not set');
+    }
+  });
+});

@@ -20,6 +20,8 @@ describe('normalizeBaseUrl', () => {
     ['api.example.com/v1', /not an absolute URL/],
     ['ftp://api.example.com/v1', /http or https/],
     ['https://user:secret@api.example.com/v1', /must not carry credentials/],
+    ['https://user@api.example.com/v1', /must not carry credentials/],
+    ['https://:secret@api.example.com/v1', /must not carry credentials/],
     ['https://api.example.com/v1?x=1', /query or fragment/],
   ])('%s is refused', (input, message) => {
     expect(() => normalizeBaseUrl(input)).toThrow(UsageError);

@@ -73,6 +73,15 @@ describe('merge', () => {
     await expect(broken).rejects.toThrow(`${join(dir, 'fleet.json')} is not a fleet report (schemas/fleet.schema.json): `);
   });
 
+  test('two parts that report the same target overlap: exit 2, naming both; near miss: two targets, one part each, merge', async () => {
+    const [a, b] = [await part(report(false), 0, 1, 't'), await part(report(false), 0, 1, 't')];
+    const merging = mergeFleets([a, b], await mkdtemp(join(tmpdir(), 'pcs-merged-')));
+    await expect(merging).rejects.toMatchObject({ code: 'PCS_USAGE' });
+    await expect(merging).rejects.toThrow(`the target t is reported by both ${a} and ${b}: the shards overlap`);
+    const merged = await mergeFleets([a, await part(report(false), 0, 1, 'u')], await mkdtemp(join(tmpdir(), 'pcs-merged-')));
+    expect(merged.fleet.targets.map((target) => target.name)).toEqual(['t', 'u']);
+  });
+
   test('a forged headline in a report never writes control characters to the terminal', async () => {
     const dir = await part({ ...report(false), headline: 'CONFORMANT\u001b]0;pwned\u0007\u001b[2J' }, 0);
     const lines: string[] = [];
