@@ -328,6 +328,25 @@ describe('a capture read within bounds', () => {
     expect(summary.invalid!.listed[0]).toEqual({ file: path, entry: 1, reason: 'response.status is not an integer (found string)' });
     expect(summary.judged).toBe(1);
   });
+
+  test('on the console: the first 10 entries not read and the first 10 bodies not kept, each named, then one line for the rest; near miss: 10 of each, no such line', async () => {
+    const odd = { ...entry({ status: 200, responseBody: '[]' }), response: { status: 'two hundred' } };
+    const big = (i: number) => entry({ status: 200, responseBody: `[{"id":1,"name":"${'n'.repeat(2_000)}"}]`, startMs: i });
+    const printed = async (n: number) => {
+      const path = await writeHar(dir, `odd-${n}.har`, [...Array.from({ length: n }, () => odd), ...Array.from({ length: n }, (_, i) => big(i))]);
+      let console = '';
+      await judgeCapture({ checks: CHECKS, files: [path], baseUrl: BASE, maxBodyBytes: 1024, reportDir: null, formats: ['json'], out: { write: (text: string) => ((console += text), true) } as never });
+      return console.split('\n');
+    };
+    const eleven = await printed(11);
+    expect(eleven.filter((line) => line.startsWith('  not read: '))).toHaveLength(10);
+    expect(eleven.filter((line) => line.startsWith('  not judged: #'))).toHaveLength(10);
+    expect(eleven).toContain('  … 1 more entries not read (report.json: traffic.invalid lists the first 11)');
+    expect(eleven).toContain('  … 1 more bodies not kept (report.json: traffic.dropped lists the first 11)');
+    const ten = await printed(10);
+    expect(ten.filter((line) => line.startsWith('  not read: '))).toHaveLength(10);
+    expect(ten.filter((line) => line.startsWith('  … '))).toEqual([]);
+  });
 });
 
 describe("this tool's own capture of a body it kept cut", () => {
