@@ -201,6 +201,13 @@ describe('what a capture holds and leaves out', () => {
     expect(checks.get('no-server-error')!.status).toBe('passed');
   });
 
+  test('an entry with no time to place it (a startedDateTime that is no date) is counted and left alone', async () => {
+    const undated = { ...entry({ status: 500, responseBody: '<h1>500</h1>' }), startedDateTime: 'yesterday' };
+    const checks = await judge([undated, list([])]);
+    expect(checks.summary).toMatchObject({ entries: 2, judged: 1, other: 1 });
+    expect(checks.get('no-server-error')!.status).toBe('passed');
+  });
+
   test('as mitmproxy writes it: microsecond times with an offset, lower-case names, HTTP/2 pseudo-headers, base64 for a body it calls binary', async () => {
     const body = JSON.stringify([{ id: 5, name: 'Chats 🐈' }]);
     const mitm = entry(list([]));
