@@ -207,3 +207,26 @@ test('a client that goes away takes its request to the target with it: the targe
     await new Promise((resolve) => target.close(resolve));
   }
 });
+
+test('a target that does not answer within the deadline: the client gets the proxy\'s 504, a line says so as it happens, and a notice counts it', async () => {
+  const target = createServer(() => {});
+  await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
+  const stop = new AbortController();
+  let listening!: (url: string) => void;
+  const url = new Promise<string>((resolve) => (listening = resolve));
+  let printed = '';
+  const out = { write: (text: string) => ((printed += text), true) } as never;
+  const session = runProxySession({ checks: CHECKS, baseUrl: `http://127.0.0.1:${(target.address() as AddressInfo).port}/v1`, host: '127.0.0.1', port: 0, stop: stop.signal, reportDir: null, formats: ['json'], out, answerDeadlineMs: 1_000, onListening: (proxy) => listening(proxy.baseUrl) });
+  try {
+    const answer = await request(`${await url}/categories?page=2`);
+    expect([answer.statusCode, answer.headers['proxy-status']]).toEqual([504, 'petstore-conformance; error=connection_timeout']);
+    await answer.body.dump();
+  } finally {
+    stop.abort('the test is done');
+  }
+  const { report } = await session;
+  target.closeAllConnections();
+  await new Promise((resolve) => target.close(resolve));
+  expect(printed).toContain("  ! the target did not answer GET /v1/categories within 1 s: the client got the proxy's 504\n");
+  expect(report.notices).toContain("1 exchanges got no answer from the target within 1 s: each client got the proxy's 504 (Proxy-Status: petstore-conformance), and they are not judged");
+});
