@@ -106,3 +106,21 @@ describe('expectEachCase: every case judged, the first failure reported with a t
     expect(await message([400, 400])).toBe('passed');
   });
 });
+
+describe('how a value is named in a message', async () => {
+  const { kindOf, quote } = await import('../../src/check/expect.js');
+  test.each([
+    [null, 'null'],
+    [[], 'an array'],
+    [{}, 'an object'],
+    ['x', 'a string'],
+    [1, 'a number'],
+    [true, 'a boolean'],
+  ])('%j is %s', (value, kind) => expect(kindOf(value)).toBe(kind));
+
+  test('a text of 80 characters is quoted whole; of 81, its first 80 and its length; absent is said', () => {
+    expect(quote('q'.repeat(80))).toBe(JSON.stringify('q'.repeat(80)));
+    expect(quote('q'.repeat(81))).toBe(JSON.stringify(`${'q'.repeat(80)}…(81 chars)`));
+    expect(quote(undefined)).toBe('absent');
+  });
+});
