@@ -175,4 +175,20 @@ describe('bounded tokens: the entry a capture is read by', () => {
     expect(JSON.stringify(await read(`[{"a":{"b":"${heavy}"}}]`, bounds))).toMatch(/__petstoreConformanceCut/);
     expect(await read('[{"a":"short"}]', bounds)).toEqual([{ a: 'short' }]);
   });
+
+  test('cut deep inside arrays and objects, each container opened in the entry is closed as what it is (the stage\'s tokens stay a well-formed stream)', async () => {
+    const { Readable } = await import('node:stream');
+    const { default: chain } = await import('stream-chain');
+    const { parser } = await import('stream-json');
+    const { boundedTokens } = await import('../../src/traffic/bounded-tokens.js');
+    const text = `[{"a":[[1,{"b":"${'x'.repeat(200)}"}]]}, {"c":1}]`;
+    const tokens = Readable.from([text]).pipe(chain([parser({ packKeys: false, packStrings: false, packNumbers: false, streamKeys: true, streamStrings: true, streamNumbers: true }), boundedTokens(bounds)]));
+    const stack: string[] = [];
+    for await (const { name } of tokens as unknown as AsyncIterable<{ name: string }>) {
+      if (name === 'startObject' || name === 'startArray') stack.push(name);
+      if (name === 'endObject') expect(stack.pop()).toBe('startObject');
+      if (name === 'endArray') expect(stack.pop()).toBe('startArray');
+    }
+    expect(stack).toEqual([]);
+  });
 });
