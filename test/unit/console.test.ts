@@ -176,6 +176,20 @@ describe("a root cause's count is painted as its gravest check's level", () => {
   });
 });
 
+describe('the verdict line is painted by the verdict: green conformant, red nonconformant, yellow anything else', () => {
+  test.each([
+    [false, 'green'],
+    [true, 'red'],
+  ] as const)('a must check failed: %s → %s', (failed, style) => {
+    const report = buildReport({ settings, startedAt: new Date(0), durationMs: 5, checks: [result('create-name-only', 'must', failed)], exchanges: [], created: [], runErrors: [] });
+    expect(new ConsoleFormat(true, false, 200).verdict(report)).toContain(styleText(['bold', style], report.headline));
+  });
+  test('a run error: yellow', () => {
+    const report = buildReport({ settings, startedAt: new Date(0), durationMs: 5, checks: [result('create-name-only', 'must', false)], exchanges: [], created: [], runErrors: ['boom'] });
+    expect(new ConsoleFormat(true, false, 200).verdict(report)).toContain(styleText(['bold', 'yellow'], report.headline));
+  });
+});
+
 describe('the first line names the target', () => {
   test('the embedded reference server says so; near miss: an external target is its URL alone', () => {
     const format = new ConsoleFormat(false, false, 200);

@@ -41,6 +41,13 @@ describe('merge', () => {
     await expect(merging).rejects.toThrow(`${join(dir, 't', 'report.json')} is a report of version "2.0"; this tool merges reports of version 1.x`);
   });
 
+  test('a report.json with one violation of its schema: exit 2, naming the file and it', async () => {
+    const dir = await part({ ...report(false), verdict: 'fine' }, 0);
+    const merging = mergeFleets([dir], await mkdtemp(join(tmpdir(), 'pcs-merged-')));
+    await expect(merging).rejects.toMatchObject({ code: 'PCS_USAGE' });
+    await expect(merging).rejects.toThrow(`${join(dir, 't', 'report.json')} is not a report (schemas/report.schema.json): `);
+  });
+
   test('a part that claims exit 0 for a nonconformant report: the outcome is the report’s', async () => {
     const dir = await part(report(true), 0);
     const outcome = await mergeFleets([dir], await mkdtemp(join(tmpdir(), 'pcs-merged-')));

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { settleAll } from '../../src/check/settle.js';
 import { deriveSeed, derivedHex } from '../../src/check/seed.js';
-import { buildIsCurrent } from '../../src/core/build-state.js';
+import { buildIsCurrent, sourcesStamp } from '../../src/core/build-state.js';
 import { parseShard, shardOf } from '../../src/config/shard.js';
 import { trafficSettings } from '../../src/traffic/judge-capture.js';
 import { isToolFailureLine, toolFailureIn } from '../../src/core/tool-failure.js';
@@ -79,6 +79,18 @@ describe('buildIsCurrent', () => {
   test('no bundle: not current', () => {
     rmSync(at(BUNDLE));
     expect(buildIsCurrent(root)).toBe(false);
+  });
+
+  test('sourcesStamp: 16 hex characters, the same for the same sources, another when one is written', () => {
+    const stamp = sourcesStamp(root);
+    expect(stamp).toMatch(/^[0-9a-f]{16}$/);
+    expect(sourcesStamp(root)).toBe(stamp);
+    utimesSync(at('src/deep/b.ts'), 1001, 1001);
+    expect(sourcesStamp(root)).not.toBe(stamp);
+    // A declaration file is no source.
+    const again = sourcesStamp(root);
+    utimesSync(at('src/deep/c.d.ts'), 7000, 7000);
+    expect(sourcesStamp(root)).toBe(again);
   });
 });
 
