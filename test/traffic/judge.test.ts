@@ -64,6 +64,8 @@ describe('one exchange at a time, each rule with a capture that breaks it and on
     ['auth-path-spellings', '5', { ...list([{ id: 1, name: 'Cats' }]), path: '/categories/', authorization: null }, { status: 401, responseBody: error(401), path: '/categories/', authorization: null }],
     ['path-spellings-no-server-error', '5', { status: 500, responseBody: '<h1>500</h1>', path: '/categories;x=1' }, { ...list([]), path: '/categories;x=1' }],
     ['auth-rejects-generated-credentials', '5/R2', { ...list([]), authorization: `Basic ${btoa(`${KEY}:`)}` }, { status: 401, responseBody: error(401), authorization: `Basic ${btoa(`${KEY}:`)}` }],
+    ['pets-requires-auth', '5', { status: 200, responseBody: '{"id":1}', path: '/pets/1', authorization: null }, { status: 401, responseBody: error(401), path: '/pets/1', authorization: null }],
+    ['orders-requires-auth', '5', { status: 200, responseBody: '[]', path: '/store/orders', authorization: null }, { status: 401, responseBody: error(401), path: '/store/orders', authorization: null }],
     ['unauthorized-has-challenge', '5', { status: 401, responseBody: error(401), authorization: null, responseHeaders: { 'WWW-Authenticate': 'Basic realm="x"' } }, { status: 401, responseBody: error(401), authorization: null }],
   ])('%s (%s)', async (id, _clause, breaking, nearMiss) => {
     const broken = (await judge([breaking])).get(id)!;
