@@ -161,6 +161,13 @@ describe('the body bound', () => {
     const { items } = await read(await file(harText([withHeaders(20_000), withHeaders(10_000), good])), { maxBodyBytes: 30 });
     expect(problems(items)).toEqual([expect.stringMatching(/^is larger than three bodies of --max-response-bytes 30 \(\d+ characters read\): not read$/), 'ok', 'ok']);
   });
+
+  test('three bodies, not two: with --max-response-bytes 300000 (400,004 characters of base64 each), an entry of some 1.94 million is read, one of 2.32 million is not', async () => {
+    // Bound: 3 × 400,004 + 1 MiB = 2,248,588. Three values of 390,000 characters, and small headers of 64 each.
+    const weighing = (small: number) => ({ ...good, request: { ...(good as { request: object }).request, headers: [...Array.from({ length: 3 }, (_, i) => ({ name: `big${i}`, value: 'v'.repeat(390_000) })), ...Array.from({ length: small }, () => ({ name: 'a', value: 'b' }))] } });
+    const { items } = await read(await file(harText([weighing(12_000), weighing(18_000), good])), { maxBodyBytes: 300_000 });
+    expect(problems(items)).toEqual(['ok', expect.stringMatching(/^is larger than three bodies of --max-response-bytes 300000 /), 'ok']);
+  });
 });
 
 describe('what is no HAR, and a capture cut short', () => {

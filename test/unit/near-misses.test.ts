@@ -47,6 +47,11 @@ describe('the verdict: an errored check decides it only at must', () => {
   ] as const)('%s: %s', (_what, level, verdict) => {
     expect(decideVerdict([passedMust, check(level, 'error')], { assessable: true, runErrors: [], strict: false }).verdict).toBe(verdict);
   });
+
+  test('a target not assessed is an error whatever passed, its reason given or, absent, said in general', () => {
+    expect(decideVerdict([passedMust], { assessable: false, runErrors: [], strict: false })).toEqual({ verdict: 'error', reason: 'the target could not be assessed' });
+    expect(decideVerdict([passedMust], { assessable: false, unassessableReason: 'the key is refused', runErrors: [], strict: false })).toEqual({ verdict: 'error', reason: 'the key is refused' });
+  });
 });
 
 describe('the gate: a known failure holds through its expiry day', () => {
