@@ -130,3 +130,17 @@ describe('errors are matched on their codes', async () => {
     expect(new Set([new UsageError('a'), new RunStopped('b'), new CheckFailure('c', {} as never)].map((error) => error.code)).size).toBe(3);
   });
 });
+
+describe('assertSecureTransport: the key never crosses the network in plain http unless told', async () => {
+  const { assertSecureTransport } = await import('../../src/config/base-url.js');
+  test('plain http to another host is refused, naming it and the way out', () => {
+    expect(() => assertSecureTransport('http://api.example.com/v1', false)).toThrow(UsageError);
+    expect(() => assertSecureTransport('http://api.example.com/v1', false)).toThrow('plain http to api.example.com would send the API key unencrypted; use https, or pass --allow-insecure-http');
+  });
+  test.each([
+    ['https to another host', 'https://api.example.com/v1', false],
+    ['plain http with --allow-insecure-http', 'http://api.example.com/v1', true],
+    ['plain http to this machine', 'http://127.0.0.1:8080/v1', false],
+    ['plain http to localhost', 'http://localhost:8080/v1', false],
+  ])('near miss: %s is let through', (_what, url, allowed) => expect(() => assertSecureTransport(url, allowed)).not.toThrow());
+});

@@ -55,6 +55,15 @@ describe('a connection slot', () => {
     expect([slot.open, slot.connects]).toEqual([true, 2]);
   });
 
+  test('closed: its dispatcher destroyed, no connection open, the next request on a new one (connection 2)', async () => {
+    const { slot, made } = slotWithFakes();
+    slot.dispatcher(false);
+    made[0]!.emit('connect');
+    await slot.close();
+    expect([made[0]!.destroyed, slot.open, slot.connectionId]).toEqual([true, false, '3.2']);
+    expect(slot.dispatcher(false)).toBe(made[1]);
+  });
+
   test('near miss: a fresh request when no connection is open keeps the dispatcher', () => {
     const { slot, made } = slotWithFakes();
     slot.dispatcher(false);
