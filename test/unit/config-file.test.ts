@@ -43,3 +43,7 @@ test('a selection of targets: every name given, in its order, once; a name it la
   expect(config.select('all')).toEqual(['a', 'b']);
   expect(() => config.select('a,c')).toThrow(`${path} has no target "c"; it has: a, b`);
 });
+
+test('a file that cannot be read is named as the configuration file it was to be', async () => {
+  await expect(loadConfig(join(dir, 'absent.yaml'))).rejects.toThrow(`cannot read the configuration file ${join(dir, 'absent.yaml')}: ENOENT`);
+});
