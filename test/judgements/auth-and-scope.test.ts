@@ -204,3 +204,18 @@ describe('every exported judgement and decision has a case table', () => {
     expect(reporting.filter((name) => !held(name))).toEqual([]);
   });
 });
+
+describe('carriedKey: where a request without Authorization carries a key, read back by name', async () => {
+  const { carriedKey } = await import('../../src/http/key-placement.js');
+  test.each([
+    ['a query parameter', '?api_key=x', {}, undefined, 'the query parameter api_key'],
+    ['a key header', '', { 'x-api-key': 'k' }, undefined, 'the header X-API-Key'],
+    ['one cookie', '', { cookie: 'session=abc' }, undefined, 'the cookie session'],
+    ['two cookies', '', { cookie: 'a=1; b=2' }, undefined, 'the cookies a, b'],
+    ['a form field', '', { 'content-type': 'application/x-www-form-urlencoded' }, 'access_token=k', 'the form field access_token'],
+    ['near miss: the same field in JSON', '', { 'content-type': 'application/json' }, '{"access_token":"k"}', undefined],
+    ['near miss: nothing', '', {}, undefined, undefined],
+  ] as Array<[string, string, Record<string, string>, string | undefined, string | undefined]>)('%s', (_what, query, headers, body, words) => {
+    expect(carriedKey({ url: `http://h/v1/categories${query}`, headers, ...(body === undefined ? {} : { body }) })).toBe(words);
+  });
+});

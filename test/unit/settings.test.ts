@@ -35,6 +35,15 @@ describe('every numeric setting has bounds, and they hold', () => {
     expect(() => checkValues({ profile: 'all' as never }, 'x')).toThrow(/profile must be one of full, read-only/);
     expect(() => checkValues({ rateLimit: 5, connections: 8, profile: 'read-only' }, 'x')).not.toThrow();
   });
+
+  test.each([
+    ['a boolean', 'strict', true, false, 'true'],
+    ['a pattern of checks', 'checkFilter', '^list-', '', '('],
+  ] as const)('%s setting (%s): %j and %j are accepted; near miss: %j is not', (_kind, name, first, second, refused) => {
+    expect(() => checkValues({ [name]: first }, 'x')).not.toThrow();
+    expect(() => checkValues({ [name]: second }, 'x')).not.toThrow();
+    expect(() => checkValues({ [name]: refused as never }, 'x')).toThrow(UsageError);
+  });
 });
 
 describe('what derives from the table', () => {
