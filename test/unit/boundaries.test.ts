@@ -33,6 +33,8 @@ describe('code points of a text (section 8: length limits count characters)', ()
     ['a lone high unit 0xDBFF before a letter', '\uDBFFa', 2],
     ['a lone low unit 0xDC00', '\uDC00', 1],
     ['0xDC00 then a low unit: no pair', '\uDC00\uDC00', 2],
+    ['0xD7FF, one below the high units, then a low unit: no pair', '\uD7FF\uDC00', 2],
+    ['0xDBFF then 0xE000, one past the low units: no pair', '\uDBFF\uE000', 2],
   ])('%s', (_what, text, count) => expect(codePoints(text)).toBe(count));
 });
 
