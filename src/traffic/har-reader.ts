@@ -149,8 +149,7 @@ export async function* readHarEntries(path: string, options: HarReadOptions = {}
   let ended = false;
   let pipeline: ReturnType<typeof chain> | undefined;
   const maxBody = options.maxBodyBytes ?? SETTINGS.maxResponseBytes.default;
-  // A body is at most its bytes as text, or 4 characters per 3 bytes in base64.
-  const valueChars = Math.ceil(maxBody / 3) * 4 + 4;
+  const valueChars = valueCharsFor(maxBody);
   const stop = () => pipeline?.destroy();
   options.signal?.addEventListener('abort', stop, { once: true });
   try {
@@ -206,6 +205,9 @@ export async function* readHarEntries(path: string, options: HarReadOptions = {}
   }
 }
 
+/** The longest value read whole (characters): a body is at most its bytes as text, or 4 characters per 3 bytes in base64. */
+const valueCharsFor = (maxBody: number) => Math.ceil(maxBody / 3) * 4 + 4;
+
 /**
  * Why an entry cannot be judged, in words (`response.status is not an integer`), or
  * undefined when it has the shape the judge reads.
@@ -222,7 +224,7 @@ function entryProblem(entry: unknown, maxBody: number): string | undefined {
       return `${path === '' ? 'has' : `${path} has`} no ${(error.params as { missingProperty: string }).missingProperty}`;
     case 'type': {
       const type = String((error.params as { type: string | string[] }).type).split(',')[0]!;
-      const found = isCut(data) ? `over ${Math.ceil(maxBody / 3) * 4 + 4} characters` : typeof data === 'number' ? String(data) : data === null ? 'null' : Array.isArray(data) ? 'a list' : typeof data;
+      const found = isCut(data) ? `over ${valueCharsFor(maxBody)} characters` : typeof data === 'number' ? String(data) : data === null ? 'null' : Array.isArray(data) ? 'a list' : typeof data;
       return `${where}is not ${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type} (found ${found})`;
     }
     case 'minimum':

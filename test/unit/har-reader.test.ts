@@ -140,6 +140,11 @@ describe('an entry’s problem, in words', () => {
     expect(problems((await read(await file(harText([broken(change)])))).items)).toEqual([problem]);
   });
 
+  test('a value cut at the bound is said by the bound: with --max-response-bytes 30, over 44 characters (the base64 of 30 bytes and 4)', async () => {
+    const { items } = await read(await file(harText([broken((e) => (e.response.status = 's'.repeat(100)))])), { maxBodyBytes: 30 });
+    expect(problems(items)).toEqual(['response.status is not an integer (found over 44 characters)']);
+  });
+
   test('near miss: a header without its value (axios-har-tracker’s Content-Type of a GET) is no problem: it is read as empty', async () => {
     expect(problems((await read(await file(harText([broken((e: Record<string, any>) => delete e.request.headers[0].value)])))).items)).toEqual(['ok']);
   });

@@ -53,3 +53,15 @@ test('wilson: the 95 % interval of a score, and its edges', () => {
   expect(wilson(3, 3)[1]).toBe(1);
   expect(wilson(0, 3)[0]).toBe(0);
 });
+
+describe('npm run mutations\' list (scripts/mutation-list.ts)', async () => {
+  const { readFileSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const { packageRoot } = await import('../../src/core/package-info.js');
+  const { MUTATIONS } = await import('../../scripts/mutation-list.js');
+  test('every listed mutation still finds its text in its file, and changes it: a stale one would stop the pass', () => {
+    const stale = MUTATIONS.filter(({ file, from, to }) => from === to || !readFileSync(join(packageRoot, file), 'utf8').includes(from)).map(({ file, what }) => `${file}: ${what}`);
+    expect(stale).toEqual([]);
+    expect(MUTATIONS.length).toBeGreaterThanOrEqual(270);
+  });
+});
