@@ -114,3 +114,20 @@ describe('reports that cannot be written', () => {
     expect(await readlink(join(reports, 'latest'))).toBe('run-2');
   });
 });
+
+describe('a key refused past the preflight', () => {
+  test('a target whose list hangs (the preflight lets the run go on) and that refuses every create: the run stops after 8 refused requests with the key, exit 3, naming the key', async () => {
+    const server = await startRawServer((req, res) => {
+      if (req.method === 'GET') return;
+      res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Bearer' }).end('{"code":"unauthorized","message":"no","status":401}');
+    });
+    try {
+      const outcome = await runConformance({ baseUrl: server.baseUrl, apiKey: 'a-key-of-sixteen-or-more', timeoutMs: 1_000, reportDir: null, out: null });
+      expect(outcome.exitCode).toBe(3);
+      // Eight, the bound (http/safety.ts KEY_REFUSED_AFTER): no ninth request with the key went out.
+      expect(outcome.report.verdictReason).toMatch(/^every request with the configured key \(8\) was answered 401: the target refuses the key/);
+    } finally {
+      await server.close();
+    }
+  });
+});
