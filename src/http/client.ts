@@ -11,6 +11,7 @@ import type { ConnectionLimitRecord } from './connection-limit.js';
 import { isConnectionFailure, loadCause, UNANSWERED_ON_REUSED } from './load-policy.js';
 import { recordedRequest, requestLine, targetAsWritten, withBodyCapped, type Exchange, type RecordedResponse, type TransportError } from '../core/exchange.js';
 import { HungRoutes } from './hung-routes.js';
+import { NO_CREDENTIAL } from './credential.js';
 import { BASELINE_FORM } from './client-form.js';
 import { bodyText, isIdempotent, type RequestSpec } from './request.js';
 import { RequestGuard, TargetHealth } from './safety.js';
@@ -65,6 +66,9 @@ interface Attempt {
   stopped?: string;
 }
 
+/** The request that asks, after a streak of resets, whether the target answers at all. */
+const LIVENESS: RequestSpec = { method: 'GET', path: '/categories', credential: NO_CREDENTIAL };
+
 /**
  * The one HTTP client every request of a run goes through (undici, keep-alive). Redirects
  * are never followed (a 3xx is a finding and the key never travels to another origin);
@@ -96,6 +100,8 @@ export class HttpClient {
   #resetsInARow = 0;
   /** Requests that went unanswered on a reused connection and were answered on a new one (their first attempts, capped). */
   readonly #answeredOnNew: Exchange[] = [];
+  /** The liveness request under way, once a streak of resets asked whether the target still answers (see {@link #stillAnswers}). */
+  #liveness: Promise<boolean> | undefined;
 
   constructor(options: ClientOptions) {
     this.#options = options;
@@ -234,7 +240,9 @@ export class HttpClient {
         isIdempotent(spec) || !carriesKey(spec) || !written || (await this.#options.wasApplied?.(spec, (lookup) => this.send(lookup, checkId, onAttempt))) === false;
       if (isConnectionFailure(exchange)) this.#resetsInARow++;
       const cause = loadCause(exchange, { crowded, written, limitResets, sentAgain: unansweredOnReused !== undefined, resetsInARow: this.#resetsInARow, connections: this.#options.connections });
-      if (cause === 'streak') {
+      // A streak stops the run only when the target answers nothing: one that resets every
+      // create but answers a list gives its answer to these requests, judged as any other.
+      if (cause === 'streak' && !(spec !== LIVENESS && (await this.#stillAnswers(checkId)))) {
         const why = `the target reset ${this.#resetsInARow} connections in a row before any response, the last with ${this.#pool.limit.current} open at most: the run cannot go on`;
         this.#options.guard?.stop(why);
         report(exchange);
@@ -269,6 +277,22 @@ export class HttpClient {
       report(exchange);
       return exchange;
     }
+  }
+
+  /**
+   * Whether the target still answers a connection, asked once by every request that ends a
+   * streak of resets at the same time: a keyless `GET /categories`, which writes nothing and
+   * is answered before any handler logic (as the preflight's probe, runner/probe.ts). Its
+   * answer, whatever its status, ends the streak.
+   */
+  #stillAnswers(checkId: string): Promise<boolean> {
+    this.#liveness ??= this.send(LIVENESS, checkId)
+      .then(
+        (exchange) => exchange.response !== undefined,
+        () => false,
+      )
+      .finally(() => (this.#liveness = undefined));
+    return this.#liveness;
   }
 
   /** One attempt on `slot`: never throws for the target's failures. */

@@ -18,6 +18,9 @@ export interface Credential {
   placed?: PlacedParts;
 }
 
+/** No `Authorization` header at all (spec section 5: refused with 401). */
+export const NO_CREDENTIAL: Credential = { name: 'missing', description: 'no Authorization header' };
+
 /**
  * The valid key under the scheme name spelled `scheme` (`bearer`, `BEARER`): valid too,
  * as the scheme is case-insensitive (RFC 9110 §11.1).

@@ -3,12 +3,10 @@ import { hasCode } from '../core/errors.js';
 import type { Exchange } from '../core/exchange.js';
 import { listenForStop } from '../core/stop-channel.js';
 import { HttpClient } from '../http/client.js';
-import { validCredential, type Credential } from '../http/credential.js';
+import { NO_CREDENTIAL, validCredential, type Credential } from '../http/credential.js';
 import { PREFLIGHT_GRACE_MS, preflightDiagnosis, unreachable } from '../check/preflight.js';
 import { RequestGuard } from '../http/safety.js';
 import { KEY_PLACEHOLDER, Redactor } from '../secrets/redactor.js';
-
-const NO_CREDENTIAL: Credential = { name: 'missing', description: 'no Authorization header' };
 
 /** A target's preflight under way: each part settles as it is known (the probe's exchange first). */
 export interface Preflight {
