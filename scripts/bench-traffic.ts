@@ -21,7 +21,7 @@ const T0 = Date.parse('2026-11-24T00:00:00.000Z');
  * authorized lists of a catalogue that grows by fifty creates, unauthenticated lists,
  * refused bodies, and lookups of a pet. One entry at a time, with the file's backpressure.
  */
-async function writeBenchHar(path: string, count: number): Promise<void> {
+export async function writeBenchHar(path: string, count: number): Promise<void> {
   const file = createWriteStream(path);
   const write = async (text: string) => {
     if (!file.write(text)) await once(file, 'drain');

@@ -32,6 +32,17 @@ describe('a run against the embedded reference server', async () => {
     expect(outcome.report.checks.filter((c) => c.status !== 'passed')).toEqual([]);
   });
 
+  test('stops the embedded server it started: its port refuses connections once the run has ended', async () => {
+    const { connect } = await import('node:net');
+    const { hostname, port } = new URL(onDisk.target.baseUrl);
+    const refused = await new Promise<string>((resolve) => {
+      const socket = connect(Number(port), hostname);
+      socket.once('connect', () => (socket.destroy(), resolve('connected')));
+      socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'));
+    });
+    expect(refused).toBe('ECONNREFUSED');
+  });
+
   test('writes report.json with the contract fields', () => {
     expect(onDisk.verdict).toBe('conformant');
     expect(onDisk.target.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
@@ -129,6 +140,19 @@ describe('a check never passes on an exchange it did not make', () => {
     expect(failure?.message).toMatch(/Expected a response, received no response \(CONNECTION_RESET/);
     expect(report.verdict, report.verdictReason).toBe('nonconformant');
     expect(report.checks.filter((c) => c.status === 'failed').map((c) => c.id)).toEqual(report.checks.filter((c) => posting.has(c.id) && c.status === 'failed').map((c) => c.id));
+  });
+});
+
+describe('on a terminal', () => {
+  test('the status line counts the checks done of the checks the run declares', async () => {
+    const out = Object.assign(sink(), { isTTY: true, columns: 120 });
+    const { report } = await runConformance({ checkFilter: '^list-401-', reportDir: null, out, color: false });
+    const total = report.checks.length;
+    expect(total).toBeGreaterThan(3);
+    const lines = out.text().split(/\r\u001b\[2K|\n/);
+    // Each check's end shows the count of those done, of all: the last shows them all.
+    expect(lines.filter((line) => line.startsWith(`1 of ${total} checks · `))).not.toEqual([]);
+    expect(lines.filter((line) => line.startsWith(`${total} of ${total} checks · `))).not.toEqual([]);
   });
 });
 

@@ -192,3 +192,44 @@ describe('transport: chunked framing and the peer version', () => {
     expect((await list(clientFor(server.baseUrl))).response?.httpVersion).toBeUndefined();
   });
 });
+
+describe("the client's cookie jar (RFC 6265), which only the key-placement check sends back", () => {
+  test.each([
+    ['a session cookie of the API', ['sid=abc; Path=/v1; HttpOnly'], { cookies: [{ name: 'sid', value: 'abc' }], setBy: 'the 200 to a keyed list' }],
+    // RFC 6265 §5.4: the longer path first (b's default path is /v1).
+    ['two, the longer path first', ['a=1; Path=/', 'b=2'], { cookies: [{ name: 'b', value: '2' }, { name: 'a', value: '1' }], setBy: 'the 200 to a keyed list' }],
+    ['near miss: another path', ['sid=abc; Path=/v2'], undefined],
+    ['near miss: another domain', ['sid=abc; Domain=example.com'], undefined],
+    ['near miss: expired', ['sid=abc; Expires=Thu, 01 Jan 1970 00:00:00 GMT'], undefined],
+    ['none set', [], undefined],
+  ] as const)('%s', async (_what, setCookie, jar) => {
+    server = await startRawServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json', ...(setCookie.length > 0 ? { 'set-cookie': [...setCookie] } : {}) }).end('[]'));
+    const c = clientFor(server.baseUrl);
+    await list(c);
+    expect(c.cookiesFor('/categories')).toEqual(jar);
+  });
+
+  test('says which answer set a cookie: the 401 to a keyless create', async () => {
+    server = await startRawServer((_req, res) => res.writeHead(401, { 'content-type': 'application/json', 'set-cookie': 'tracking=1' }).end('{}'));
+    const c = clientFor(server.baseUrl);
+    await c.send({ method: 'POST', path: '/categories', credential: { name: 'missing', description: 'none' }, body: { json: {} } }, 'test');
+    expect(c.cookiesFor('/categories')?.setBy).toBe('the 401 to a keyless create');
+  });
+});
+
+describe('a check that ends passes its large-body lease on (client.release)', () => {
+  test('after a 21 MiB list (one lease in the budget), a second check sends once the first has ended', async () => {
+    const large = `[${' '.repeat(21 * 1024 * 1024)}]`;
+    server = await startRawServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(large));
+    const c = clientFor(server.baseUrl, { maxResponseBytes: 32 * 1024 * 1024 });
+    expect((await c.send({ method: 'GET', path: '/categories', credential: validCredential(KEY) }, 'first')).response?.bodyBytes).toBe(large.length);
+    let sent = false;
+    const second = c.send({ method: 'GET', path: '/categories', credential: validCredential(KEY) }, 'second').then((exchange) => ((sent = true), exchange));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(sent).toBe(false);
+    expect(server.received).toHaveLength(1);
+    c.release('first');
+    expect((await second).response?.status).toBe(200);
+    expect(server.received).toHaveLength(2);
+  });
+});
