@@ -6,6 +6,7 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { withDefaults, type RunSettings } from '../../src/config/settings.js';
 import { CheckContext } from '../../src/check/context.js';
+import { BASELINE_FORM } from '../../src/http/client-form.js';
 import { registerFor, releaseRun, runState, RunState } from '../../src/check/run-state.js';
 import { startReferenceServer, type ReferenceServer } from '../../src/reference/server.js';
 
@@ -69,5 +70,20 @@ describe('the state of a target is read while a class registers its checks, neve
     registerFor(settings, () => void runState());
     expect(() => runState()).toThrow(/while a class module registers its checks/);
     await releaseRun(settings);
+  });
+});
+
+describe("a check sends only requests its premise admits (check/premises.ts)", () => {
+  test('a body of another media type from a check of the interface is a defect of the suite, thrown before it is sent', async () => {
+    const form = { ...BASELINE_FORM, contentType: 'text/plain' };
+    await expect(new CheckContext('create-name-only', run).send('POST', '/categories', run.valid, { json: { name: 'a' } }, { form })).rejects.toThrow(
+      'a defect of the suite: create-name-only sends a request outside its premise',
+    );
+    expect(sent).toEqual([]);
+  });
+
+  test('near miss: the same body as JSON is sent', async () => {
+    await new CheckContext('create-name-only', run).send('POST', '/categories', run.valid, { json: { name: 'a' } });
+    expect(sent).toEqual(['GET', 'POST']);
   });
 });

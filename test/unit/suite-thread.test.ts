@@ -53,7 +53,8 @@ describe('each way a test ends reaches the collector', () => {
       for (const target of inject('runs')) describe(target.runId, () => {
         test('p', { meta: ${meta('p')} }, () => {});
         test('f', { meta: ${meta('f')} }, () => { throw new Error('it broke'); });
-        test('s', { meta: ${meta('s')} }, ({ task, skip }) => { task.meta.check.outcome = { status: 'skipped', reason: 'its own reason' }; skip('its own reason'); });
+        // It works 5 ms or more (by the clock it is measured with) before it skips itself.
+        test('s', { meta: ${meta('s')} }, ({ task, skip }) => { const t0 = performance.now(); while (performance.now() - t0 < 5); task.meta.check.outcome = { status: 'skipped', reason: 'its own reason' }; skip('its own reason'); });
         test.skip('x', { meta: ${meta('x')} }, () => {});
       });`);
     expect(collectors[0]!.runErrors).toEqual([]);
@@ -62,8 +63,9 @@ describe('each way a test ends reaches the collector', () => {
     expect(result('f')).toMatchObject({ status: 'error', reason: 'it broke' });
     expect(result('s')).toMatchObject({ status: 'skipped', reason: 'its own reason' });
     expect(result('x')).toMatchObject({ status: 'skipped', reason: NOT_SELECTED });
-    // One never run took no time: 0 ms, not a guess.
+    // One never run took no time: 0 ms, not a guess; one that skipped itself, the time it ran.
     expect(result('x')!.durationMs).toBe(0);
+    expect(result('s')!.durationMs).toBeGreaterThanOrEqual(5);
     // In the order they ended, not held back to the block's end.
     expect(heard).toEqual(['p', 'f', 's', 'x']);
   });
