@@ -12,7 +12,7 @@ export const SLOW_TESTS = [
   'test/suite/seeds.test.ts',
   'test/cli/cli.test.ts',
   'test/cli/hostile-traffic.test.ts',
-  'test/traffic/proxy.test.ts',
+  'test/traffic/proxy-matrix.test.ts',
   'test/suite/safety.test.ts',
   'test/suite/fleet.test.ts',
   'test/suite/verdicts.test.ts',

@@ -248,10 +248,6 @@ export async function startValidatingProxy(options: ProxyOptions): Promise<Runni
       // The target closed its connection after this answer: so does the proxy, once the answer is out.
       if (upstream.closed) incoming.socket.end();
     });
-    // A client that goes away takes its request to the target with it.
-    outgoing.on('close', () => {
-      if (!outgoing.writableFinished) abortUpstream?.(new Error('the client closed its connection'));
-    });
     void done.finally(() => clearTimeout(deadline));
     inFlight.set(done, () => {
       clearTimeout(deadline);
@@ -262,6 +258,9 @@ export async function startValidatingProxy(options: ProxyOptions): Promise<Runni
   };
 
   const server: Server = createServer(handle);
+  // A client's connection lives as long as the target's (its 'disconnect' below): never
+  // closed by Node's own idle timeout (5 s), which would make it stale where the target's is not.
+  server.keepAliveTimeout = 0;
   server.on('connection', (socket: Socket) => {
     sockets.add(socket);
     const upstream = { dispatcher: connectUpstream(), busy: false, closed: false };
@@ -273,6 +272,7 @@ export async function startValidatingProxy(options: ProxyOptions): Promise<Runni
       upstream.closed = true;
       if (!upstream.busy) socket.end();
     });
+    // A client that goes away takes its connection to the target with it, and so its request under way.
     socket.on('close', () => {
       sockets.delete(socket);
       upstreams.delete(socket);

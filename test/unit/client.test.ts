@@ -233,3 +233,53 @@ describe('a check that ends passes its large-body lease on (client.release)', ()
     expect(server.received).toHaveLength(2);
   });
 });
+
+test('close ends every connection the client kept alive: the server sees each close', async () => {
+  const closed: Array<Promise<void>> = [];
+  server = await startRawServer((req, res) => {
+    closed.push(new Promise<void>((resolve) => req.socket.once('close', () => resolve())));
+    // Kept alive for 10 minutes on both sides (undici heeds the hint): only the client's close ends them.
+    res.writeHead(200, { 'content-type': 'application/json', 'keep-alive': 'timeout=600' }).end('[]');
+  }, { keepAliveTimeout: 600_000 });
+  const c = clientFor(server.baseUrl);
+  // Two at once: two connections, both kept alive.
+  await Promise.all([list(c), list(c)]);
+  expect(closed).toHaveLength(2);
+  await c.close();
+  client = undefined;
+  await Promise.all(closed);
+});
+
+test('a stop abandons a request still waiting for its connection (a proxy that never answers CONNECT): it ends at the stop, not at its timeout', async () => {
+  const { createServer: createTcpServer } = await import('node:net');
+  const { RequestGuard } = await import('../../src/http/safety.js');
+  const held: import('node:net').Socket[] = [];
+  // Accepts the tunnel's connection and never answers the CONNECT.
+  const silent = createTcpServer((socket) => void held.push(socket.resume()));
+  await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+  const guard = new RequestGuard({ profile: 'full' });
+  client = new HttpClient({
+    baseUrl: 'http://target.invalid/v1',
+    timeoutMs: 3_600_000,
+    maxResponseBytes: 1024,
+    connections: 1,
+    patienceSeconds: 30,
+    redactor: new Redactor(),
+    userAgent: 'test',
+    guard,
+    proxy: { httpProxy: `http://127.0.0.1:${(silent.address() as import('node:net').AddressInfo).port}`, httpsProxy: '', noProxy: '' },
+  });
+  try {
+    const sending = list(client).then(
+      (exchange) => `answered: ${exchange.error?.code}`,
+      (error: Error) => `thrown: ${error.name}`,
+    );
+    // Once the proxy holds the tunnel's connection, the run stops.
+    await new Promise<void>((resolve) => silent.once('connection', () => resolve()));
+    guard.stop('interrupted by the user');
+    expect(await sending).toBe('thrown: RunStopped');
+  } finally {
+    for (const socket of held) socket.destroy();
+    await new Promise((resolve) => silent.close(resolve));
+  }
+});

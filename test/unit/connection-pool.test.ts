@@ -55,6 +55,21 @@ describe('a connection slot', () => {
     expect([slot.open, slot.connects]).toEqual([true, 2]);
   });
 
+  test('counts the request heads written on its current dispatcher only: a request that did not see the count grow never left', () => {
+    const { slot, made } = slotWithFakes();
+    slot.dispatcher(false);
+    made[0]!.emit('connect');
+    expect(slot.written).toBe(0);
+    made[0]!.emit('requestWritten');
+    made[0]!.emit('requestWritten');
+    expect(slot.written).toBe(2);
+    slot.dispatcher(true);
+    // near miss: the replaced dispatcher's late event is not counted
+    made[0]!.emit('requestWritten');
+    made[1]!.emit('requestWritten');
+    expect(slot.written).toBe(3);
+  });
+
   test('closed: its dispatcher destroyed, no connection open, the next request on a new one (connection 2)', async () => {
     const { slot, made } = slotWithFakes();
     slot.dispatcher(false);

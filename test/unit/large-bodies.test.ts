@@ -181,6 +181,28 @@ describe('the heap pacer', () => {
   });
 });
 
+describe('the heap pacer on watch (clock controlled)', () => {
+  test('paces every period from the watch on, not a ms before; a second watch starts no second timer', () => {
+    vi.useFakeTimers();
+    try {
+      let paced = 0;
+      // A heap that grows past the bound between any two looks: every pace collects.
+      let heap = HEAP_FLOOR_BYTES;
+      const pacer = new HeapPacer(() => void paced++, () => (heap += 2 * HEAP_GROWTH_BYTES));
+      pacer.watch(1_000);
+      pacer.watch(1_000);
+      vi.advanceTimersByTime(999);
+      expect(paced).toBe(0);
+      vi.advanceTimersByTime(1);
+      expect(paced).toBe(1);
+      vi.advanceTimersByTime(1_000);
+      expect(paced).toBe(2);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
 describe('PausableDeadline: the time a request waits on the client itself is not the server\'s', () => {
   test('it runs out at its time, not a ms before; paused, it does not run; resumed, it runs out at what was left (clock controlled)', () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });

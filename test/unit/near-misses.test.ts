@@ -102,6 +102,18 @@ describe('captured traffic', () => {
     expect(redactor.text('trace-0123456789abcdef')).toBe('trace-0123456789abcdef');
   });
 
+  test.each([
+    ['a query parameter that names a key', { url: `${BASE}/categories?page=2&API_KEY=query-key-0123456789abcdef#top` }, true],
+    ['near miss: a query parameter of another name', { url: `${BASE}/categories?page=query-key-0123456789abcdef` }, false],
+    ['a form field access_token', { url: `${BASE}/categories`, postData: { mimeType: 'application/x-www-form-urlencoded; charset=utf-8', text: 'name=Cats&access_token=query-key-0123456789abcdef' } }, true],
+    ['near miss: a form field of another name', { url: `${BASE}/categories`, postData: { mimeType: 'application/x-www-form-urlencoded', text: 'name=query-key-0123456789abcdef' } }, false],
+    ['near miss: access_token in a JSON body', { url: `${BASE}/categories`, postData: { mimeType: 'application/json', text: 'access_token=query-key-0123456789abcdef' } }, false],
+  ])('a capture’s key in %s is a secret: %s', (_what, request, secret) => {
+    const redactor = new Redactor();
+    registerCaptureSecrets({ request: { headers: [], ...request } }, redactor, [], new Map());
+    expect(redactor.text('query-key-0123456789abcdef') !== 'query-key-0123456789abcdef').toBe(secret);
+  });
+
   test('X-API-Key and Api-Key carry secrets from the first sight, in any case', () => {
     for (const name of ['X-API-Key', 'api-key', 'Api-Key']) {
       const redactor = new Redactor();
