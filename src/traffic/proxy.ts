@@ -248,7 +248,6 @@ export async function startValidatingProxy(options: ProxyOptions): Promise<Runni
       // The target closed its connection after this answer: so does the proxy, once the answer is out.
       if (upstream.closed) incoming.socket.end();
     });
-    void done.finally(() => clearTimeout(deadline));
     inFlight.set(done, () => {
       clearTimeout(deadline);
       abortUpstream?.(new Error('the proxy stopped'));
