@@ -117,11 +117,13 @@ async function inProcess(options: ProxyJudgeOptions, har: string | undefined, ou
 }
 
 /**
- * One thread: a judge, or a recorder when `har` is given; `finish`'s `notJudged` counts what
- * it shed (not judged, or not recorded). Past `bound`, a judge sheds each exchange it is
- * handed; a recorder takes every one and says, through `room`, when to wait.
+ * One thread running `file` (judge-thread.ts, or a test's own): a judge, or a recorder when
+ * `har` is given; `finish`'s `notJudged` counts what it shed (not judged, or not recorded).
+ * Past `bound`, a judge sheds each exchange it is handed; a recorder takes every one and
+ * says, through `room`, when to wait. A thread that fails, or that has not finished by the
+ * deadline and a grace of {@link FINISH_GRACE_MS}, ends with `failed` saying so.
  */
-async function inThread(file: URL | string, options: ProxyJudgeOptions, har: string | undefined, output: JudgingOutput, bound: { bytes: number; exchanges: number }): Promise<Omit<Judging, 'finish'> & { finish(deadlineMs: number): Promise<ProxyJudgement & { notJudged: number; failed?: string }> }> {
+export async function inThread(file: URL | string, options: ProxyJudgeOptions, har: string | undefined, output: JudgingOutput, bound: { bytes: number; exchanges: number }): Promise<Omit<Judging, 'finish'> & { finish(deadlineMs: number): Promise<ProxyJudgement & { notJudged: number; failed?: string }> }> {
   const deadline = new SharedArrayBuffer(Float64Array.BYTES_PER_ELEMENT);
   const data: JudgeThreadData = { options, ...(har !== undefined ? { har } : {}), deadline };
   // None of the host's Node options (--input-type, --inspect, a loader): the thread needs none.

@@ -414,3 +414,35 @@ describe.skipIf(!buildIsCurrent())('the judge\'s and the HAR writer\'s backlogs 
     }
   });
 });
+
+describe('a judging thread that fails or does not finish is the tool\'s trouble, said, never a hang', async () => {
+  const { inThread } = await import('../../src/traffic/judging.js');
+  /** A thread file of `source`, which gets `parentPort`. */
+  const threadFile = async (source: string) => {
+    const { writeFile } = await import('node:fs/promises');
+    const file = join(dir, `thread-${Math.random().toString(36).slice(2)}.mjs`);
+    await writeFile(file, `import { parentPort } from 'node:worker_threads';\n${source}`);
+    return file;
+  };
+  const output = { print: () => {}, onHarFailure: () => {} };
+  const exchange = (): ForwardedExchange => ({ startMs: 0, endMs: 1, method: 'GET', url: 'http://127.0.0.1:9/v1/categories', clientHeaders: [], forwardedHeaders: [], requestBody: { kept: new Uint8Array(0), bytes: 0 }, status: 200, responseHeaders: [], responseBody: { kept: new Uint8Array(2), bytes: 2 } });
+
+  test('a thread that throws: what comes after is shed, a writer waiting is let go, and finish says why', async () => {
+    const file = await threadFile(`parentPort.postMessage({ type: 'ready' }); parentPort.on('message', () => { throw new Error('the judge broke'); });`);
+    const judging = await inThread(file, { baseUrl: 'http://127.0.0.1:9/v1', checks: CHECKS, recordOnly: true }, undefined, output, { bytes: 0, exchanges: 0 });
+    judging.take(exchange());
+    // Past its bound of none: the writer asks to wait, until the thread's failure lets it go.
+    await judging.room();
+    judging.take(exchange());
+    const judged = await judging.finish(Date.now() + 60_000);
+    expect([judged.failed, judged.notJudged]).toEqual(['the judging thread failed: the judge broke', 1]);
+  });
+
+  test('a thread that never finishes: finish ends at the deadline and its grace, saying so', async () => {
+    const file = await threadFile(`parentPort.postMessage({ type: 'ready' }); parentPort.on('message', () => {});`);
+    const judging = await inThread(file, { baseUrl: 'http://127.0.0.1:9/v1', checks: CHECKS }, undefined, output, { bytes: 1024, exchanges: Infinity });
+    judging.take(exchange());
+    const judged = await judging.finish(Date.now());
+    expect(judged.failed).toBe('the judge did not end by its deadline');
+  });
+});
