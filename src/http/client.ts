@@ -464,7 +464,7 @@ function carriesKey(spec: RequestSpec): boolean {
 }
 
 /** Connections a request may use before its target counts as not reached (a reused one that was closed, then a fresh one, then one more). */
-const MAX_CONNECTS_PER_REQUEST = 3;
+export const MAX_CONNECTS_PER_REQUEST = 3;
 
 /** A request's connections kept failing before any response: undici would go on connecting. */
 class ConnectionsFailing extends Error {

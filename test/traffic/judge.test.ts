@@ -58,6 +58,7 @@ describe('one exchange at a time, each rule with a capture that breaks it and on
     ['create-rejects-missing-name', '4.2/R2', create({ description: 'x' }, 201, created(1, '')), create({ description: 'x' }, 400, error(400))],
     ['create-rejects-malformed-json', '4.2', create('{"name":', 201, created(1, 'x')), create('{"name":', 400, error(400))],
     ['create-rejects-wrong-type-name', '4.2', create({ name: 7 }, 201, created(1, '7')), create({ name: 7 }, 400, error(400))],
+    ['create-rejects-invalid-bodies', '4.2', create({ name: 7 }, 201, created(1, '7')), create({ name: 7 }, 400, error(400))],
     ['create-ignores-client-id', '2', create({ id: 42, name: 'Cats' }, 201, created(42, 'Cats')), create({ id: 42, name: 'Cats' }, 201, created(1, 'Cats'))],
     ['create-401-missing', '4.2/R3', { ...create({}, 400, error(400)), authorization: null }, { ...create({}, 401, error(401)), authorization: null }],
     ['list-401-basic-scheme', '5/R2', { ...list([]), authorization: `Basic ${KEY}` }, { status: 401, responseBody: error(401), authorization: `Basic ${KEY}` }],

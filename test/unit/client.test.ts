@@ -283,3 +283,28 @@ test('a stop abandons a request still waiting for its connection (a proxy that n
     await new Promise((resolve) => silent.close(resolve));
   }
 });
+
+test('a proxy that accepts each tunnel and then breaks it: the request ends after a few connections, not 300,000; near miss: the count stops at the bound', async () => {
+  const { createServer: createTcpServer } = await import('node:net');
+  const { MAX_CONNECTS_PER_REQUEST } = await import('../../src/http/client.js');
+  let tunnels = 0;
+  const breaking = createTcpServer((socket) => socket.once('data', () => void (tunnels++, socket.end('HTTP/1.1 200 Connection established\r\n\r\nnot HTTP at all\r\n\r\n'))));
+  await new Promise<void>((resolve) => breaking.listen(0, '127.0.0.1', resolve));
+  client = new HttpClient({
+    baseUrl: 'http://target.invalid/v1',
+    timeoutMs: 60_000,
+    maxResponseBytes: 1024,
+    connections: 1,
+    patienceSeconds: 30,
+    redactor: new Redactor(),
+    userAgent: 'test',
+    proxy: { httpProxy: `http://127.0.0.1:${(breaking.address() as import('node:net').AddressInfo).port}`, httpsProxy: '', noProxy: '' },
+  });
+  try {
+    const exchange = await list(client);
+    expect(exchange.error?.message).toMatch(new RegExp(`^${MAX_CONNECTS_PER_REQUEST + 1} connections in a row failed before a response \\(a proxy that accepts the tunnel and then breaks it`));
+    expect(tunnels).toBeLessThanOrEqual(MAX_CONNECTS_PER_REQUEST + 2);
+  } finally {
+    await new Promise((resolve) => breaking.close(resolve));
+  }
+});
