@@ -8,6 +8,7 @@
  * the router does not leaves the operation open on these (section 5: "applies to every
  * operation of the service"). The active run sends them; the traffic judge recognises them.
  */
+import { LRUCache } from 'lru-cache';
 import { targetAsWritten } from '../core/exchange.js';
 
 /** One spelling: its id, its words, and how it spells the path of a base URL's `/categories`. */
@@ -57,6 +58,18 @@ function leniently(path: string): string {
  * {@link PATH_SPELLINGS} whose mark it bears names it.
  */
 export function spellingOf(url: string): PathSpelling | undefined {
+  let seen = spellings.get(url);
+  if (seen === undefined) spellings.set(url, (seen = { spelling: spellingWritten(url) }));
+  return seen.spelling;
+}
+
+/**
+ * The spellings of the URLs seen last: a capture or a proxy's traffic repeats a few URLs
+ * millions of times, and each look costs some microseconds of regular expressions.
+ */
+const spellings = new LRUCache<string, { spelling: PathSpelling | undefined }>({ max: 1024 });
+
+function spellingWritten(url: string): PathSpelling | undefined {
   const { path, query } = targetAsWritten(url);
   if (!leniently(path).endsWith('/v1/categories')) return undefined;
   if (path.endsWith('/v1/categories')) return query === '' ? byId('empty-query') : undefined;

@@ -5,17 +5,18 @@
  * mitmproxy, Redocly's proxy, Playwright's `recordHar` and this tool's own
  * `exchanges.har` all write this shape.
  */
+import { once } from 'node:events';
 import type { Readable } from 'node:stream';
 import { createGunzip, createInflate } from 'node:zlib';
 import chain from 'stream-chain';
 import { parser } from 'stream-json';
-import { pick } from 'stream-json/filters/pick.js';
 import { streamValues } from 'stream-json/streamers/stream-values.js';
 import { openRegularFile } from '../config/read-input.js';
 import { SETTINGS } from '../config/settings.js';
 import { UsageError, hasCode } from '../core/errors.js';
 import { schemaErrors } from '../schema/validators.js';
-import { CUT, boundedTokens, isCut } from './bounded-tokens.js';
+import { CUT, TOKEN_WEIGHT, boundedTokens, isCut } from './bounded-tokens.js';
+import { HarSplitter, HarSyntaxError, type HarMember } from './har-splitter.js';
 
 /** A name/value pair of HAR's `headers`, `cookies` and `queryString`. */
 export interface HarPair {
@@ -106,19 +107,20 @@ class ReadFailure extends Error {
  * The bytes of a capture as a stream, inflated when the file is compressed: mitmproxy's
  * har_dump and savehar write `.zhar` files as zlib (RFC 1950), and a HAR may be gzipped.
  * Told by the first two bytes, whatever the file's name. Only a regular file is read.
- * @param ended called when every byte of the file was read.
+ * @returns the bytes (an error of the file's reading comes out of them too), and every stream to destroy when done.
  * @throws UsageError when the file cannot be opened or is not a regular file (a FIFO, a device).
  */
-async function captureBytes(path: string, ended: () => void): Promise<Readable[]> {
+async function captureBytes(path: string): Promise<{ bytes: Readable; streams: Readable[] }> {
   const file = await openRegularFile(path, 'the capture');
   const head = Buffer.alloc(2);
   await file.read(head, 0, 2, 0);
-  const bytes = file.createReadStream({ start: 0 });
-  bytes.on('end', ended);
-  if (head[0] === 0x1f && head[1] === 0x8b) return [bytes, createGunzip()];
+  // Reads of 1 MiB: a gigabyte in a thousand reads, not sixteen thousand, each a round trip to the thread pool.
+  const bytes = file.createReadStream({ start: 0, highWaterMark: 1024 * 1024 });
   // A zlib header: deflate (CM 8) and a check that makes the two bytes a multiple of 31.
-  if ((head[0]! & 0x0f) === 8 && (head[0]! * 256 + head[1]!) % 31 === 0) return [bytes, createInflate()];
-  return [bytes];
+  const inflate = head[0] === 0x1f && head[1] === 0x8b ? createGunzip() : (head[0]! & 0x0f) === 8 && (head[0]! * 256 + head[1]!) % 31 === 0 ? createInflate() : undefined;
+  if (!inflate) return { bytes, streams: [bytes] };
+  bytes.on('error', (error) => inflate.destroy(error));
+  return { bytes: bytes.pipe(inflate), streams: [bytes, inflate] };
 }
 
 /**
@@ -135,57 +137,64 @@ export async function* readHarEntries(path: string, options: HarReadOptions = {}
   let index = 0;
   // HAR 1.2 requires log.version and log.creator: JSON with neither, and no entry, is no HAR.
   let harLog = false;
-  // Whether the file starts as a HAR does: one that breaks later is a HAR cut short, however
-  // its reads fell (the parser throws for a whole chunk, values it had parsed included).
+  // Whether the file starts as a HAR does: one that breaks later is a HAR cut short.
   let harStart = false;
   let head = '';
-  const sniff = (chunk: Buffer) => {
-    if (head.length < HAR_START_BYTES) {
-      head += chunk.toString('latin1', 0, HAR_START_BYTES - head.length);
-      harStart = HAR_START.test(head);
-    }
-    return chunk;
-  };
-  let ended = false;
-  let pipeline: ReturnType<typeof chain> | undefined;
+  let creatorSeen = false;
   const maxBody = options.maxBodyBytes ?? SETTINGS.maxResponseBytes.default;
   const valueChars = valueCharsFor(maxBody);
-  const stop = () => pipeline?.destroy();
+  const bounds = { valueChars, entryChars: 3 * valueChars + 1024 * 1024 };
+  const splitter = new HarSplitter(wholeBytesFor(bounds));
+  let streams: Readable[] = [];
+  const stop = () => streams.forEach((stream) => stream.destroy());
   options.signal?.addEventListener('abort', stop, { once: true });
+  /** A large value's streaming parse, under way. */
+  let large: LargeValue | undefined;
+  /** What a value of the capture makes of the reading: an item to hand on, or nothing. */
+  const taken = (member: HarMember, value: unknown): HarItem | undefined => {
+    if (member === 'other') return undefined;
+    harLog = true;
+    if (member === 'version') return undefined;
+    if (member === 'creator') {
+      if (!creatorSeen && typeof value === 'object' && value !== null && typeof (value as HarCreator).name === 'string') options.onCreator?.(value as HarCreator);
+      creatorSeen = true;
+      return undefined;
+    }
+    index++;
+    const object = typeof value === 'object' && value !== null && !Array.isArray(value);
+    const problem = object ? entryProblem(value, maxBody) : 'is not an object';
+    return problem === undefined ? { index, entry: value as HarEntry } : { index, problem };
+  };
   try {
-    const bytes = await captureBytes(path, () => (ended = true)).catch((error: unknown) => Promise.reject(new ReadFailure(error)));
-    // Keys, strings and numbers come in pieces, packed within bounds (bounded-tokens.ts); stream-json keeps every character of a string (a U+FEFF inside a body included).
-    pipeline = chain([
-      ...bytes,
-      sniff,
-      parser({ packKeys: false, packStrings: false, packNumbers: false, streamKeys: true, streamStrings: true, streamNumbers: true }),
-      boundedTokens({ valueChars, entryChars: 3 * valueChars + 1024 * 1024, entryDepth: 4 }),
-      pick({ filter: /^log\.(version|creator|entries\.\d+)$/ }),
-      streamValues(),
-    ]);
+    const capture = await captureBytes(path).catch((error: unknown) => Promise.reject(new ReadFailure(error)));
+    streams = capture.streams;
     if (options.signal?.aborted) return;
-    let versionSeen = false;
-    let creatorSeen = false;
-    const values = (pipeline as AsyncIterable<{ value: unknown }>)[Symbol.asyncIterator]();
-    for (;;) {
+    const chunks = (capture.bytes as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
+    for (let done = false; !done; ) {
       // Only the reading's own errors are the capture's: a failure while an entry is handed on is the tool's.
-      const step = await values.next().catch((error: unknown) => Promise.reject(new ReadFailure(error)));
-      if (step.done) break;
-      const { value } = step.value;
-      harLog = true;
-      const item = value as Partial<HarEntry> & Partial<HarCreator>;
-      const object = typeof item === 'object' && item !== null && !Array.isArray(item);
-      if (typeof item === 'string' && !versionSeen && index === 0) {
-        versionSeen = true;
-      } else if (object && !creatorSeen && typeof item.name === 'string' && !('request' in item) && !('response' in item) && !('startedDateTime' in item)) {
-        creatorSeen = true;
-        options.onCreator?.(item as HarCreator);
-      } else {
-        index++;
-        const problem = object ? entryProblem(item, maxBody) : 'is not an object';
-        yield problem === undefined ? { index, entry: item as HarEntry } : { index, problem };
+      const pieces = await (async () => {
+        const step = await chunks.next();
+        if (step.done) {
+          done = true;
+          return splitter.end();
+        }
+        if (head.length < HAR_START_BYTES) {
+          head += (step.value as Buffer).toString('latin1', 0, HAR_START_BYTES - head.length);
+          harStart = HAR_START.test(head);
+        }
+        return splitter.push(step.value as Buffer);
+      })().catch((error: unknown) => Promise.reject(new ReadFailure(error)));
+      for (const piece of pieces) {
+        let item: HarItem | undefined;
+        if ('text' in piece) item = taken(piece.member, await parsed(piece.text));
+        else {
+          if (piece.first) large = largeValue(piece.member, bounds);
+          await large!.write(piece.part).catch((error: unknown) => Promise.reject(new ReadFailure(error)));
+          if (piece.last) item = taken(piece.member, await large!.end().catch((error: unknown) => Promise.reject(new ReadFailure(error))));
+        }
+        if (item) yield item;
+        if (options.signal?.aborted) return;
       }
-      if (options.signal?.aborted) return;
     }
     if (!harLog) throw new UsageError(`the capture ${path} is not a HAR: no log.entries (a HAR 1.2 file holds {"log": {"version", "creator", "entries"}})`);
   } catch (thrown) {
@@ -197,12 +206,70 @@ export async function* readHarEntries(path: string, options: HarReadOptions = {}
     if (code && !/^Z_/.test(code)) throw new UsageError(`cannot read the capture ${path}: ${code}`);
     const reason = String((error as Error).message ?? error).split('\n')[0]!;
     if (!harLog && !harStart) throw new UsageError(`the capture ${path} is not a HAR file (JSON): ${reason}`);
-    // Every byte read and the JSON not done: the file was cut; else it breaks where it stands.
-    throw new CaptureCut(path, index, ended || /^Z_BUF_ERROR$/.test(code ?? '') ? 'ends before its JSON does' : `is not JSON past its start (${reason})`);
+    // The file ended before its JSON did: it was cut; else it breaks where it stands.
+    const cut = (error instanceof HarSyntaxError && error.atEnd) || code === 'Z_BUF_ERROR';
+    throw new CaptureCut(path, index, cut ? 'ends before its JSON does' : `is not JSON past its start (${reason})`);
   } finally {
     options.signal?.removeEventListener('abort', stop);
-    pipeline?.destroy();
+    stop();
+    large?.destroy();
   }
+}
+
+/** A value handed on whole, parsed: a JSON error is the capture's. */
+async function parsed(text: string): Promise<unknown> {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new ReadFailure(error);
+  }
+}
+
+/**
+ * The largest value parsed whole (bytes): within it, no string or number passes the
+ * value bound and no entry its weight (each token weighs at most 17 times its bytes:
+ * bounded-tokens.ts), so `JSON.parse` gives what the bounded parse would. Past it, a value
+ * is parsed as a stream, within those bounds.
+ */
+function wholeBytesFor(bounds: { valueChars: number; entryChars: number }): number {
+  return Math.min(bounds.valueChars, Math.floor(bounds.entryChars / (TOKEN_WEIGHT + 1)), LARGEST_WHOLE_BYTES);
+}
+
+/** Values past this many bytes are parsed as streams whatever the bounds, so memory holds a few MiB of the file's text at most. */
+const LARGEST_WHOLE_BYTES = 4 * 1024 * 1024;
+
+/** A large value's streaming parse: its bytes written in order, then its value (an entry bounded as a whole, bounded-tokens.ts); anything but an entry, a creator or a version is only checked. */
+interface LargeValue {
+  write(bytes: Buffer): Promise<void>;
+  /** @returns the value, once every byte was written; undefined for a value only checked. */
+  end(): Promise<unknown>;
+  destroy(): void;
+}
+
+function largeValue(member: HarMember, bounds: { valueChars: number; entryChars: number }): LargeValue {
+  const kept = member !== 'other';
+  // Keys, strings and numbers come in pieces, packed within bounds; stream-json keeps every character of a string (a U+FEFF inside a body included).
+  const stream = chain([
+    parser({ packKeys: false, packStrings: false, packNumbers: false, streamKeys: true, streamStrings: true, streamNumbers: true }),
+    ...(kept ? [boundedTokens({ ...bounds, entryDepth: member === 'entry' ? 1 : Infinity }), streamValues()] : []),
+  ]);
+  let result: unknown;
+  stream.on('data', (item: { value: unknown }) => void (kept && (result = item.value)));
+  const ended = new Promise<unknown>((resolve, reject) => {
+    stream.once('error', reject);
+    stream.once('end', () => resolve(result));
+  });
+  ended.catch(() => {});
+  return {
+    async write(bytes) {
+      if (!stream.write(bytes)) await Promise.race([once(stream, 'drain'), ended]);
+    },
+    end() {
+      stream.end();
+      return ended;
+    },
+    destroy: () => stream.destroy(),
+  };
 }
 
 /** The longest value read whole (characters): a body is at most its bytes as text, or 4 characters per 3 bytes in base64. */

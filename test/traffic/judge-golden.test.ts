@@ -44,3 +44,22 @@ test('each recorder\'s capture of each server, judged with the key known: the go
   }
   await expect(`${sections.join('\n\n')}\n`).toMatchFileSnapshot('__snapshots__/judge-golden.txt');
 });
+
+test('the bench\'s capture (4,600 exchanges of a growing catalogue), read whole and, under a body bound of 600 bytes, mostly as streams: the golden file holds every outcome and word', async () => {
+  const { mkdtemp, rm } = await import('node:fs/promises');
+  const { tmpdir } = await import('node:os');
+  const { writeBenchHar } = await import('../../scripts/bench-traffic.js');
+  const dir = await mkdtemp(join(tmpdir(), 'pcs-judge-golden-'));
+  try {
+    const file = join(dir, 'bench.har');
+    await writeBenchHar(file, 4_600);
+    const sections: string[] = [];
+    for (const maxBodyBytes of [undefined, 600]) {
+      const { report } = await judgeCapture({ checks: CHECKS, files: [file], baseUrl: 'https://petstore.example/v1', apiKey: 'bench-traffic-key-0123456789abcdef', reportDir: null, formats: ['json'], out: null, ...(maxBodyBytes ? { maxBodyBytes } : {}) });
+      sections.push(`# --max-response-bytes ${maxBodyBytes ?? 'default'}\n${digest(report).replaceAll(dir, '<dir>')}`);
+    }
+    await expect(`${sections.join('\n\n')}\n`).toMatchFileSnapshot('__snapshots__/judge-golden-bench.txt');
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}, 60_000);

@@ -55,6 +55,14 @@ describe('the creator and the entries', () => {
     expect(problems(items)).toEqual(['ok', 'ok']);
   });
 
+  test('the creator is told once: a second creator member (or one after the entries) is not; near misses: a creator without a name, and one that is no object, are not told', async () => {
+    const twice = await read(await file(harText([good], '"creator":{"name":"first"},"creator":{"name":"second"},')));
+    expect([twice.creators, twice.items.length]).toEqual([[{ name: 'first' }], 1]);
+    const after = await read(await file('{"log":{"entries":[' + JSON.stringify(good) + '],"creator":{"name":"late"}}}'));
+    expect([after.creators, after.items.length]).toEqual([[{ name: 'late' }], 1]);
+    for (const creator of ['{"version":"1"}', '"WebInspector"']) expect((await read(await file(harText([good], `"creator":${creator},`)))).creators).toEqual([]);
+  });
+
   test.each([
     ['gzip (1f 8b)', gzipSync],
     ['zlib (RFC 1950, as mitmproxy writes .zhar)', deflateSync],
@@ -195,13 +203,14 @@ describe('what is no HAR, and a capture cut short', () => {
   });
 
   test('a capture that breaks after a whole entry is not JSON past its start, once that entry was handed on', async () => {
-    // The parser throws for its whole chunk: the first entry lies within the file's first read (64 KiB), the break past it.
+    // The first entry lies within the file's first read (64 KiB), the break past it.
     const whole = harText([good, good]);
     const at = whole.lastIndexOf('{"startedDateTime"');
     const { items, error } = await read(await file(`${whole.slice(0, at)}${' '.repeat(70_000)}@@@${whole.slice(at)}`));
     expect(items).toHaveLength(1);
     expect(error).toMatchObject({ entries: 1 });
-    expect(error?.reason).toMatch(/^is not JSON past its start \(Parser cannot parse input/);
+    // The byte named is the first that breaks it, counted from the file's start.
+    expect(error?.reason).toBe(`is not JSON past its start (unexpected "@" at byte ${Buffer.byteLength(whole.slice(0, at)) + 70_000})`);
   });
 
   test.each([
