@@ -75,17 +75,41 @@ export async function writeBenchHar(path: string, count: number): Promise<void> 
   await once(file, 'close');
 }
 
-/** `judge` of a 100,000-exchange HAR: wall time (ms), peak RSS (MB), the HAR's size (MB) and the verdict. */
+/**
+ * `judge` of a 100,000-exchange HAR: wall time (ms), exchanges a minute, peak RSS (MB), the
+ * HAR's size (MB), the verdict, and where the time goes: the CLI's fixed cost (the same
+ * command on a capture of one exchange), reading and parsing the capture (the reader alone,
+ * in this process, each entry parsed and dropped), and judging (the rest).
+ */
 export async function benchJudge(cli: string, timed: (args: string[], env?: NodeJS.ProcessEnv) => Promise<{ wallMs: number; peakRssMb: number }>) {
   const dir = await mkdtemp(join(tmpdir(), 'pcs-bench-judge-'));
   try {
     const har = join(dir, 'traffic.har');
     const exchanges = 100_000;
     await writeBenchHar(har, exchanges);
+    const one = join(dir, 'one.har');
+    await writeBenchHar(one, 1);
     const harMb = +((await stat(har)).size / 1e6).toFixed(0);
-    const { wallMs, peakRssMb } = await timed([process.execPath, cli, 'judge', har, '--base-url', BASE, '--api-key-env', 'BENCH_KEY', '--report-dir', join(dir, 'out'), '--format', 'json', '--quiet'], { BENCH_KEY: KEY });
+    const judge = (file: string) => timed([process.execPath, cli, 'judge', file, '--base-url', BASE, '--api-key-env', 'BENCH_KEY', '--report-dir', join(dir, 'out'), '--format', 'json', '--quiet'], { BENCH_KEY: KEY });
+    const fixedMs = (await judge(one)).wallMs;
+    const { wallMs, peakRssMb } = await judge(har);
     const report = JSON.parse(await readFile(join(dir, 'out', 'report.json'), 'utf8')) as { verdict: string };
-    return { exchanges, harMb, wallMs: Math.round(wallMs), peakRssMb: Math.round(peakRssMb), verdict: report.verdict };
+    const { readHarEntries } = await import('../src/traffic/har-reader.js');
+    const started = performance.now();
+    let read = 0;
+    for await (const item of readHarEntries(har)) read += 'entry' in item ? 1 : 0;
+    const readingMs = performance.now() - started;
+    if (read !== exchanges) throw new Error(`the reader read ${read} of ${exchanges} entries`);
+    const share = (ms: number) => +(ms / wallMs).toFixed(3);
+    return {
+      exchanges,
+      harMb,
+      wallMs: Math.round(wallMs),
+      exchangesPerMinute: Math.round(exchanges / (wallMs / 60_000)),
+      peakRssMb: Math.round(peakRssMb),
+      verdict: report.verdict,
+      shares: { fixed: share(fixedMs), reading: share(readingMs), judging: share(wallMs - fixedMs - readingMs) },
+    };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -363,8 +363,9 @@ if (ratios.numRuns) {
   }
 }
 if (ratios.judge) {
-  const j = ratios.judge as { exchanges: number; harMb: number; wallMs: number; peakRssMb: number; verdict: string };
-  lines.push(`(judge) ${j.exchanges} exchanges, ${j.harMb} MB of HAR: ${Math.round(j.wallMs)} ms, peak RSS ${Math.round(j.peakRssMb)} MB, verdict ${j.verdict}`);
+  const j = ratios.judge as Awaited<ReturnType<typeof import('./bench-traffic.js').benchJudge>>;
+  lines.push(`(judge) ${j.exchanges} exchanges, ${j.harMb} MB of HAR: ${Math.round(j.wallMs)} ms (${j.exchangesPerMinute.toLocaleString('en')} exchanges a minute), peak RSS ${Math.round(j.peakRssMb)} MB, verdict ${j.verdict}`);
+  lines.push(`(judge) shares of the wall time: the CLI's fixed cost ${(j.shares.fixed * 100).toFixed(0)} %, reading and parsing ${(j.shares.reading * 100).toFixed(0)} %, judging ${(j.shares.judging * 100).toFixed(0)} %`);
 }
 if (ratios.proxy) {
   const p = ratios.proxy as { rssMbAt: Record<number, number>; cappedRssMbAt: Record<number, number>; rates: Array<Record<string, number | string>> };
