@@ -16,3 +16,19 @@ export function collectGarbage(): void {
   }
   collect();
 }
+
+/**
+ * A collection after every `everyBytes` bytes taken (memory outside V8's heap, such as
+ * array buffers of bodies, which its own schedule collects late).
+ * @param collect the collection (tests count calls).
+ * @returns what counts the bytes taken, collecting once their sum reaches `everyBytes`.
+ */
+export function collectEvery(everyBytes: number, collect: () => void = collectGarbage): (bytes: number) => void {
+  let since = 0;
+  return (bytes) => {
+    since += bytes;
+    if (since < everyBytes) return;
+    since = 0;
+    collect();
+  };
+}

@@ -5,12 +5,11 @@
  * prints by message. Past the deadline the session sets on stop, what is still queued is
  * counted, not judged.
  */
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { parentPort, workerData } from 'node:worker_threads';
+import { collectEvery } from '../core/collect-garbage.js';
 import { HarStreamWriter } from './har-writer.js';
 import { ProxyJudge } from './proxy-judge.js';
-import type { JudgeThreadData, FromJudgeThread, ToJudgeThread } from './judging.js';
+import { COLLECT_EVERY_BYTES, type JudgeThreadData, type FromJudgeThread, type ToJudgeThread } from './judging.js';
 
 const data = workerData as JudgeThreadData;
 const port = parentPort!;
@@ -18,16 +17,7 @@ const post = (message: FromJudgeThread) => port.postMessage(message);
 /** When judging ends, in ms since the epoch (0: not yet), written by the session on stop. */
 const deadline = new Float64Array(data.deadline);
 
-/**
- * Bytes of bodies taken between two full collections of this thread (16 MiB). Bodies
- * arrive as array buffers, memory outside V8's heap that its own schedule collects late: at
- * loopback speed with 16 clients, a 227 KB list made the proxy's peak RSS 249–271 MB; with a
- * collection every 16 MiB, 226 MB, for some 7 % of its rate.
- */
-const COLLECT_EVERY_BYTES = 16 * 1024 * 1024;
-setFlagsFromString('--expose-gc');
-const collect = runInNewContext('gc') as () => void;
-let sinceCollected = 0;
+const taken = collectEvery(COLLECT_EVERY_BYTES);
 
 let har: HarStreamWriter | undefined;
 try {
@@ -43,11 +33,7 @@ if (data.har === undefined || har) {
       const late = deadline[0]! > 0 && Date.now() > deadline[0]!;
       const bytes = message.exchange.requestBody.kept.byteLength + message.exchange.responseBody.kept.byteLength;
       const written = late ? void notJudged++ : judge.take(message.exchange);
-      sinceCollected += bytes;
-      if (sinceCollected >= COLLECT_EVERY_BYTES) {
-        sinceCollected = 0;
-        collect();
-      }
+      taken(bytes);
       // The recorder's backlog ends where the file's does: an exchange is taken once its entry is written.
       if (written) void written.then(() => post({ type: 'taken', bytes }));
       else post({ type: 'taken', bytes });

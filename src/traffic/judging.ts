@@ -35,6 +35,13 @@ const YOUNG_GENERATION_MB = 8;
 /** How long past its deadline the judge may take to hand over its judgement before the session ends without it (ms). */
 const FINISH_GRACE_MS = 500;
 
+/**
+ * Bytes of bodies a judging thread takes between two full collections (16 MiB). Bodies
+ * arrive as array buffers, memory outside V8's heap that its own schedule collects late: at
+ * loopback speed with 16 clients, a 227 KB list made the proxy's peak RSS 249–271 MB; with a
+ * collection every 16 MiB, 226 MB, for some 7 % of its rate.
+ */
+export const COLLECT_EVERY_BYTES = 16 * 1024 * 1024;
 /** What a judging thread starts with: a judge without `har`, a recorder (`options.recordOnly`) with it. */
 export interface JudgeThreadData {
   options: ProxyJudgeOptions;

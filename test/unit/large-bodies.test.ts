@@ -226,3 +226,20 @@ describe('PausableDeadline: the time a request waits on the client itself is not
     }
   });
 });
+
+describe('a judging thread collects after every 16 MiB of bodies it takes (judging.ts)', () => {
+  test('not a byte before; then again 16 MiB later', async () => {
+    const { collectEvery } = await import('../../src/core/collect-garbage.js');
+    const { COLLECT_EVERY_BYTES } = await import('../../src/traffic/judging.js');
+    let collections = 0;
+    const taken = collectEvery(COLLECT_EVERY_BYTES, () => void collections++);
+    taken(16 * MiB - 1);
+    expect(collections).toBe(0);
+    taken(1);
+    expect(collections).toBe(1);
+    taken(16 * MiB - 1);
+    expect(collections).toBe(1);
+    taken(2);
+    expect(collections).toBe(2);
+  });
+});
