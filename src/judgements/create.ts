@@ -83,9 +83,11 @@ export interface SentCategory {
   created: CategoryView;
 }
 
-/** create-listed: every category created earlier is in the list with the same fields (4.1/R1). */
-export function createdListed(list: Exchange, sent: readonly SentCategory[]): void {
-  const listed = new ListedItems(list);
+/**
+ * create-listed: every category created earlier is in the list with the same fields (4.1/R1).
+ * @param listed the list's items, when the caller has read them already.
+ */
+export function createdListed(list: Exchange, sent: readonly SentCategory[], listed = new ListedItems(list)): void {
   for (const { checkId, fields, created } of sent) {
     const item = listed.get(created.id);
     expectThat(item !== undefined, `Expected id ${created.id} (created by ${checkId}) in the list of ${listed.size} items, not found`, list, {

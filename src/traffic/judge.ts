@@ -123,6 +123,8 @@ export class TrafficJudge {
   readonly #otherOrigins = new Map<string, number>();
   /** When the first complete list ended: a refusal before it has no known state to compare with. */
   #firstListEndMs = Infinity;
+  /** The body of the last list remembered (#remember). */
+  #lastRemembered: string | undefined;
   /** Whether the latest complete list with the key was an empty array; undefined before one (auth-path-spellings). */
   #lastListEmpty: boolean | undefined;
 
@@ -295,7 +297,7 @@ export class TrafficJudge {
     for (const { id, fields, endMs, seq, exact } of this.#created.values()) {
       if (exact && endMs < list.startMs) before.push({ checkId: `the create of exchange #${seq}`, fields, created: { id, ...fields } });
     }
-    if (before.length > 0) judge('create-listed', () => void createdListed(list, before));
+    if (before.length > 0) judge('create-listed', () => void createdListed(list, before, listed));
     const refusals = this.#refusals.filter((refusal) => refusal.endMs < list.startMs);
     if (refusals.length > 0) judge('model-based-sequences', () => refusedAbsent(list, listed, refusals, this.#created));
     this.#remember(listed, list);
@@ -304,6 +306,11 @@ export class TrafficJudge {
   /** What a complete list showed: its ids (with when first seen) and the ids under each pair of fields. */
   #remember(listed: ListedItems, list: CapturedExchange): void {
     this.#firstListEndMs = Math.min(this.#firstListEndMs, list.endMs);
+    // The same list as the last one remembered (most lists of a day's traffic) holds no id
+    // or pair of fields not remembered already, and an id's first sighting was earlier.
+    const body = list.response!.body;
+    if (body === this.#lastRemembered) return;
+    this.#lastRemembered = body;
     for (const { id, value } of listed.items()) {
       if (id === undefined) continue;
       const key = id.toString();
