@@ -96,10 +96,10 @@ export class CaptureCut extends UsageError {
   }
 }
 
-/** An error of the capture's reading (the file, inflating, parsing), as told from one of the tool's own. */
+/** An error of the capture's reading (the file, inflating, parsing), as told from one of the tool's own: its cause says what it was. */
 class ReadFailure extends Error {
   constructor(override readonly cause: unknown) {
-    super('the capture could not be read');
+    super();
   }
 }
 

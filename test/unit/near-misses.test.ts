@@ -217,6 +217,9 @@ describe('the remaining exported decisions, each with a case on each side of its
     expect(fieldsKeyOf({ name: 'a' })).not.toBe(fieldsKeyOf({ name: 'a', description: '' }));
     expect(fieldsKeyOf({ name: 'a', description: 'b' })).toBe(fieldsKeyOf({ description: 'b', name: 'a' }));
     expect(fieldsKeyOf({ name: 1 })).toBeUndefined();
+    // One name, two descriptions: two pairs; a description that is not a string is none.
+    expect(fieldsKeyOf({ name: 'a', description: 'b' })).not.toBe(fieldsKeyOf({ name: 'a', description: 'c' }));
+    expect(fieldsKeyOf({ name: 'a', description: 7 })).toBe(fieldsKeyOf({ name: 'a' }));
   });
 
   test('refusedAbsent: a refused create listed after fails; listed before it, or created by the capture, passes', () => {
