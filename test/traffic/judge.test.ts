@@ -59,6 +59,7 @@ describe('one exchange at a time, each rule with a capture that breaks it and on
     ['create-rejects-malformed-json', '4.2', create('{"name":', 201, created(1, 'x')), create('{"name":', 400, error(400))],
     ['create-rejects-wrong-type-name', '4.2', create({ name: 7 }, 201, created(1, '7')), create({ name: 7 }, 400, error(400))],
     ['create-rejects-invalid-bodies', '4.2', create({ name: 7 }, 201, created(1, '7')), create({ name: 7 }, 400, error(400))],
+    ['create-rejects-missing-body', '4.2', create('', 201, created(1, 'x')), create('', 400, error(400))],
     ['create-ignores-client-id', '2', create({ id: 42, name: 'Cats' }, 201, created(42, 'Cats')), create({ id: 42, name: 'Cats' }, 201, created(1, 'Cats'))],
     ['create-401-missing', '4.2/R3', { ...create({}, 400, error(400)), authorization: null }, { ...create({}, 401, error(401)), authorization: null }],
     ['list-401-basic-scheme', '5/R2', { ...list([]), authorization: `Basic ${KEY}` }, { status: 401, responseBody: error(401), authorization: `Basic ${KEY}` }],
@@ -74,6 +75,15 @@ describe('one exchange at a time, each rule with a capture that breaks it and on
     expect(broken.traffic).toEqual({ exchanges: 1, failures: 1, alone: true });
     expect(broken.failure?.message).toMatch(/^1 of 1 captured exchanges broke the rule; first, exchange #1: /);
     expect((await judge([nearMiss])).get(id)!.status).toBe('passed');
+  });
+
+  test.each([
+    ['missing', '', 'create-rejects-missing-body', 'that is missing'],
+    ['not JSON', '{"name":', 'create-rejects-malformed-json', 'that is not JSON'],
+    ['not an object', '[]', 'create-rejects-non-object', 'that is not a JSON object'],
+  ])('the words of a body %s accepted: the failure names it', async (_what, body, id, words) => {
+    const message = (await judge([create(body, 201, created(1, 'x'))])).get(id)!.failure!.message;
+    expect(message).toContain(`Expected status 400 (or 401 to a key the capture cannot verify) to a body ${words}, received 201`);
   });
 
   test('another spelling of the path is outside the interface: an HTML 404 or a 405 breaks no must rule, and the operation is not judged as the list', async () => {

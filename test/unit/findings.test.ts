@@ -24,6 +24,11 @@ test('"blocked by" matches the request, whatever the summary says', () => {
   // Near miss: the words of a create, the request of a list.
   const listed: Finding = { id: 'F1', summary: 'POST /v1/categories → status 200', checks: ['a'], request: { method: 'GET', path: '/v1/categories' }, found: 'status 200', expected: ['x'] };
   expect(withBlocker(blocked, [listed]).reason).toBe('no create succeeded');
+  // A blocked check that gave no reason of its own: not evaluated, said so.
+  const { reason: _none, ...silent } = blocked;
+  expect(withBlocker(silent, [reworded]).reason).toBe('blocked by F1 (creating answered 200): not evaluated');
+  // The live line cites the summary alone.
+  expect(withBlocker(blocked, [reworded], false).reason).toBe('blocked by creating answered 200: no create succeeded');
 });
 
 test('ordered by the most severe level among a finding\'s checks, then by how many checks it fails (issue 36: an info cause sat above a must cause)', () => {
