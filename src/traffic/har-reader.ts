@@ -114,8 +114,7 @@ async function captureBytes(path: string): Promise<{ bytes: Readable; streams: R
   const file = await openRegularFile(path, 'the capture');
   const head = Buffer.alloc(2);
   await file.read(head, 0, 2, 0);
-  // Reads of 1 MiB: a gigabyte in a thousand reads, not sixteen thousand, each a round trip to the thread pool.
-  const bytes = file.createReadStream({ start: 0, highWaterMark: 1024 * 1024 });
+  const bytes = file.createReadStream({ start: 0 });
   // A zlib header: deflate (CM 8) and a check that makes the two bytes a multiple of 31.
   const inflate = head[0] === 0x1f && head[1] === 0x8b ? createGunzip() : (head[0]! & 0x0f) === 8 && (head[0]! * 256 + head[1]!) % 31 === 0 ? createInflate() : undefined;
   if (!inflate) return { bytes, streams: [bytes] };
@@ -246,6 +245,9 @@ interface LargeValue {
   destroy(): void;
 }
 
+/** Bytes written to a large value's parser at once (a file stream's read). */
+const WRITE_BYTES = 64 * 1024;
+
 function largeValue(member: HarMember, bounds: { valueChars: number; entryChars: number }): LargeValue {
   const kept = member !== 'other';
   // Keys, strings and numbers come in pieces, packed within bounds; stream-json keeps every character of a string (a U+FEFF inside a body included).
@@ -262,7 +264,11 @@ function largeValue(member: HarMember, bounds: { valueChars: number; entryChars:
   ended.catch(() => {});
   return {
     async write(bytes) {
-      if (!stream.write(bytes)) await Promise.race([once(stream, 'drain'), ended]);
+      // In slices of a file read's size: the parser turns each write into tokens at once, and
+      // the 4 MB a value held before it was large would be a million of them held together.
+      for (let at = 0; at < bytes.length; at += WRITE_BYTES) {
+        if (!stream.write(bytes.subarray(at, at + WRITE_BYTES))) await Promise.race([once(stream, 'drain'), ended]);
+      }
     },
     end() {
       stream.end();
