@@ -185,7 +185,7 @@ export async function* readHarEntries(path: string, options: HarReadOptions = {}
       })().catch((error: unknown) => Promise.reject(new ReadFailure(error)));
       for (const piece of pieces) {
         let item: HarItem | undefined;
-        if ('text' in piece) item = taken(piece.member, await parsed(piece.text));
+        if ('text' in piece) item = taken(piece.member, parsed(piece.text));
         else {
           if (piece.first) large = largeValue(piece.member, bounds);
           await large!.write(piece.part).catch((error: unknown) => Promise.reject(new ReadFailure(error)));
@@ -216,7 +216,7 @@ export async function* readHarEntries(path: string, options: HarReadOptions = {}
 }
 
 /** A value handed on whole, parsed: a JSON error is the capture's. */
-async function parsed(text: string): Promise<unknown> {
+function parsed(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {
