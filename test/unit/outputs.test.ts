@@ -48,6 +48,18 @@ describe('each command\'s console output on a small fixed run', () => {
     await expect(masked(ended)).toMatchFileSnapshot('__snapshots__/outputs/run.txt');
   });
 
+  test('run: the check lines follow one blank line, and none between them (a whole run, where no check is skipped)', async () => {
+    const { stdout } = await cli(['run', '-u', server.baseUrl, '--report-dir', join(dir, 'run-all'), '--format', 'json'], { cwd: dir, env });
+    const lines = stdout.split('\n');
+    const [header, blank, ...rest] = lines;
+    const checkLines = rest.slice(0, rest.indexOf(''));
+    expect([header?.startsWith('petstore-conformance'), blank]).toEqual([true, '']);
+    expect(checkLines.length).toBeGreaterThan(60);
+    // A check's line, or what it observed below it: never a blank line.
+    expect(checkLines.filter((line) => !/^ {2}[✓!i] |^ {8}\S/.test(line))).toEqual([]);
+    expect(rest[checkLines.length + 1]).toBe('Checks');
+  });
+
   test('judge: a capture of one list and one refused create', async () => {
     const har = await writeHar(dir, 'small.har', [entry({ status: 200, responseBody: '[]' }), entry({ method: 'POST', status: 201, requestBody: '{"name":"a"}', responseBody: '{"name":"a"}' })]);
     const ended = await cli(['judge', har, '-u', BASE, '--report-dir', join(dir, 'judge'), '--format', 'json'], { cwd: dir, env });
