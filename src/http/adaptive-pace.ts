@@ -110,7 +110,7 @@ export class AdaptivePace {
 
   /** Drops accepted answers older than one second. */
   #forget(now: number): void {
-    while (this.#accepted.length > 0 && this.#accepted[0]! <= now - 1000) this.#accepted.shift();
+    while ((this.#accepted[0] ?? Infinity) <= now - 1000) this.#accepted.shift();
   }
 
   /** This pace's clock, for callers that stamp send times. */

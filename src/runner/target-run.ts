@@ -220,7 +220,8 @@ export class TargetRun {
       runErrors: judged.runErrors,
       aborted: reached && !setup ? aborted : undefined,
       ...(setup ? { unassessable: setup } : {}),
-      ...(options.keySource && !this.embedded ? { keySource: options.keySource } : {}),
+      // Where the key came from, for a key the target refuses (an embedded server takes its own).
+      ...(options.keySource ? { keySource: options.keySource } : {}),
       ...(this.knownFailures ? { knownFailures: this.knownFailures } : {}),
       notices: this.notices,
       ...(this.traffic ? { traffic: this.traffic.summary } : {}),
@@ -289,7 +290,7 @@ function settingsFor(options: RunOptions, embedded: ReferenceServer | undefined,
     baseUrl: embedded?.baseUrl ?? options.baseUrl!,
     apiKey: embedded?.apiKey ?? options.apiKey ?? '',
     ...(targetName ? { targetName } : {}),
-    ...(options.keySource && !embedded ? { keySource: options.keySource } : {}),
+    ...(options.keySource ? { keySource: options.keySource } : {}),
     targetKind: embedded ? 'embedded' : 'external',
     seed,
     // A fleet's targets share one seed and one worker: ten hex characters keep a thousand of them apart (a clash is refused, fleet.ts).

@@ -141,8 +141,7 @@ export async function* readHarEntries(path: string, options: HarReadOptions = {}
   let head = '';
   let creatorSeen = false;
   const maxBody = options.maxBodyBytes ?? SETTINGS.maxResponseBytes.default;
-  const valueChars = valueCharsFor(maxBody);
-  const bounds = { valueChars, entryChars: 3 * valueChars + 1024 * 1024 };
+  const bounds = harBounds(maxBody);
   const splitter = new HarSplitter(wholeBytesFor(bounds));
   let streams: Readable[] = [];
   const stop = () => streams.forEach((stream) => stream.destroy());
@@ -276,6 +275,16 @@ function largeValue(member: HarMember, bounds: { valueChars: number; entryChars:
     },
     destroy: () => stream.destroy(),
   };
+}
+
+/**
+ * The bounds of a capture's reading for a body bound of `maxBody` bytes (characters): the
+ * longest string or number kept, and an entry's weight, three bodies and 1 MiB of the rest
+ * (bounded-tokens.ts).
+ */
+export function harBounds(maxBody: number): { valueChars: number; entryChars: number } {
+  const valueChars = valueCharsFor(maxBody);
+  return { valueChars, entryChars: 3 * valueChars + 1024 * 1024 };
 }
 
 /** The longest value read whole (characters): a body is at most its bytes as text, or 4 characters per 3 bytes in base64. */

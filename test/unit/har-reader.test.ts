@@ -55,6 +55,15 @@ describe('the creator and the entries', () => {
     expect(problems(items)).toEqual(['ok', 'ok']);
   });
 
+  test.each([
+    ['the default, 16 MiB', 16 * 1024 * 1024, 22_369_628, 68_157_460],
+    ['30 bytes', 30, 44, 1_048_708],
+    ['near miss: 31 bytes (one more third of 3 bytes)', 31, 48, 1_048_720],
+  ])('the bounds of a body bound of %s: the longest value kept, and an entry\'s weight (three of them and 1 MiB)', async (_what, maxBody, valueChars, entryChars) => {
+    const { harBounds } = await import('../../src/traffic/har-reader.js');
+    expect(harBounds(maxBody)).toEqual({ valueChars, entryChars });
+  });
+
   test('the creator is told once: a second creator member (or one after the entries) is not; near misses: a creator without a name, and one that is no object, are not told', async () => {
     const twice = await read(await file(harText([good], '"creator":{"name":"first"},"creator":{"name":"second"},')));
     expect([twice.creators, twice.items.length]).toEqual([[{ name: 'first' }], 1]);
