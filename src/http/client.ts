@@ -1,5 +1,4 @@
 import { Readable } from 'node:stream';
-import pThrottle from 'p-throttle';
 import type { Redactor } from '../secrets/redactor.js';
 import { resourceExhausted } from '../core/tool-failure.js';
 import type { RunSettings } from '../config/settings.js';
@@ -11,6 +10,7 @@ import type { ConnectionLimitRecord } from './connection-limit.js';
 import { isConnectionFailure, loadCause, UNANSWERED_ON_REUSED } from './load-policy.js';
 import { recordedRequest, requestLine, targetAsWritten, withBodyCapped, type Exchange, type RecordedResponse, type TransportError } from '../core/exchange.js';
 import { HungRoutes } from './hung-routes.js';
+import { rateCeiling, type Turn } from './rate-ceiling.js';
 import { NO_CREDENTIAL } from './credential.js';
 import { BASELINE_FORM } from './client-form.js';
 import { bodyText, isIdempotent, type RequestSpec } from './request.js';
@@ -87,7 +87,7 @@ export class HttpClient {
   readonly #pool: ConnectionPool;
   readonly #health: TargetHealth | undefined;
   readonly #pace: AdaptivePace;
-  readonly #throttle: <T>(run: () => Promise<T>) => Promise<T>;
+  readonly #throttle: Turn;
   readonly #hung = new HungRoutes();
   readonly #bodies = new BodyReader();
   readonly #patienceMs: number;
@@ -108,20 +108,7 @@ export class HttpClient {
     this.#patienceMs = options.patienceSeconds * 1000;
     this.#health = options.guard ? new TargetHealth(options.guard) : undefined;
     this.#pace = new AdaptivePace(this.#patienceMs, options.guard?.signal);
-    // The user's ceiling: p-throttle's strict mode spaces calls evenly, one per 1000/rate ms.
-    // A stop (the deadline, a signal, a budget) drops the requests still waiting for their
-    // turn at once: at 5 requests/s, a queue of 16 would otherwise hold the stopped run 3 s more.
-    const guard = options.guard;
-    const throttled = options.rateLimit
-      ? pThrottle({ limit: 1, interval: 1000 / options.rateLimit, strict: true, ...(guard ? { signal: guard.signal } : {}) })((run: () => Promise<unknown>) => run())
-      : undefined;
-    this.#throttle = throttled
-      ? <T>(run: () => Promise<T>) =>
-          (throttled(run) as Promise<T>).catch((reason: unknown) => {
-            if (guard?.signal.aborted && reason === guard.signal.reason) throw new RunStopped(`not sent: ${guard.stopped}`);
-            throw reason;
-          })
-      : (run) => run();
+    this.#throttle = rateCeiling(options.rateLimit, options.guard);
     // One single-connection dispatcher per slot, so each request knows whether its connection is fresh.
     this.#pool = new ConnectionPool(options.connections, () => slotDispatcher(options));
   }
