@@ -77,7 +77,7 @@ describe('merge', () => {
     await writeFile(join(dir, 'fleet.json'), JSON.stringify({ ...fleet, durationMs: 'long' }));
     const broken = mergeFleets([dir], await mkdtemp(join(tmpdir(), 'pcs-merged-')));
     await expect(broken).rejects.toMatchObject({ code: 'PCS_USAGE' });
-    await expect(broken).rejects.toThrow(`${join(dir, 'fleet.json')} is not a fleet report (schemas/fleet.schema.json): `);
+    await expect(broken).rejects.toThrow(`${join(dir, 'fleet.json')} is not a fleet report (schemas/fleet.schema.json): /durationMs must be integer (found string)`);
   });
 
   test('two parts that report the same target overlap: exit 2, naming both; near miss: two targets, one part each, merge', async () => {
