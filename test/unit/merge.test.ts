@@ -45,7 +45,7 @@ describe('merge', () => {
     const dir = await part({ ...report(false), verdict: 'fine' }, 0);
     const merging = mergeFleets([dir], await mkdtemp(join(tmpdir(), 'pcs-merged-')));
     await expect(merging).rejects.toMatchObject({ code: 'PCS_USAGE' });
-    await expect(merging).rejects.toThrow(`${join(dir, 't', 'report.json')} is not a report (schemas/report.schema.json): `);
+    await expect(merging).rejects.toThrow(`${join(dir, 't', 'report.json')} is not a report (schemas/report.schema.json): /verdict must be equal to one of the allowed values`);
   });
 
   test('a part that claims exit 0 for a nonconformant report: the outcome is the report’s', async () => {
