@@ -104,6 +104,13 @@ describe('one exchange at a time, each rule with a capture that breaks it and on
     expect((await judge([list([{ id: 1, name: 'Cats' }]), keyless], { apiKey: KEY })).get('auth-path-spellings')!.status).toBe('passed');
   });
 
+  test('a spelling of the path on another origin is that origin\'s: counted as other, judged by no rule; near miss: on the interface\'s origin, judged', async () => {
+    const open = { ...list([{ id: 1, name: 'Cats' }]), authorization: null };
+    const elsewhere = await judge([{ ...open, url: 'https://other.example/v1/categories/' }]);
+    expect([elsewhere.get('auth-path-spellings')!.status, (elsewhere.summary as { other: number }).other]).toEqual(['skipped', 1]);
+    expect((await judge([{ ...open, path: '/categories/' }])).get('auth-path-spellings')!.status).toBe('failed');
+  });
+
   test('a valid key answered 401 is judged only when the key is known; another token may be another client\'s key', async () => {
     const refusedKey = { status: 401, responseBody: error(401) };
     expect((await judge([refusedKey], { apiKey: KEY })).get('list-answers-200-array')!.status).toBe('failed');

@@ -133,6 +133,21 @@ describe('the pool', () => {
     await pool.close();
   });
 
+  test('a limit the target showed holds as requests end: 4 slots, a limit of 2, never a third request on the wire', async () => {
+    const { pool, started, request, release } = heldPool(4);
+    expect(pool.limit.reset(2, pool.limit.epoch)).toBe(true);
+    expect(pool.limit.current).toBe(2);
+    const all = ['a', 'b', 'c', 'd'].map((name) => request(name, name));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect([started, pool.inUse]).toEqual([['a', 'b'], 2]);
+    await release('a');
+    expect([started, pool.inUse]).toEqual([['a', 'b', 'c'], 2]);
+    for (const name of ['b', 'c', 'd']) await release(name);
+    await Promise.all(all);
+    expect(pool.inUse).toBe(0);
+    await pool.close();
+  });
+
   test('near miss: checks holding as many slots take turns in the order they asked', async () => {
     const { pool, started, request, release } = heldPool(1);
     const all = [request('a1', 'a'), request('b1', 'b'), request('a2', 'a'), request('b2', 'b')];
