@@ -143,6 +143,16 @@ describe('a check never passes on an exchange it did not make', () => {
   });
 });
 
+describe('the first look at the target', () => {
+  test('is taken by the check that judges it: with that check filtered out, a create goes out without a list before it', async () => {
+    const { exchanges } = await runAgainst({}, { checkFilter: '^create-name-only$' });
+    expect(exchanges.map((exchange) => `${exchange.checkId} ${exchange.request.method}`)).toEqual(['preflight GET', 'create-name-only POST']);
+    // near miss: with it selected, its list goes out before the create
+    const both = await runAgainst({}, { checkFilter: '^(create-name-only|list-answers-200-array)$' });
+    expect(both.exchanges.filter((exchange) => exchange.checkId !== 'preflight').map((exchange) => exchange.request.method)[0]).toBe('GET');
+  });
+});
+
 describe('on a terminal', () => {
   test('the status line counts the checks done of the checks the run declares', async () => {
     const out = Object.assign(sink(), { isTTY: true, columns: 120 });
