@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { Credential } from '../http/credential.js';
+import { NO_CREDENTIAL, type Credential } from '../http/credential.js';
 import { KEY_PLACEHOLDER, KEY_VARIABLE } from '../secrets/redactor.js';
 import { covers, type CoverageInput } from './coverage.js';
 
@@ -92,8 +92,8 @@ export const CREDENTIAL_MUTATIONS: ReadonlyArray<Mutation<unknown>> = [
   declare<null>({
     kind: 'missing',
     parameters: () => fc.constant(null),
-    example: { name: 'missing', description: 'no Authorization header', parameters: () => null },
-    make: () => ({ name: 'missing', description: 'no Authorization header' }),
+    example: { ...NO_CREDENTIAL, parameters: () => null },
+    make: () => ({ ...NO_CREDENTIAL }),
   }),
   declare<string>({
     kind: 'unknown-key',

@@ -129,6 +129,7 @@ describe('where the structure breaks', () => {
     ['inside an entry', '{"log":{"entries":[{"a":', 'the JSON ends at byte 24, unfinished'],
     ['inside a key', '{"lo', 'the JSON ends at byte 4, unfinished'],
     ['after a whole entry', '{"log":{"entries":[1,', 'the JSON ends at byte 21, unfinished'],
+    ['inside a number of the log (near miss of a number that is the whole document)', '{"log":{"version":1', 'the JSON ends at byte 19, unfinished'],
     ['an empty file', '', 'the file is empty'],
     ['whitespace alone', ' \n', 'the JSON ends at byte 2, unfinished'],
   ])('a capture that ends %s ends too soon (atEnd)', (_where, text, message) => {
