@@ -10,17 +10,14 @@
  * each outcome, the score with its 95 % interval, and writes the sample to
  * scripts/mutation-samples/. Sources are restored after each mutation, and on Ctrl-C.
  */
-import { execFile } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { promisify } from 'node:util';
 import fc from 'fast-check';
 import ts from 'typescript';
 import { packageRoot } from '../src/core/package-info.js';
 import { SLOW_TESTS } from '../test/tiers.js';
 import { applied, linesAround, OPERATOR_CLASSES, sitesOf, type Site } from './mutation-sites.js';
-
-const run = promisify(execFile);
 
 /** A mutation drawn, and what met it. */
 export interface SampledMutation {
@@ -33,7 +30,7 @@ export interface SampledMutation {
   /** Where the same mutation was listed before (`npm run mutations`' list, an earlier sample file): it is run all the same. */
   seenBefore?: string;
   result: 'killed by the fast tier' | 'killed by the slow tier' | 'survived';
-  /** The test file that failed first. */
+  /** The test file that failed first, or {@link TIMED_OUT} when the tests never ended. */
   by?: string;
 }
 
@@ -45,6 +42,21 @@ export interface SampleOptions {
   /** Mutations listed already (file, mutated text): a draw among them is marked. */
   listed: ReadonlyArray<{ file: string; from: string; to: string }>;
 }
+
+/**
+ * How long one group of test files may run against a mutation, in ms: 8 minutes for the
+ * fast tier, over five times its whole run on this machine (some 80 s quiet), so load never
+ * reaches it; 40 for the slow tier (some 7 minutes). A mutant that makes a loop endless never
+ * lets `npm test` end, and CI's own bound fails it: it is killed, as any failure is. A build
+ * gets the fast tier's bound, and one that does not end is drawn again, as a failed build is.
+ */
+export const GROUP_BOUND_MS = { fast: 8 * 60_000, slow: 40 * 60_000 } as const;
+
+/** What a mutation the tests never finished against is killed by. */
+export const timedOut = (boundMs: number) => `no end within ${boundMs / 60_000} minutes (an endless loop: the tests never end)`;
+
+/** The process groups running now, killed on Ctrl-C with the sampler. */
+const running = new Set<number>();
 
 /** Draws and runs a fresh sample. @returns the exit code: 0 when every mutation was killed, 1 otherwise. */
 export async function sampleFresh(options: SampleOptions): Promise<number> {
@@ -70,6 +82,7 @@ export async function sampleFresh(options: SampleOptions): Promise<number> {
   let current: { path: string; original: string } | undefined;
   const restore = () => current && writeFileSync(current.path, current.original);
   const onSignal = () => {
+    for (const pid of running) killGroup(pid);
     restore();
     process.stderr.write('\nmutations: stopped; the source restored (run `npm run build` before the tests)\n');
     process.exit(130);
@@ -156,12 +169,7 @@ function compiles(program: ts.Program, path: string, text: string): boolean {
 
 /** `npm run build` with the mutation in place: false when it fails (the draw is drawn again). */
 async function builds(): Promise<boolean> {
-  try {
-    await run(process.execPath, [join(packageRoot, 'scripts/build.mjs')], { cwd: packageRoot, maxBuffer: 64 * 1024 * 1024 });
-    return true;
-  } catch {
-    return false;
-  }
+  return (await bounded([join(packageRoot, 'scripts/build.mjs')], process.env, GROUP_BOUND_MS.fast)) === 'passed';
 }
 
 /** Every test file of the fast tier (what `npm test` runs). */
@@ -192,9 +200,10 @@ async function killer(file: string, tests: readonly string[], config?: string): 
     mkdirSync(join(packageRoot, 'reports'), { recursive: true });
     rmSync(report, { force: true });
     const args = [join(packageRoot, 'node_modules/vitest/vitest.mjs'), 'run', ...group, '--bail=1', '--reporter=json', `--outputFile=${report}`, ...(config ? ['--config', config] : [])];
-    try {
-      await run(process.execPath, args, { cwd: packageRoot, env: { ...process.env, PCS_ALL_TESTS: config ? '1' : '' }, maxBuffer: 256 * 1024 * 1024 });
-    } catch {
+    const bound = config ? GROUP_BOUND_MS.slow : GROUP_BOUND_MS.fast;
+    const ended = await bounded(args, { ...process.env, PCS_ALL_TESTS: config ? '1' : '' }, bound);
+    if (ended === 'timed out') return timedOut(bound);
+    if (ended === 'failed') {
       if (!existsSync(report)) return 'vitest itself (no report)';
       const results = (JSON.parse(readFileSync(report, 'utf8')) as { testResults: Array<{ name: string; status: string }> }).testResults;
       const failed = results.find((result) => result.status === 'failed');
@@ -202,6 +211,42 @@ async function killer(file: string, tests: readonly string[], config?: string): 
     }
   }
   return undefined;
+}
+
+/**
+ * Runs node with `args` in its own process group, its output discarded (the JSON report holds
+ * what counts), and kills the whole group (vitest's workers with it) after `boundMs` ms.
+ * @returns 'passed' on exit 0, 'failed' on any other end, 'timed out' past the bound.
+ */
+export function bounded(args: readonly string[], env: NodeJS.ProcessEnv, boundMs: number): Promise<'passed' | 'failed' | 'timed out'> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, args, { cwd: packageRoot, env, detached: true, stdio: 'ignore' });
+    // A spawn that fails emits 'error', then 'close' with no pid.
+    child.once('error', () => undefined);
+    const pid = child.pid ?? 0;
+    if (pid) running.add(pid);
+    let late = false;
+    const timer = setTimeout(() => {
+      late = true;
+      killGroup(pid);
+    }, boundMs);
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      running.delete(pid);
+      // Workers the runner left behind go with it.
+      killGroup(pid);
+      resolve(late ? 'timed out' : code === 0 ? 'passed' : 'failed');
+    });
+  });
+}
+
+function killGroup(pid: number): void {
+  if (!pid) return;
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // The group has ended already.
+  }
 }
 
 /** The earlier sample files (scripts/mutation-samples/), by name. */

@@ -3,9 +3,12 @@
  * (scripts/mutation-sample.ts): each of the seven operator classes found where it applies,
  * and nowhere it would not compile or not matter.
  */
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { applied, linesAround, sitesOf } from '../../scripts/mutation-sites.js';
-import { wilson } from '../../scripts/mutation-sample.js';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { bounded, wilson } from '../../scripts/mutation-sample.js';
 
 const SOURCE = `import { x } from './x.js';
 type Kind = 'a' | 'b';
@@ -52,6 +55,34 @@ test('wilson: the 95 % interval of a score, and its edges', () => {
   expect(wilson(0, 0)).toEqual([0, 1]);
   expect(wilson(3, 3)[1]).toBe(1);
   expect(wilson(0, 3)[0]).toBe(0);
+});
+
+describe('bounded: one group of tests against a mutation, in a process group of its own', () => {
+  const node = (code: string) => ['-e', code];
+  test('exit 0 passes, any other exit fails', async () => {
+    expect(await bounded(node('process.exit(0)'), process.env, 600_000)).toBe('passed');
+    expect(await bounded(node('process.exit(1)'), process.env, 600_000)).toBe('failed');
+  });
+
+  test('a run that never ends is stopped at the bound: an endless loop counts as killed', async () => {
+    expect(await bounded(node('setInterval(() => {}, 1000)'), process.env, 50)).toBe('timed out');
+  });
+
+  test('the workers it leaves behind are stopped with it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bounded-'));
+    try {
+      const pidFile = join(dir, 'worker.pid');
+      // The runner starts a worker that never ends (as vitest's spinning workers did), then fails.
+      const runner = `const { spawn } = require('node:child_process'); const w = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' }); require('node:fs').writeFileSync(${JSON.stringify(pidFile)}, String(w.pid)); process.exit(1);`;
+      expect(await bounded(node(runner), process.env, 600_000)).toBe('failed');
+      const pid = Number(readFileSync(pidFile, 'utf8'));
+      // Gone, or a zombie that nothing reaps in this container: either way it runs no more.
+      const stopped = () => !existsSync(`/proc/${pid}`) || / [ZX] /.test(readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\)/, ''));
+      await vi.waitFor(() => expect(stopped()).toBe(true), { timeout: 60_000, interval: 20 });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('npm run mutations\' list (scripts/mutation-list.ts)', async () => {
