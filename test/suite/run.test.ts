@@ -145,8 +145,13 @@ describe('a check never passes on an exchange it did not make', () => {
 
 describe('the first look at the target', () => {
   test('is taken by the check that judges it: with that check filtered out, a create goes out without a list before it', async () => {
-    const { exchanges } = await runAgainst({}, { checkFilter: '^create-name-only$' });
+    // What the server received: a look sent for a check the filter skipped is in no report.
+    const received: string[] = [];
+    const heard: Variation = (base) => ({ respond: (req) => (received.push(`${req.method}${req.headers.authorization ? '' : ' keyless'}`), base.respond(req)) });
+    const { exchanges } = await runAgainst({ variations: [heard] }, { checkFilter: '^create-name-only$' });
     expect(exchanges.map((exchange) => `${exchange.checkId} ${exchange.request.method}`)).toEqual(['preflight GET', 'create-name-only POST']);
+    // The preflight's two (without the key, then with it), then the create.
+    expect(received).toEqual(['GET keyless', 'GET', 'POST']);
     // near miss: with it selected, its list goes out before the create
     const both = await runAgainst({}, { checkFilter: '^(create-name-only|list-answers-200-array)$' });
     expect(both.exchanges.filter((exchange) => exchange.checkId !== 'preflight').map((exchange) => exchange.request.method)[0]).toBe('GET');
