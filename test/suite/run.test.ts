@@ -7,6 +7,7 @@ import { describe, expect, test } from 'vitest';
 import type { Variation } from '../../src/reference/behaviour.js';
 import { startReferenceServer } from '../../src/reference/server.js';
 import type { Report } from '../../src/report/model.js';
+import { deriveSeed } from '../../src/check/seed.js';
 import { defaultReportDir } from '../../src/report/report-dir.js';
 import { runConformance } from '../../src/runner/run.js';
 import { countingRequests, delayedBy, runAgainst } from '../support/targets.js';
@@ -41,6 +42,13 @@ describe('a run against the embedded reference server', async () => {
       socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'));
     });
     expect(refused).toBe('ECONNREFUSED');
+  });
+
+  test('each property-based check reports its property: the seed it drew from, its runs and shrinks', () => {
+    const properties = onDisk.checks.filter((check) => check.property).map((check) => [check.id, check.property]);
+    expect(properties.map(([id]) => id).sort()).toEqual(['auth-rejects-generated-credentials', 'create-rejects-invalid-bodies', 'create-valid-bodies', 'model-based-sequences']);
+    // Each check's own seed, derived from the run's: `--seed` with `--checks` replays it.
+    for (const [id, property] of properties) expect(property).toMatchObject({ seed: deriveSeed(onDisk.settings.seed, id as string), numRuns: expect.any(Number), numShrinks: 0 });
   });
 
   test('writes report.json with the contract fields', () => {

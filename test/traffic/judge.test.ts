@@ -163,6 +163,15 @@ describe('across the capture, in time order', () => {
     const alreadyThere = await judge([list([{ id: 3, name: 'Ghost' }], 0), create({ name: 'Ghost' }, 400, error(400), 100), list([{ id: 3, name: 'Ghost' }], 200)]);
     expect(alreadyThere.get('model-based-sequences')!.status).toBe('passed');
   });
+
+  test.each([
+    ['ends 1 ms before the list starts: ordered, judged', 111, 'failed'],
+    ['near miss: ends the very ms the list starts: overlapping, never ordered', 110, 'skipped'],
+  ])('a refused create that %s', async (_d, listStartMs, status) => {
+    // The refusal starts at 100 and takes 10 ms.
+    const checks = await judge([list([], 0), create({ name: 'Ghost' }, 400, error(400), 100), list([{ id: 3, name: 'Ghost' }], listStartMs)]);
+    expect(checks.get('model-based-sequences')!.status).toBe(status);
+  });
 });
 
 describe('what a capture holds and leaves out', () => {

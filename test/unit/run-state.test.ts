@@ -8,6 +8,7 @@ import { withDefaults, type RunSettings } from '../../src/config/settings.js';
 import { CheckContext } from '../../src/check/context.js';
 import { BASELINE_FORM } from '../../src/http/client-form.js';
 import { registerFor, releaseRun, runState, RunState } from '../../src/check/run-state.js';
+import type { Variation } from '../../src/reference/behaviour.js';
 import { startReferenceServer, type ReferenceServer } from '../../src/reference/server.js';
 
 let server: ReferenceServer;
@@ -85,5 +86,37 @@ describe("a check sends only requests its premise admits (check/premises.ts)", (
   test('near miss: the same body as JSON is sent', async () => {
     await new CheckContext('create-name-only', run).send('POST', '/categories', run.valid, { json: { name: 'a' } });
     expect(sent).toEqual(['GET', 'POST']);
+  });
+});
+
+describe('an id given twice by creates (create-ids-unique-at-scale reads run.repeats)', () => {
+  /** A run against a server whose 201 answers carry `id` as `idOf` says (undefined: no id). */
+  const createTwice = async (idOf: (id: unknown) => unknown) => {
+    const answering: Variation = (base) => ({
+      async respond(req) {
+        const reply = await base.respond(req);
+        if (reply.status !== 201) return reply;
+        const { id, ...rest } = reply.body as Record<string, unknown>;
+        const given = idOf(id);
+        return { ...reply, body: given === undefined ? rest : { ...rest, id: given } };
+      },
+    });
+    const target = await startReferenceServer({ variations: [answering] });
+    const state = new RunState({ ...settings, baseUrl: target.baseUrl, apiKey: target.apiKey });
+    try {
+      for (const name of ['one', 'two']) await new CheckContext('create-name-only', state).send('POST', '/categories', state.valid, { json: { name } });
+      return { created: state.created.map((category) => category.id), repeats: state.repeats.length };
+    } finally {
+      await state.close();
+      await target.close();
+    }
+  };
+
+  test('creates that give no id are not an id repeated: each is unknown, none the other', async () => {
+    expect(await createTwice(() => undefined)).toEqual({ created: ['unknown', 'unknown'], repeats: 0 });
+  });
+
+  test('near miss: the same id given twice is a repeat', async () => {
+    expect(await createTwice(() => 7)).toEqual({ created: ['7', '7'], repeats: 1 });
   });
 });
