@@ -429,10 +429,12 @@ describe('a captured request is held only to the rules whose premise it meets (s
     expect(musts(await judge([upload(LARGEST_BODY_BYTES, 413)]))).toEqual(expect.arrayContaining(['create-401-missing']));
   });
 
-  test('an invalid body answered 401 under the known key is a finding; under a key the capture cannot verify, none', async () => {
+  test('an invalid body answered 401 under the known key is a finding; under a key the capture cannot verify, none; under a key one edit from it, only the 401 rules judge', async () => {
     const refusedBody = { ...create({ description: 'no name' }, 401, error(401)) };
     expect(musts(await judge([refusedBody], { apiKey: KEY }))).toContain('create-rejects-missing-name');
     expect(musts(await judge([refusedBody]))).not.toContain('create-rejects-missing-name');
+    // Under a key one character from the known one, only the 401 rules judge a create, "regardless of the body" (4.2/R3): a 201 without an id breaks them alone.
+    expect(musts(await judge([{ ...create({ name: 'Cats' }, 201, '{}'), authorization: `Bearer ${KEY}x` }], { apiKey: KEY }))).toEqual(['create-401-key-char-added', 'auth-rejects-generated-credentials']);
   });
 
   test('a valid create refused with 413 and an Error body is a size limit (section 8), no finding; with 418 (the near miss), a finding', async () => {
