@@ -14,7 +14,8 @@
  * (autocannon) with a 10 KB and a 227 KB list, recording a HAR: the latency it adds (p50,
  * p99, p99.9, against the same rate sent directly), the share judged and its peak RSS.
  * Prints a table and writes reports/bench.json.
- * Usage: npm run bench [-- a b c d e f n judge proxy] (scenarios to run; default all).
+ * (dredd) the full run beside Dredd, whole processes in interleaved pairs (bench-dredd.ts).
+ * Usage: npm run bench [-- a b c d e f n dredd judge proxy] (scenarios to run; default all).
  */
 import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -305,6 +306,15 @@ if (wanted('n')) {
   ratios.numRuns = budgets;
 }
 
+if (wanted('dredd')) {
+  const { benchDredd } = await import('./bench-dredd.js');
+  const samples = await benchDredd(CLI, ROOT, timed);
+  if (samples) {
+    const [dredd, suite] = [samples.dredd, samples.suite].map((runs) => ({ wallMs: Math.round(median(runs.map((r) => r.wallMs))), range: range(runs.map((r) => r.wallMs)), peakRssMb: Math.round(median(runs.map((r) => r.peakRssMb))), highestRssMb: Math.round(Math.max(...runs.map((r) => r.peakRssMb))) }));
+    ratios.dredd = { pairs: samples.dredd.length, dredd, suite, suiteOverDredd: +(suite!.wallMs / dredd!.wallMs).toFixed(2) };
+  } else ratios.dredd = { skipped: 'Dredd is not installed: npm install --no-save dredd@14.1.0, or set DREDD to its executable' };
+}
+
 if (wanted('judge')) {
   const { benchJudge } = await import('./bench-traffic.js');
   const result = await benchJudge(CLI, timed);
@@ -374,6 +384,14 @@ if (ratios.proxy) {
   for (const r of p.rates) {
     lines.push(`        ${String(r.list).padEnd(8)}${String(r.rate).padEnd(8)}${`${r.achievedDirect} / ${r.achievedProxied}`.padEnd(25)}${String(r.directP99).padEnd(12)}${`${r.addedP50} / ${r.addedP99} / ${r.addedP999}`.padEnd(30)}${`${(Number(r.judgedShare) * 100).toFixed(1)} %`.padEnd(8)}${String(r.errors).padEnd(8)}${r.peakRssMb}`);
   }
+}
+if (ratios.dredd) {
+  const d = ratios.dredd as { skipped?: string; pairs: number; suiteOverDredd: number; dredd: Record<string, number | string>; suite: Record<string, number | string> };
+  lines.push(
+    d.skipped
+      ? `(dredd) skipped: ${d.skipped}`
+      : `(dredd) ${d.pairs} interleaved pairs, whole processes, a fresh server each: this suite ${d.suite.wallMs} ms (${d.suite.range}), Dredd ${d.dredd.wallMs} ms (${d.dredd.range}): ${d.suiteOverDredd}× Dredd's wall time; peak RSS ${d.suite.peakRssMb} MiB (highest ${d.suite.highestRssMb}) against Dredd's ${d.dredd.peakRssMb} MiB`,
+  );
 }
 if (ratios.judgeHugeBody) {
   const h = ratios.judgeHugeBody as { harMb: number; wallMs: number; peakRssMb: number; notKept: number };

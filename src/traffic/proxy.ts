@@ -200,8 +200,8 @@ export async function startValidatingProxy(options: ProxyOptions): Promise<Runni
         const { headers, body: text } = gatewayTimeout(deadlineMs);
         if (!outgoing.headersSent) outgoing.writeHead(504, [...headers, 'Connection', 'close']).end(text);
         options.onUnanswered?.(`${method} ${upstreamPath.split('?', 1)[0]}`, deadlineMs);
+        // The 504 says Connection: close, so Node ends the client's connection after it, and the client's close ends the target's.
         abortUpstream?.(new Error(`no answer within ${deadlineMs} ms`));
-        upstream.closed = true;
         resolve();
         // Recorded as what it was, a request the target left unanswered; the 504 was the proxy's.
         handOn(asForwarded({ status: 0, responseHeaders: [], responseBody: new CappedBuffer(0).taken(), unanswered: `the target did not answer within ${deadlineMs / 1000} s; the client got the proxy's 504` }));

@@ -143,6 +143,23 @@ describe('forwarding', () => {
     }
   });
 
+  test('after its 504, the proxy closes the client\'s connection: a request pipelined behind the unanswered one never reaches the target', async () => {
+    const silent = await recordingUpstream(() => {});
+    const proxy = await startValidatingProxy({ target: silent.baseUrl, host: '127.0.0.1', port: 0, answerDeadlineMs: 100, onForwarded: () => {} });
+    try {
+      const client = connect(Number(new URL(proxy.baseUrl).port), '127.0.0.1');
+      let received = '';
+      client.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
+      client.write('GET /v1/categories HTTP/1.1\r\nhost: proxy\r\n\r\nGET /v1/categories?second HTTP/1.1\r\nhost: proxy\r\n\r\n');
+      await new Promise((resolve) => client.once('close', resolve));
+      expect(received.match(/^HTTP\/1\.1 \d+/gm)).toEqual(['HTTP/1.1 504']);
+      expect(silent.seen.map((request) => request.url)).toEqual(['/api/v1/categories']);
+    } finally {
+      await proxy.close();
+      await silent.close();
+    }
+  });
+
   test('a target that closes a kept-alive connection while idle: the proxy closes the client’s, so the client’s is stale exactly when the target’s is', async () => {
     const { createServer: createTcpServer } = await import('node:net');
     // One answer, kept alive (HTTP/1.1), then the target's idle close.

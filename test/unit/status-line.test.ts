@@ -1,8 +1,14 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
+import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { listenForProgress, PROGRESS_INTERVAL_MS, progressReporter } from '../../src/core/progress-channel.js';
 import { duration, estimateMs, leftNow, PACE_KNOWN_AFTER, StatusLine, statusText } from '../../src/report/status-line.js';
 import { runConformance } from '../../src/runner/run.js';
+import { buildIsCurrent } from '../../src/core/build-state.js';
+import { packageRoot } from '../../src/core/package-info.js';
 
 const ERASE = '\r\u001b[2K';
 
@@ -255,3 +261,15 @@ describe('the estimate never stalls', () => {
     line.stop();
   });
 });
+
+// The compiled module in a process of its own: only a process's end shows what keeps it alive.
+test.skipIf(!buildIsCurrent())('neither end of the progress channel keeps a process alive: one that never closes them still exits', async () => {
+  const module = pathToFileURL(join(packageRoot, 'dist/src/core/progress-channel.js')).href;
+  // The listener, the reporter, and the reporter's trailing post (a second count within the interval).
+  const code = `const { listenForProgress, progressReporter } = await import(${JSON.stringify(module)}); listenForProgress('alive', () => {}); const reporter = progressReporter('alive'); reporter.sent(1); reporter.sent(2);`;
+  const child = spawn(process.execPath, ['--input-type=module', '-e', code], { stdio: 'ignore' });
+  const kill = setTimeout(() => child.kill('SIGKILL'), 60_000);
+  const [exitCode, signal] = (await once(child, 'exit')) as [number | null, string | null];
+  clearTimeout(kill);
+  expect([exitCode, signal]).toEqual([0, null]);
+}, 70_000);

@@ -1,0 +1,79 @@
+/**
+ * `npm run bench -- dredd`: the full run beside a peer tool, as a user runs each (issue 48
+ * §1): whole processes under GNU time, against a reference server in a process of its own
+ * (`serve`), a fresh one for every run so that no run meets another's categories. Dredd
+ * 14.1.0 runs the interface's five transactions (scripts/dredd/openapi.yaml; its hooks run
+ * the 400 and 401 ones too); this tool runs its full default profile. Pairs are interleaved,
+ * Dredd first in odd pairs and last in even ones, so a noisy machine weighs on both alike.
+ * Dredd is no dependency of the project: `npm install --no-save dredd@14.1.0`, or DREDD set
+ * to its executable.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const KEY = 'Bench-Key-0123456789abcdefghijKLMN';
+
+/** What `timed` measures of one process: wall time (ms) and peak RSS (MiB). */
+type Timed = (args: string[], env?: NodeJS.ProcessEnv) => Promise<{ wallMs: number; peakRssMb: number }>;
+
+/** Where Dredd is: DREDD, or this checkout's node_modules; undefined when it is not installed. */
+export function dreddPath(root: string): string | undefined {
+  const candidates = [process.env.DREDD, join(root, 'node_modules/.bin/dredd')].filter((path): path is string => path !== undefined);
+  return candidates.find((path) => existsSync(path));
+}
+
+/** A reference server in a process of its own (`petstore-conformance serve`): its base URL. */
+async function serve(cli: string): Promise<{ baseUrl: string; stop(): Promise<void> }> {
+  const child: ChildProcess = spawn(process.execPath, [cli, 'serve', '--port', '0'], { env: { ...process.env, PETSTORE_API_KEY: KEY }, stdio: ['ignore', 'pipe', 'inherit'] });
+  let printed = '';
+  for await (const chunk of child.stdout!) {
+    printed += String(chunk);
+    if (/listening on \S+\n/.test(printed)) break;
+  }
+  const baseUrl = /listening on (\S+)/.exec(printed)?.[1];
+  if (!baseUrl) throw new Error(`serve printed no address: ${printed}`);
+  return {
+    baseUrl,
+    async stop() {
+      child.kill('SIGTERM');
+      if (child.exitCode === null) await once(child, 'exit');
+    },
+  };
+}
+
+/**
+ * `pairs` interleaved pairs of whole-process runs, each against a fresh server.
+ * @returns each tool's wall times (ms) and peak RSS (MiB), in run order; undefined when Dredd is not installed.
+ */
+export async function benchDredd(cli: string, root: string, timed: Timed, pairs = 9) {
+  const dredd = dreddPath(root);
+  if (!dredd) return undefined;
+  const dir = await mkdtemp(join(tmpdir(), 'pcs-bench-dredd-'));
+  const spec = join(root, 'scripts/dredd/openapi.yaml');
+  const hooks = join(root, 'scripts/dredd/hooks.js');
+  const runs = {
+    dredd: (baseUrl: string) => timed([dredd, spec, new URL(baseUrl).origin, `--hookfiles=${hooks}`], { DREDD_KEY: KEY }),
+    suite: (baseUrl: string) => timed([process.execPath, cli, 'run', '--base-url', baseUrl, '--report-dir', dir], { PETSTORE_API_KEY: KEY }),
+  };
+  const samples = { dredd: [] as Array<{ wallMs: number; peakRssMb: number }>, suite: [] as Array<{ wallMs: number; peakRssMb: number }> };
+  try {
+    for (let i = 0; i < pairs; i++) {
+      for (const tool of i % 2 === 0 ? (['dredd', 'suite'] as const) : (['suite', 'dredd'] as const)) {
+        const server = await serve(cli);
+        try {
+          samples[tool].push(await runs[tool](server.baseUrl));
+        } finally {
+          await server.stop();
+        }
+      }
+      process.stderr.write('.');
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+  return samples;
+}
