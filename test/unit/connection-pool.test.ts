@@ -79,6 +79,22 @@ describe('a connection slot', () => {
     expect(slot.dispatcher(false)).toBe(made[1]);
   });
 
+  test('a refusal that may leave a body unread marks its connection only: a new connection holds no unread body, nor an answer yet', () => {
+    const { slot, made } = slotWithFakes();
+    slot.dispatcher(false);
+    made[0]!.emit('connect');
+    slot.noteAnswer();
+    slot.noteBodyAnswered(true);
+    expect([slot.mayHoldUnreadBody, slot.held]).toEqual([true, true]);
+    made[0]!.emit('disconnect');
+    expect([slot.mayHoldUnreadBody, slot.held]).toEqual([false, false]);
+    made[0]!.emit('connect');
+    expect([slot.mayHoldUnreadBody, slot.held]).toEqual([false, false]);
+    // near miss: a refusal that judged the body (400) leaves nothing unread
+    slot.noteBodyAnswered(false);
+    expect(slot.mayHoldUnreadBody).toBe(false);
+  });
+
   test('near miss: a fresh request when no connection is open keeps the dispatcher', () => {
     const { slot, made } = slotWithFakes();
     slot.dispatcher(false);
