@@ -61,6 +61,11 @@ describe('chunkedCreatedExactly (must, 4.2/R1)', () => {
     expect(judged(() => chunkedCreatedExactly(answered(200, { id: 7, ...fields }, post), fields, 'c'))).toEqual({ expected: 'status 201', found: 'status 200' });
   });
 
+  test('the edges of an acceptance: a 199 (the last 1xx) is set aside as refused; a 299 (the last 2xx) accepted the body, and fails for not being the 201', () => {
+    expect(chunkedCreatedExactly(answered(199, {}, post), fields, 'c')).toBe('refused');
+    expect(judged(() => chunkedCreatedExactly(answered(299, { id: 7, ...fields }, post), fields, 'c'))).toEqual({ expected: 'status 201', found: 'status 299' });
+  });
+
   test('near miss: a 201 that drops the description fails', () => {
     expect(judged(() => chunkedCreatedExactly(answered(201, { id: 7, name: fields.name }, post), fields, 'c'))).not.toBe('passed');
   });
