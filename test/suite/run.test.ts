@@ -322,3 +322,27 @@ describe('the preflight names the user\'s own mistake, in a few lines, before an
     }
   });
 });
+
+describe('a fleet interrupted', () => {
+  test('the checks a stop kept from starting say so, on every target, never "not selected"', async () => {
+    const { runFleet } = await import('../../src/runner/fleet.js');
+    // Each target's 20th request is held: both are under way when the stop comes.
+    const counts = [countingRequests({ holdFrom: 20 }), countingRequests({ holdFrom: 20 })];
+    const servers = await Promise.all(counts.map((counting) => startReferenceServer({ variations: [counting.variation] })));
+    try {
+      const abort = new AbortController();
+      void Promise.all(counts.map((counting) => counting.reached(20))).then(() => abort.abort('interrupted by the user'));
+      const outcome = await runFleet(
+        servers.map((server, i) => ({ targetName: `t${i}`, baseUrl: server.baseUrl, apiKey: server.apiKey, connections: 1 })),
+        { reportDir: null, targetConcurrency: 2, signal: abort.signal },
+      );
+      for (const name of ['t0', 't1']) {
+        const reasons = new Set(outcome.reports.get(name)!.checks.filter((check) => check.status === 'skipped').map((check) => check.reason));
+        expect([name, [...reasons]]).toEqual([name, ['not run: the run was interrupted']]);
+      }
+    } finally {
+      for (const counting of counts) counting.release();
+      await Promise.all(servers.map((server) => server.close()));
+    }
+  });
+});
