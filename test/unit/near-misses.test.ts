@@ -114,6 +114,17 @@ describe('captured traffic', () => {
     expect(redactor.text('query-key-0123456789abcdef') !== 'query-key-0123456789abcdef').toBe(secret);
   });
 
+  test('each kind of secret is named in its placeholder, numbered in order of sight: the words a report shows in its place', () => {
+    const redactor = new Redactor();
+    const headers = [
+      { name: 'Authorization', value: 'Bearer bearer-key-0123456789abcdef' },
+      { name: 'Cookie', value: 'session=cookie-0123456789abcdef' },
+      { name: 'X-Gateway-Secret', value: 'gateway-0123456789abcdef' },
+    ];
+    registerCaptureSecrets({ request: { headers } }, redactor, ['x-gateway-secret'], new Map());
+    expect(redactor.text('bearer-key-0123456789abcdef cookie-0123456789abcdef gateway-0123456789abcdef')).toBe('[capture-credential-1] [capture-cookie-2] [capture-secret-header-3]');
+  });
+
   test('X-API-Key and Api-Key carry secrets from the first sight, in any case', () => {
     for (const name of ['X-API-Key', 'api-key', 'Api-Key']) {
       const redactor = new Redactor();

@@ -36,7 +36,8 @@ const HOSTILE = 'bad\u0000 \u001b[31mred\u001b[0m <h1>x</h1> a|b **bold** &amp; 
 
 function fixture(kind: 'conformant' | 'findings' | 'strict' | 'not-assessable' | 'hostile' | 'traffic' | 'partial-traffic'): { report: Report; exchanges: Exchange[] } {
   if (kind === 'traffic' || kind === 'partial-traffic') return trafficFixture(kind === 'traffic');
-  const list = answered(200, [{ id: 1, name: 'Cats' }], { seq: 1 });
+  // Which connection carried it: HAR 1.2's `connection`.
+  const list = { ...answered(200, [{ id: 1, name: 'Cats' }], { seq: 1 }), connectionId: '1.1' };
   const checks = [check('list-answers-200-array', 'must', '4.1'), check('create-answers-201', 'must', '4.2')];
   const exchanges: Exchange[] = [list, post(201, { id: 2, name: 'Cats' })];
   if (kind === 'findings' || kind === 'strict') {
