@@ -178,6 +178,13 @@ describe('bounded tokens: the entry a capture is read by', () => {
     expect(await read('[{"a":"short"}]', bounds)).toEqual([{ a: 'short' }]);
   });
 
+  test.each([
+    ['a document that is one string of exactly the longest kept', 1000, 'x'.repeat(1000)],
+    ['near miss: one character more, not kept', 1001, { __petstoreConformanceCut: 1001 }],
+  ])('%s (the first value read is counted from its first character)', async (_d, length, kept) => {
+    expect(await read(JSON.stringify('x'.repeat(length)), bounds)).toEqual(kept);
+  });
+
   test('cut deep inside arrays and objects, each container opened in the entry is closed as what it is (the stage\'s tokens stay a well-formed stream)', async () => {
     const { Readable } = await import('node:stream');
     const { default: chain } = await import('stream-chain');
