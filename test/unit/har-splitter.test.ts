@@ -46,6 +46,13 @@ const TRICKY = `\ufeff {"log" : {"version":"1.2", "creator" : {"name":"a \\"quot
 `;
 
 describe('the members of a capture', () => {
+  test.each([
+    ['a brace', '{"log":{"entries":[true],"comment":7}}', [['entry', 'true'], ['other', '7']]],
+    ['a bracket', '{"log":{"entries":[1,null]}}', [['entry', '1'], ['entry', 'null']]],
+    ['a comma', '{"log":{"comment":-2,"entries":[]}}', [['other', '-2']]],
+    ['whitespace', '{"log":{"comment":false\n}}', [['other', 'false']]],
+  ])('a number or a literal ends at %s, with nothing between', (_d, text, values) => expect(split(text)).toEqual(values));
+
   test('version, creator, each entry whatever it is, and every other value; whitespace and a byte order mark around them', () => {
     expect(split(TRICKY)).toEqual([
       ['version', '"1.2"'],

@@ -62,7 +62,7 @@ describe('each command\'s console output on a small fixed run', () => {
 
   test('judge: a capture of one list and one refused create', async () => {
     const har = await writeHar(dir, 'small.har', [entry({ status: 200, responseBody: '[]' }), entry({ method: 'POST', status: 201, requestBody: '{"name":"a"}', responseBody: '{"name":"a"}' })]);
-    const ended = await cli(['judge', har, '-u', BASE, '--report-dir', join(dir, 'judge'), '--format', 'json'], { cwd: dir, env });
+    const ended = await cli(['judge', har, '-u', BASE, '--report-dir', join(dir, 'judge'), '--format', 'json,html'], { cwd: dir, env });
     await expect(masked(ended)).toMatchFileSnapshot('__snapshots__/outputs/judge.txt');
   });
 

@@ -65,6 +65,7 @@ describe('StatusLine on a terminal', () => {
     line.update({ requests: 2 }); // a late count never takes it back
     line.stop();
     vi.advanceTimersByTime(5_000); // stopped: never drawn again
+    line.print('Verdict: CONFORMANT'); // the line is gone: nothing left to erase before it
     expect(out.written).toEqual([
       '0 checks · 0 requests · 0 s',
       `${ERASE}0 of 61 checks · 0 requests · 0 s`,
@@ -74,6 +75,7 @@ describe('StatusLine on a terminal', () => {
       `${ERASE}1 of 61 checks · 3 requests · 2 s`,
       `${ERASE}1 of 61 checks · 3 requests · 2 s`,
       ERASE,
+      'Verdict: CONFORMANT\n',
     ]);
   });
 
