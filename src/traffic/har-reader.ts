@@ -6,7 +6,7 @@
  * `exchanges.har` all write this shape.
  */
 import { once } from 'node:events';
-import type { Readable } from 'node:stream';
+import { pipeline, type Readable } from 'node:stream';
 import { createGunzip, createInflate } from 'node:zlib';
 import chain from 'stream-chain';
 import { parser } from 'stream-json';
@@ -118,8 +118,8 @@ async function captureBytes(path: string): Promise<{ bytes: Readable; streams: R
   // A zlib header: deflate (CM 8) and a check that makes the two bytes a multiple of 31.
   const inflate = head[0] === 0x1f && head[1] === 0x8b ? createGunzip() : (head[0]! & 0x0f) === 8 && (head[0]! * 256 + head[1]!) % 31 === 0 ? createInflate() : undefined;
   if (!inflate) return { bytes, streams: [bytes] };
-  bytes.on('error', (error) => inflate.destroy(error));
-  return { bytes: bytes.pipe(inflate), streams: [bytes, inflate] };
+  // pipeline, not pipe: a read error reaches the inflated stream's reader, and ends both.
+  return { bytes: pipeline(bytes, inflate, () => {}), streams: [bytes, inflate] };
 }
 
 /**

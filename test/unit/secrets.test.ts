@@ -84,6 +84,17 @@ describe('Redactor', () => {
 describe('Redactor, a key shorter than 16 characters', () => {
   const redactor = (key: string) => new Redactor().add(key, KEY_PLACEHOLDER);
 
+  test.each([
+    ['a short secret, found as a token', 'shortsecret1'],
+    ['a long one, found inside text', 'a-long-secret-qrstuvwxyz'],
+  ])('%s registered after a text was redacted: that text is redacted again, not taken from what was done before', (_d, secret) => {
+    const redactor = new Redactor().add('the-key-0123456789abcdef', KEY_PLACEHOLDER);
+    const text = `rejected Bearer ${secret}.`;
+    expect(redactor.text(text)).toBe(text);
+    redactor.add(secret, '[capture-credential-1]');
+    expect(redactor.text(text)).toBe('rejected Bearer [capture-credential-1].');
+  });
+
   test.each(['name', 'test', 'true', '1234', 'secret', 'dev'])('%s inside text is evidence and stays; as a whole token it goes', (key) => {
     const body = `{"id":1234,"name":"${key}s","description":"a ${key} here"}`;
     expect(redactor(key).text(body)).toBe(body);
