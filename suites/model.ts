@@ -68,7 +68,7 @@ export default function register(): void {
       // A value of a class a policy may refuse, or past a limit: create-valid-bodies judges those.
       if (isRefusal(exchange) && mayBeRefused(this.fields)) return;
       const created = expectCreated(exchange);
-      expectSameFields(exchange, created, this.fields, 'the created category');
+      expectSameFields(exchange, created, this.fields);
       model.created.set(created.id, this.fields);
     }
     toString = () => `createValid(${fc.stringify(this.fields)})`;

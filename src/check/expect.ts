@@ -249,9 +249,9 @@ export interface SentFields {
 /**
  * Asserts that a returned or listed category holds exactly the fields sent (4.2/R1):
  * the same name, and the same description when one was sent.
- * @param what names the category in messages, e.g. `listed id 5`.
+ * @param what names the category in messages, e.g. `listed id 5`; by default the one a create returned.
  */
-export function expectSameFields(exchange: Exchange, found: CategoryView, fields: SentFields, what: string): void {
+export function expectSameFields(exchange: Exchange, found: CategoryView, fields: SentFields, what = 'the created category'): void {
   // Messages are built on failure only: a check compares thousands of fields of up to 5,000 characters.
   if (found.name !== fields.name) {
     throw new CheckFailure(`Expected ${what} to have name ${quote(fields.name)}, found ${quote(found.name)}${difference(fields.name, found.name)}`, exchange, {

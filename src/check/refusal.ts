@@ -142,7 +142,7 @@ async function confirmPolicy(t: CheckContext, { field, valueClass }: FieldClass,
       { expected: 'the same answer to the same body', found: `status ${smallest.exchange.response?.status}, then 201` },
     );
   }
-  expectSameFields(again, expectCreated(again), smallest.fields as SentFields, 'the created category');
+  expectSameFields(again, expectCreated(again), smallest.fields as SentFields);
 }
 
 /**
@@ -227,6 +227,6 @@ async function probeLength(t: CheckContext, field: Field, length: number, charac
   const fields = field === 'name' ? { name: text } : { name: label, description: character ? text : 'x'.repeat(length) };
   const exchange = await t.create({ json: fields });
   if (isRefusal(exchange)) return 'refused';
-  expectSameFields(exchange, expectCreated(exchange), fields, 'the created category');
+  expectSameFields(exchange, expectCreated(exchange), fields);
   return 'accepted';
 }

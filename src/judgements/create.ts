@@ -10,7 +10,7 @@ import type { Exchange } from '../core/exchange.js';
 /** create-name-only, create-with-description, create-unicode: 201 with the Category holding exactly the fields sent (4.2/R1). */
 export function createdExactly(create: Exchange, fields: SentFields): CategoryView {
   const created = expectCreated(create);
-  expectSameFields(create, created, fields, 'the created category');
+  expectSameFields(create, created, fields);
   return created;
 }
 

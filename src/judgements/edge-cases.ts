@@ -14,5 +14,5 @@ export function storedExactlyOrRefused(create: Exchange, fields: SentFields, als
   if (status === 400 || alsoAccepted.includes(status)) return;
   const accepted = ['201', '400', ...alsoAccepted.map(String)].join(' or ');
   expectThat(status === 201, `Expected ${accepted}, received ${status}`, create, { expected: `status ${accepted}`, found: `status ${status}` });
-  expectSameFields(create, expectCreated(create), fields, 'the created category');
+  expectSameFields(create, expectCreated(create), fields);
 }

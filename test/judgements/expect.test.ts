@@ -50,7 +50,7 @@ describe('expectSameFields', () => {
     ['a dropped description fails', { name: 'Cats' }, { name: 'Cats', description: 'Felines' }, { expected: 'the description sent', found: 'no description' }],
     ['an altered description fails', { name: 'Cats', description: 'felines' }, { name: 'Cats', description: 'Felines' }, { expected: 'the description sent', found: 'another description' }],
   ])('%s', (_description, found, sent, outcome) => {
-    expect(judged(() => expectSameFields(exchange, { id: 7n, ...found }, sent, 'the created category'))).toEqual(outcome);
+    expect(judged(() => expectSameFields(exchange, { id: 7n, ...found }, sent))).toEqual(outcome);
   });
 });
 

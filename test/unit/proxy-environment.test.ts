@@ -30,8 +30,8 @@ describe('reading the variables', () => {
     ['near miss: no URL at all', 'not a url', 'HTTPS_PROXY (or https_proxy) is not a proxy URL: expected http://host:port (or https://, socks5://)'],
   ])('HTTPS_PROXY %s', (_d, value, problem) => expect(refusal({ HTTPS_PROXY: value })).toBe(problem));
 
-  test('the refusal never quotes the value (it may hold a password)', () => {
-    expect(refusal({ HTTP_PROXY: 'ftp://user:s3cret@p:21' })).not.toContain('s3cret');
+  test('the refusal names the variable, never quotes the value (it may hold a password)', () => {
+    expect(refusal({ HTTP_PROXY: 'ftp://user:s3cret@p:21' })).toBe('HTTP_PROXY (or http_proxy) is not a proxy URL: expected http://host:port (or https://, socks5://)');
   });
 });
 
