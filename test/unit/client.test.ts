@@ -234,6 +234,22 @@ describe('a check that ends passes its large-body lease on (client.release)', ()
   });
 });
 
+describe('a request whose body turns out large while every lease is taken', () => {
+  test('gives way, says so in its superseded attempt, and is sent again once a lease is free', async () => {
+    // Two 21 MiB lists at once, before any large body was seen: the budget holds one lease.
+    const large = `[${' '.repeat(21 * 1024 * 1024)}]`;
+    server = await startRawServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(large));
+    const c = clientFor(server.baseUrl, { maxResponseBytes: 32 * 1024 * 1024, timeoutMs: 60_000 });
+    const superseded: string[] = [];
+    const send = (check: string) =>
+      c.send({ method: 'GET', path: '/categories', credential: validCredential(KEY) }, check, (attempt) => void (attempt.superseded && superseded.push(attempt.superseded))).then((exchange) => (c.release(check), exchange));
+    const answers = await Promise.all([send('a'), send('b')]);
+    expect(answers.map((exchange) => exchange.response?.bodyBytes)).toEqual([large.length, large.length]);
+    expect(superseded).toEqual(['gave way to the checks holding large-body leases: sent again once its check held one']);
+    expect(server.received).toHaveLength(3);
+  });
+});
+
 test('close ends every connection the client kept alive: the server sees each close', async () => {
   const closed: Array<Promise<void>> = [];
   server = await startRawServer((req, res) => {
