@@ -27,7 +27,7 @@ export default function register(): void {
       definition,
       async (_t, skip) => {
         const judged = judgeInvariant(definition.id, definition.level, records, (checkId) => run.levels.get(checkId) ?? 'info');
-        if (judged === 0) skip(`no ${INVARIANTS[definition.id].kind} was recorded that this invariant can judge`);
+        if (judged === 0) skip(`no ${INVARIANTS[definition.id].kinds} were recorded that this invariant can judge`);
       },
       { sequential: true },
     );

@@ -14,10 +14,8 @@ import { onOperationPath, spellingOf } from '../http/path-spellings.js';
 
 /** One invariant: the responses it judges, and what is wrong with one. */
 export interface Invariant {
-  /** What it judges, in words for messages: `error response`. */
-  kind: string;
-  /** Its plural, when it is not `kind` with an s: `responses of listCategories or createCategory`. */
-  kinds?: string;
+  /** What it judges, in the plural words of its messages: `error responses` ("1 of 3 error responses broke the rule"). */
+  kinds: string;
   /** What holds when it passes, in a few words: the `expected` of its failures. */
   rule: string;
   /** Whether it judges the exchanges of checks at every level: info probes included. */
@@ -71,7 +69,6 @@ const contentType = (response: RecordedResponse) =>
 /** The invariants, by the id of the check that judges each. */
 export const INVARIANTS = {
   'answers-allowed-status': {
-    kind: 'answer to listCategories or createCategory',
     kinds: 'answers to listCategories or createCategory',
     rule: 'a status the spec lists (a list 200 or 401; a create 201, 400, 401 or 413)',
     // A 5xx is no-server-error's; the others are the table of 4.1 and 4.2. The problem is the status alone: one root cause with every check a wrong status fails.
@@ -79,7 +76,6 @@ export const INVARIANTS = {
     problem: (response, _parsed, exchange) => (allowedStatuses(exchange, operationOf(exchange)!).includes(response.status) ? undefined : `status ${response.status}`),
   },
   'no-server-error': {
-    kind: 'response of listCategories or createCategory',
     kinds: 'responses of listCategories or createCategory',
     rule: 'no server error',
     everyLevel: true,
@@ -89,7 +85,6 @@ export const INVARIANTS = {
     problem: serverError,
   },
   'path-spellings-no-server-error': {
-    kind: 'answer to another spelling of an operation’s path',
     kinds: 'answers to other spellings of an operation’s path',
     rule: 'no server error',
     everyLevel: true,
@@ -98,7 +93,7 @@ export const INVARIANTS = {
     problem: serverError,
   },
   'error-body-is-error': {
-    kind: 'error response',
+    kinds: 'error responses',
     rule: 'an Error body',
     applies: isError,
     problem: (response, parsedBody) => {
@@ -110,7 +105,7 @@ export const INVARIANTS = {
     },
   },
   'error-status-matches-http': {
-    kind: 'error response with a JSON object body',
+    kinds: 'error responses with a JSON object body',
     rule: 'the status field equal to the HTTP status',
     applies: isError,
     problem: (response, parsedBody) => {
@@ -119,10 +114,9 @@ export const INVARIANTS = {
       return exactInteger(body.status) === BigInt(response.status) ? undefined : `status field is ${lexemeOf(body.status)}`;
     },
   },
-  'error-content-type-json': { kind: 'error response', rule: 'application/json', applies: isError, problem: contentType },
-  'success-content-type-json': { kind: 'success response', rule: 'application/json', applies: (response) => response.status >= 200 && response.status < 300, problem: contentType },
+  'error-content-type-json': { kinds: 'error responses', rule: 'application/json', applies: isError, problem: contentType },
+  'success-content-type-json': { kinds: 'success responses', rule: 'application/json', applies: (response) => response.status >= 200 && response.status < 300, problem: contentType },
   'json-without-byte-order-mark': {
-    kind: 'response body',
     kinds: 'response bodies',
     rule: 'no byte order mark',
     applies: (response) => response.utf8Valid && response.body !== '',
@@ -131,7 +125,7 @@ export const INVARIANTS = {
       response.body.startsWith(BYTE_ORDER_MARK) ? `a byte order mark (U+FEFF) before the body ${JSON.stringify(response.body.slice(1, 61))}${response.body.length > 61 ? '…' : ''}` : undefined,
   },
   'unauthorized-has-challenge': {
-    kind: '401 response',
+    kinds: '401 responses',
     rule: 'a Bearer challenge',
     applies: (response) => response.status === 401,
     problem: (response) => {
@@ -201,7 +195,7 @@ export function judgeInvariant(id: InvariantId, level: CheckLevel, records: read
   const first = offenders[0];
   if (first) {
     throw new CheckFailure(
-      `${offenders.length} of ${judged} ${invariant.kinds ?? `${invariant.kind}s`} broke the rule; first: ${requestLine(first.exchange)} ` +
+      `${offenders.length} of ${judged} ${invariant.kinds} broke the rule; first: ${requestLine(first.exchange)} ` +
         `(check ${first.exchange.checkId}${first.exchange.label ? `: ${first.exchange.label}` : ''}) answered ${first.exchange.response!.status}: ${first.problem}`,
       first.exchange,
       { expected: invariant.rule, found: first.problem },

@@ -155,3 +155,41 @@ describe('unauthorized-has-challenge', () => {
     ['a scheme that merely starts with bearer fails', 'BearerToken', { expected: 'a Bearer challenge', found: expect.stringMatching(/without the Bearer scheme/) }],
   ])('%s', (_d, value, outcome) => expect(judge('unauthorized-has-challenge', 'should', [withChallenge(value)]).outcome).toEqual(outcome));
 });
+
+describe('what each invariant calls what it judges: the words of "1 of 2 … broke the rule"', () => {
+  const text = { 'content-type': 'text/plain' };
+  test.each<[InvariantId, Exchange]>([
+    ['answers-allowed-status', answered(403, error(403))],
+    ['no-server-error', answered(500, error(500))],
+    ['path-spellings-no-server-error', answered(500, '<h1>Whitelabel</h1>', { path: '/categories;x=1' })],
+    ['error-body-is-error', answered(400, { error: 'bad' })],
+    ['error-status-matches-http', answered(400, error(422))],
+    ['error-content-type-json', answered(400, error(400), { headers: text })],
+    ['success-content-type-json', answered(200, [], { headers: text })],
+    ['json-without-byte-order-mark', answered(200, '\ufeff[]')],
+    ['unauthorized-has-challenge', answered(401, error(401))],
+  ])('%s', (id, broken) => {
+    // One that breaks the rule, one judged that does not (the list answered 200 as it should, with a Bearer challenge where one is asked).
+    const fine = id === 'unauthorized-has-challenge' ? answered(401, error(401), { headers: { 'www-authenticate': 'Bearer' } }) : id === 'path-spellings-no-server-error' ? answered(404, '', { path: '/categories/' }) : id.startsWith('error-') ? answered(401, error(401)) : answered(200, []);
+    let message = '';
+    try {
+      judgeInvariant(id, 'info', [fine, broken].map(invariantRecord), () => 'must');
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message.slice(0, message.indexOf(' broke the rule; first: '))).toBe(`1 of 2 ${WORDS[id]}`);
+  });
+});
+
+/** The words each invariant's messages use, as users read them. */
+const WORDS: Record<InvariantId, string> = {
+  'answers-allowed-status': 'answers to listCategories or createCategory',
+  'no-server-error': 'responses of listCategories or createCategory',
+  'path-spellings-no-server-error': 'answers to other spellings of an operation’s path',
+  'error-body-is-error': 'error responses',
+  'error-status-matches-http': 'error responses with a JSON object body',
+  'error-content-type-json': 'error responses',
+  'success-content-type-json': 'success responses',
+  'json-without-byte-order-mark': 'response bodies',
+  'unauthorized-has-challenge': '401 responses',
+};
