@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { BroadcastChannel } from 'node:worker_threads';
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import type { RunSettings } from '../../src/config/settings.js';
 import { packageRoot } from '../../src/core/package-info.js';
 import { CheckCollector } from '../../src/runner/collector.js';
@@ -155,7 +155,12 @@ describe('a cancelled run', () => {
 
 describe('failures of the thread', () => {
   test('a rejection nobody awaits is a run error; what the suite prints is kept, not printed', async () => {
-    const { collectors } = await runSuite(`test('c', { meta: ${meta('c')} }, () => { console.log('printed by the suite'); void Promise.reject(new Error('nobody awaits')); });`);
+    const printed: string[] = [];
+    const write = process.stdout.write.bind(process.stdout);
+    // What reaches this process's stdout while the thread runs (piped there, were it not kept).
+    const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array, ...rest: unknown[]) => (printed.push(String(chunk)), (write as (...args: unknown[]) => boolean)(chunk, ...rest)));
+    const { collectors } = await runSuite(`test('c', { meta: ${meta('c')} }, () => { console.log('printed by the suite'); void Promise.reject(new Error('nobody awaits')); });`).finally(() => spy.mockRestore());
+    expect(printed.filter((chunk) => chunk.includes('printed by the suite'))).toEqual([]);
     expect(collectors[0]!.runErrors).toEqual(['the tool failed: an error nobody caught: Error: nobody awaits']);
     expect(collectors[0]!.results).toHaveLength(1);
   });
