@@ -14,7 +14,7 @@ import { parseGfm } from './markdown.js';
 
 /** Flags of other tools that the documents show (npm, git, httpie, the project's scripts), beside the suite's own. */
 export const OTHER_TOOLS_FLAGS: ReadonlySet<string> = new Set([
-  '--prefix', '--no-audit', '--no-fund', '--yes', // npm
+  '--prefix', '--no-audit', '--no-fund', '--no-save', '--yes', // npm
   '--branch', '--depth', '--follow-tags', // git
   '--form', // httpie
   '--sample', '--sample-fresh', '--slow', // npm run mutations
