@@ -14,11 +14,10 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Timed } from './bench-traffic.js';
 
 const KEY = 'Bench-Key-0123456789abcdefghijKLMN';
 
-/** What `timed` measures of one process: wall time (ms) and peak RSS (MiB). */
-type Timed = (args: string[], env?: NodeJS.ProcessEnv) => Promise<{ wallMs: number; peakRssMb: number }>;
 
 /** Where Dredd is: DREDD, or this checkout's node_modules; undefined when it is not installed. */
 export function dreddPath(root: string): string | undefined {

@@ -75,13 +75,16 @@ export async function writeBenchHar(path: string, count: number): Promise<void> 
   await once(file, 'close');
 }
 
+/** Runs one process under GNU time (bench.ts `timed`): its wall time (ms) and peak RSS (MiB). */
+export type Timed = (args: string[], env?: NodeJS.ProcessEnv) => Promise<{ wallMs: number; peakRssMb: number }>;
+
 /**
  * `judge` of a 100,000-exchange HAR: wall time (ms), exchanges a minute, peak RSS (MB), the
  * HAR's size (MB), the verdict, and where the time goes: the CLI's fixed cost (the same
  * command on a capture of one exchange), reading and parsing the capture (the reader alone,
  * in this process, each entry parsed and dropped), and judging (the rest).
  */
-export async function benchJudge(cli: string, timed: (args: string[], env?: NodeJS.ProcessEnv) => Promise<{ wallMs: number; peakRssMb: number }>) {
+export async function benchJudge(cli: string, timed: Timed) {
   const dir = await mkdtemp(join(tmpdir(), 'pcs-bench-judge-'));
   try {
     const har = join(dir, 'traffic.har');
@@ -327,7 +330,7 @@ export async function benchProxyCatalogue(cli: string) {
  * in one string): wall time (ms) and peak RSS (MB), bounded by --max-response-bytes
  * (16 MiB by default), not by the body.
  */
-export async function benchHugeBody(cli: string, timed: (args: string[], env?: NodeJS.ProcessEnv) => Promise<{ wallMs: number; peakRssMb: number }>) {
+export async function benchHugeBody(cli: string, timed: Timed) {
   const dir = await mkdtemp(join(tmpdir(), 'pcs-bench-huge-'));
   try {
     const har = join(dir, 'huge.har');
