@@ -84,7 +84,7 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
       for (const { name, option, alias } of flagged) (flags as Record<string, unknown>)[name] = valueOf(parsed, option, alias);
       const given = (option: Option | undefined) => option !== undefined && command.getOptionValueSource(option.attributeName()) === 'cli';
       const options = new Map(flagged.map(({ name, option, alias }) => [name, [option, alias]]));
-      code = await runCommand(flags, (name) => (options.get(name) ?? []).some(given), io);
+      code = await withSpareThread(() => runCommand(flags, (name) => (options.get(name) ?? []).some(given), io));
     });
 
   program
@@ -164,6 +164,21 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
     io.stderr.write(`petstore-conformance: ${exhausted ? exhausted.line : `internal error: ${(error as Error).message ?? error}`}\n`);
     if (io.env.PETSTORE_CONFORMANCE_DEBUG) io.stderr.write(`${(error as Error).stack}\n`);
     return EXIT.error;
+  }
+}
+
+/**
+ * Runs `run` with a suite thread opened first (runner/suite.ts): its modules load on the
+ * other core while this thread loads the run's and reads the configuration. A run that
+ * never takes it (a usage error, a capture judged) ends it here.
+ */
+async function withSpareThread(run: () => Promise<number>): Promise<number> {
+  const { openSuiteThread, closeSpareThreads } = await import('../runner/suite.js');
+  await openSuiteThread();
+  try {
+    return await run();
+  } finally {
+    await closeSpareThreads();
   }
 }
 

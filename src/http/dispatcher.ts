@@ -1,10 +1,12 @@
 import { subscribe } from 'node:diagnostics_channel';
 import type { Socket } from 'node:net';
 import { rootCertificates } from 'node:tls';
-import { buildConnector, Client, EnvHttpProxyAgent, Pool, type Dispatcher } from 'undici';
+import type * as Undici from 'undici';
+import type { Dispatcher } from 'undici';
 import { DIRECT } from '../config/proxy.js';
 import type { RunSettings } from '../config/settings.js';
 import type { WatchedDispatcher } from './connection-pool.js';
+import { buildConnector, Client, EnvHttpProxyAgent, Pool } from './undici-parts.js';
 
 /** What a slot's dispatcher is built from: the run's transport settings. */
 export type DispatcherOptions = Pick<RunSettings, 'timeoutMs' | 'maxResponseBytes' | 'proxy' | 'caPem' | 'clientCertPem' | 'clientKeyPem'> & Partial<Pick<RunSettings, 'insecure'>>;
@@ -31,15 +33,15 @@ function targetConnection(route: RouteOptions, deadlines?: Pick<DispatcherOption
   const { httpProxy, httpsProxy, noProxy } = route.proxy ?? DIRECT;
   let peerVersion: string | undefined;
   const emit = (event: string, ...args: unknown[]) => (agent as unknown as NodeJS.EventEmitter).emit(event, ...args);
-  const agent: EnvHttpProxyAgent = new EnvHttpProxyAgent({
+  const agent: Undici.EnvHttpProxyAgent = new EnvHttpProxyAgent({
     httpProxy,
     httpsProxy,
     noProxy,
     connections: 1,
     connect: tls,
     requestTls: tls,
-    factory: (origin: string | URL, opts: { connect?: Client.Options['connect'] }) => {
-      const client = new Client(origin, { ...(opts as Client.Options), connect: sniffing(opts.connect, (version) => emit('peerVersion', (peerVersion = version)), () => emit('requestWritten')) });
+    factory: (origin: string | URL, opts: { connect?: Undici.Client.Options['connect'] }) => {
+      const client = new Client(origin, { ...(opts as Undici.Client.Options), connect: sniffing(opts.connect, (version) => emit('peerVersion', (peerVersion = version)), () => emit('requestWritten')) });
       client.on('connect', (...event) => emit('connect', ...event));
       client.on('disconnect', (...event) => emit('disconnect', ...event));
       return client;
@@ -58,7 +60,7 @@ function targetConnection(route: RouteOptions, deadlines?: Pick<DispatcherOption
           keepAliveTimeout: 4000,
         }
       : { headersTimeout: 0, bodyTimeout: 0 }),
-  } as EnvHttpProxyAgent.Options);
+  } as Undici.EnvHttpProxyAgent.Options);
   return Object.defineProperty(agent, 'peerVersion', { get: () => peerVersion }) as unknown as UpstreamDispatcher & WatchedDispatcher;
 }
 
@@ -107,8 +109,8 @@ subscribe('undici:client:sendHeaders', (message) => writers.get((message as { so
  * A connector that reports each connection's peer version ({@link sniffPeerVersion}) and
  * each request head written on it; `connect` as undici's Client takes it.
  */
-function sniffing(connect: Client.Options['connect'], onVersion: (version: string | undefined) => void, onWrite: () => void): buildConnector.connector {
-  const connector = typeof connect === 'function' ? connect : buildConnector({ ...(connect as buildConnector.BuildOptions) });
+function sniffing(connect: Undici.Client.Options['connect'], onVersion: (version: string | undefined) => void, onWrite: () => void): Undici.buildConnector.connector {
+  const connector = typeof connect === 'function' ? connect : buildConnector({ ...(connect as Undici.buildConnector.BuildOptions) });
   return (connectOptions, callback) =>
     connector(connectOptions, (error, socket) => {
       if (socket) {

@@ -2,17 +2,16 @@
  * What the suite's files import from 'vitest', in the suite's thread: the bundle maps
  * 'vitest' to this module (suite-bundle.ts). `test`, `describe` and `afterAll` are
  * vitest's own, from its runner (`@vitest/runner`, which the thread runs them with);
- * `inject` reads what the runner provides through the thread's `workerData`, as vitest's
+ * `inject` reads what the runner provides in the thread's run (thread-data.ts), as vitest's
  * `inject` reads its `provide`. The suite's files stay vitest files: vitest itself runs
  * them as they are.
  */
-import { workerData } from 'node:worker_threads';
 import type { ProvidedContext } from 'vitest';
-import type { SuiteThreadData } from './suite-protocol.js';
+import { threadData } from './thread-data.js';
 
 export { afterAll, describe, test } from '@vitest/runner';
 
 /** The value the runner provides under `key` (vitest's `inject`). */
 export function inject<K extends keyof ProvidedContext>(key: K): ProvidedContext[K] {
-  return (workerData as SuiteThreadData).provide[key];
+  return threadData().provide[key];
 }

@@ -6,7 +6,7 @@ import type { RunSettings } from '../config/settings.js';
 import type { CheckMeta } from '../check/types.js';
 import type { Exchange } from '../core/exchange.js';
 
-/** The suite thread's `workerData`. */
+/** The suite thread's run, as its `start` message gives it (the thread may open before its run is known: suite.ts). */
 export interface SuiteThreadData {
   /** The package root (the runner's `root`). */
   root: string;
@@ -50,5 +50,5 @@ export type FromSuiteThread =
   | { type: 'block-end'; tests: SuiteTest[] }
   | { type: 'end'; tests: SuiteTest[]; fileErrors: string[]; unhandled: string[]; cancelled: boolean };
 
-/** To the suite's thread: cancel the run (as vitest's cancel: checks not started do not start). */
-export type ToSuiteThread = { type: 'cancel'; reason: string };
+/** To the suite's thread: its run (the first message, once), or cancel the run (as vitest's cancel: checks not started do not start). */
+export type ToSuiteThread = { type: 'start'; data: SuiteThreadData } | { type: 'cancel'; reason: string };

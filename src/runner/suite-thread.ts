@@ -6,13 +6,15 @@
  * vitest's Node API started a Vite server and a worker that loaded vitest's whole runtime
  * (expect, chai, snapshots) before the first check: about 0.2 s and 40 MiB of a 1 s run.
  *
- * The thread gets {@link SuiteThreadData} as its `workerData` and answers with
- * {@link FromSuiteThread} messages; `{ type: 'cancel', reason }` cancels the run as
+ * The thread gets its run ({@link SuiteThreadData}) as its first message, `{ type: 'start',
+ * data }`: it may be opened before the runner knows its targets, and loads its modules
+ * meanwhile (suite.ts). It answers with {@link FromSuiteThread} messages;
+ * `{ type: 'cancel', reason }` cancels the run as
  * vitest's own cancel does: checks under way see their context's signal abort, the others
  * do not start.
  */
 import { pathToFileURL } from 'node:url';
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 import { collectTests, startTests, type CancelReason, type VitestRunner, type VitestRunnerConfig } from '@vitest/runner';
 import type { File, Suite, Test } from '@vitest/runner';
 import { getTestName, getTests } from '@vitest/runner/utils';
@@ -20,8 +22,11 @@ import { withCauses } from '../core/tool-failure.js';
 import { probe } from './probe.js';
 import { openPreflight } from '../check/preflight.js';
 import type { SuiteTest, SuiteThreadData, FromSuiteThread, ToSuiteThread } from './suite-protocol.js';
+import { setThreadData } from './thread-data.js';
 
-const data = workerData as SuiteThreadData;
+// The run comes first, once; the cancel listener below hears what comes after it.
+const data = await new Promise<SuiteThreadData>((resolve) => parentPort!.once('message', (message: ToSuiteThread) => message.type === 'start' && resolve(message.data)));
+setThreadData(data);
 const post = (message: FromSuiteThread) => parentPort!.postMessage(message);
 
 /** Errors nobody caught while the checks ran: reported with the run, as vitest reports them. */

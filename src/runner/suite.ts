@@ -109,9 +109,55 @@ const OUTPUT_KEPT = 64 * 1024;
  */
 const YOUNG_GENERATION_MB = 16;
 
+/**
+ * Threads opened ahead of their runs ({@link openSuiteThread}), not yet started. A run
+ * takes one whose bundles are its own, or opens a thread then.
+ */
+const spares: OpenThread[] = [];
+
+/** A suite thread opened ahead of its run. */
+export interface OpenedThread {
+  /** Its `threadId` (node:worker_threads), as the thread itself sees it. */
+  threadId: number;
+  /** Settles once the thread has ended (its run's end, or {@link closeSpareThreads}). */
+  gone: Promise<void>;
+}
+
+/**
+ * Opens a suite thread now, before the caller knows its run: the thread loads its modules
+ * (worker start, @vitest/runner, undici's parts, the HTTP client's chunk: some 80 ms) on the
+ * second core while this thread loads the run's and reads the configuration, then waits
+ * for its run (suite-thread.ts). The next run with the same bundles takes it. One never
+ * taken keeps no process alive; {@link closeSpareThreads} ends it.
+ * @param files the bundles (default: {@link suiteFiles}).
+ */
+export async function openSuiteThread(files?: SuiteFiles): Promise<OpenedThread> {
+  const thread = openThread(files ?? (await suiteFiles()));
+  spares.push(thread);
+  return { threadId: thread.threadId, gone: thread.gone };
+}
+
+/** Ends the threads opened ahead of a run that never took them (a usage error, a run that sends nothing); settles once they are gone. */
+export async function closeSpareThreads(): Promise<void> {
+  await Promise.all(spares.splice(0).map((spare) => spare.close()));
+}
+
+/** A suite thread whose modules load while it waits for its run. */
+interface OpenThread extends OpenedThread {
+  files: SuiteFiles;
+  /** Hands the thread its run: `onMessage` hears everything it says from then on. */
+  start(data: Omit<SuiteThreadData, 'root' | 'file'>, onMessage: (message: FromSuiteThread) => void): SuiteThread;
+  close(): Promise<void>;
+}
+
 function startThread(files: SuiteFiles, data: Omit<SuiteThreadData, 'root' | 'file'>, onMessage: (message: FromSuiteThread) => void): SuiteThread {
+  const spare = spares.findIndex((open) => open.files.thread === files.thread && open.files.suite === files.suite);
+  const thread = spare >= 0 ? spares.splice(spare, 1)[0]! : openThread(files);
+  return thread.start(data, onMessage);
+}
+
+function openThread(files: SuiteFiles): OpenThread {
   const worker = new Worker(files.thread, {
-    workerData: { ...data, root: packageRoot, file: files.suite } satisfies SuiteThreadData,
     // The host's own Node options are not the thread's: a host under --input-type, --eval,
     // --inspect or a loader (--import) would hand them on, and the thread needs none.
     execArgv: [],
@@ -121,13 +167,14 @@ function startThread(files: SuiteFiles, data: Omit<SuiteThreadData, 'root' | 'fi
   });
   let output = '';
   const keep = (chunk: Buffer) => void (output.length < OUTPUT_KEPT && (output += chunk.toString()));
-  worker.stdout.on('data', keep);
-  worker.stderr.on('data', keep);
   let ranToEnd = false;
   let failure: string | undefined;
+  let onMessage: (message: FromSuiteThread) => void = () => {};
   worker.on('message', (message: FromSuiteThread) => {
     if (message.type === 'end') ranToEnd = true;
     onMessage(message);
+    // Once its run has ended the thread has nothing left to do: what it still holds (a timer, a socket) must not keep it.
+    if (message.type === 'end') void worker.terminate();
   });
   // The error it died of (out of file descriptors or memory, a module that throws at load) is the tool's own failure, named as such.
   worker.on('error', (error) => void (failure ??= toolFailure(error, error).line));
@@ -137,10 +184,24 @@ function startThread(files: SuiteFiles, data: Omit<SuiteThreadData, 'root' | 'fi
       resolve({ ...(failure !== undefined ? { failure } : {}), output: output.trim() });
     });
   });
-  // Once its run has ended the thread has nothing left to do: what it still holds (a timer, a socket) must not keep it.
-  worker.on('message', (message: FromSuiteThread) => void (message.type === 'end' && worker.terminate()));
+  // Until it has a run, the thread keeps no process alive. Its output is read from then on
+  // (what it wrote before waits in its streams): reading it refs the thread's port again.
+  worker.unref();
   return {
-    cancel: (reason) => worker.postMessage({ type: 'cancel', reason } satisfies ToSuiteThread),
-    ended,
+    files,
+    threadId: worker.threadId,
+    gone: ended.then(() => {}),
+    start: (data, listener) => {
+      onMessage = listener;
+      worker.stdout.on('data', keep);
+      worker.stderr.on('data', keep);
+      worker.postMessage({ type: 'start', data: { ...data, root: packageRoot, file: files.suite } } satisfies ToSuiteThread);
+      worker.ref();
+      return {
+        cancel: (reason) => worker.postMessage({ type: 'cancel', reason } satisfies ToSuiteThread),
+        ended,
+      };
+    },
+    close: async () => void (await worker.terminate()),
   };
 }

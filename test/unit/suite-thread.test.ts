@@ -4,6 +4,7 @@
  * ways a thread fails. Each suite here is a small file of plain vitest tests run by the
  * build's thread.
  */
+import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,8 +14,8 @@ import { describe, expect, test, vi } from 'vitest';
 import type { RunSettings } from '../../src/config/settings.js';
 import { packageRoot } from '../../src/core/package-info.js';
 import { CheckCollector } from '../../src/runner/collector.js';
-import { startSuite } from '../../src/runner/suite.js';
-import { suiteFiles } from '../../src/runner/suite-files.js';
+import { closeSpareThreads, openSuiteThread, startSuite, type OpenedThread } from '../../src/runner/suite.js';
+import { suiteFiles, type SuiteFiles } from '../../src/runner/suite-files.js';
 import { NOT_RUN_INTERRUPTED, NOT_SELECTED } from '../../src/check/reasons.js';
 
 const SUITE_API = pathToFileURL(join(packageRoot, 'dist/src/runner/suite-api.js')).href;
@@ -26,17 +27,19 @@ const meta = (id: string, runId = 'r1') => JSON.stringify({ check: { id, runId, 
  * Runs `source` (a suite file, which gets vitest's API as the suite's bundle does) in the
  * suite's thread, for the targets `runIds`, one collector each.
  */
-async function runSuite(source: string, { runIds = ['r1'], signal }: { runIds?: string[]; signal?: AbortSignal } = {}) {
+async function runSuite(source: string, { runIds = ['r1'], signal, before }: { runIds?: string[]; signal?: AbortSignal; before?: (files: SuiteFiles) => Promise<void> } = {}) {
   const dir = await mkdtemp(join(tmpdir(), 'pcs-suite-thread-test-'));
   try {
     await writeFile(join(dir, 'suite.test.js'), `import { afterAll, describe, inject, test } from '${SUITE_API}';\n${source}`);
+    // The thread a run would load: the build's, or the sources' when a source is newer (the mutation pass).
+    const files = { thread: (await suiteFiles()).thread, suite: join(dir, 'suite.test.js') };
+    await before?.(files);
     const heard: string[] = [];
     const collectors = runIds.map((runId) => new CheckCollector((result) => heard.push(result.id), () => {}, runId));
     const ended: string[] = [];
     const targets = runIds.map((runId) => ({ concurrency: 4, runId }) as RunSettings);
     const suite = await startSuite(targets, collectors, {
-      // The thread a run would load: the build's, or the sources' when a source is newer (the mutation pass).
-      files: { thread: (await suiteFiles()).thread, suite: join(dir, 'suite.test.js') },
+      files,
       onTargetEnd: (collector) => ended.push(`${collector.runId} ended with ${collector.results.length} results`),
       ...(signal ? { signal } : {}),
     });
@@ -179,5 +182,69 @@ describe('failures of the thread', () => {
   test('near miss: output without any result is the reason the suite did not run', async () => {
     const { collectors } = await runSuite(`console.error('first line of why\\nsecond'); describe('empty', () => {});`);
     expect(collectors[0]!.runErrors).toContain('the suite did not run: first line of why');
+  });
+});
+
+describe('a thread opened ahead of its run (the CLI opens one before it reads its configuration)', () => {
+  /** A check that skips itself with the id of the thread it ran in. */
+  const threadIdSuite = `test('id', { meta: ${meta('id')} }, async ({ task, skip }) => {
+    const { threadId } = await import('node:worker_threads');
+    task.meta.check.outcome = { status: 'skipped', reason: 'thread ' + threadId };
+    skip('thread ' + threadId);
+  });`;
+
+  test('a run with the same bundles takes it: its checks run in that thread, given their targets', async () => {
+    let opened: OpenedThread | undefined;
+    const { result, collectors } = await runSuite(`describe(inject('runs')[0].runId, () => { ${threadIdSuite} });`, { before: async (files) => void (opened = await openSuiteThread(files)) });
+    expect(collectors[0]!.runErrors).toEqual([]);
+    expect(result('id')!.reason).toBe(`thread ${opened!.threadId}`);
+    // Once its run has ended, the thread is gone.
+    await opened!.gone;
+  });
+
+  test('near miss: a run with other bundles opens its own; the one opened ahead waits until closed', async () => {
+    let opened: OpenedThread | undefined;
+    const other = await mkdtemp(join(tmpdir(), 'pcs-suite-thread-test-'));
+    try {
+      const { result } = await runSuite(threadIdSuite, { before: async (files) => void (opened = await openSuiteThread({ ...files, suite: join(other, 'suite.test.js') })) });
+      expect(result('id')!.reason).toMatch(/^thread \d+$/);
+      expect(result('id')!.reason).not.toBe(`thread ${opened!.threadId}`);
+      let gone = false;
+      void opened!.gone.then(() => (gone = true));
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(gone).toBe(false);
+      await closeSpareThreads();
+      await opened!.gone;
+    } finally {
+      await rm(other, { recursive: true, force: true });
+    }
+  });
+
+  test('one whose module throws while it waits does not bring the host down: the run that takes it says the tool failed', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'pcs-suite-thread-test-'));
+    try {
+      const thread = join(dir, 'thread.js');
+      await writeFile(thread, `throw new Error('thrown while loading');`);
+      const files = { thread, suite: join(dir, 'suite.test.js') };
+      const opened = await openSuiteThread(files);
+      await opened.gone;
+      const collector = new CheckCollector(() => {}, () => {}, 'r1');
+      const suite = await startSuite([{ concurrency: 4, runId: 'r1' } as RunSettings], [collector], { files });
+      await suite.finished;
+      expect(collector.runErrors).toEqual(["the suite did not run: the tool failed: the suite's worker failed: thrown while loading"]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('one never taken keeps no process alive', async () => {
+    const module = pathToFileURL(join(packageRoot, 'dist/src/runner/suite.js')).href;
+    const { code, stdout } = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
+      const child = execFile(process.execPath, ['--input-type=module', '-e', `const { openSuiteThread } = await import('${module}'); await openSuiteThread(); console.log('opened');`], (error, out) =>
+        resolve({ code: error ? (error.code as number) : 0, stdout: out }),
+      );
+      child.stdin?.end();
+    });
+    expect({ code, stdout }).toEqual({ code: 0, stdout: 'opened\n' });
   });
 });
