@@ -1,10 +1,10 @@
 import escapeStringRegexp from 'escape-string-regexp';
 import { DecodedView } from './decoded-view.js';
 import { base64Forms, pieceTexts } from './encoded-forms.js';
-import { PIECE_CHARS, SecretPieces, type PieceSpan } from './pieces.js';
+import { PIECE_CHARS, SecretPieces, WindowFilter, type PieceSpan } from './pieces.js';
 
-/** Length of the anchors secrets are found by (characters). */
-const ANCHOR = 8;
+/** Length of the anchors secrets are found by (characters): a piece's, so that one filter (pieces.ts) finds where they may start. */
+const ANCHOR = PIECE_CHARS;
 
 /** Texts up to this many characters are remembered once redacted (a header, the body of a create). */
 const CACHED_TEXT_CHARS = 64 * 1024;
@@ -51,8 +51,8 @@ export const SUBSTRING_SECRET_CHARS = 16;
  * A run registers hundreds of derived secrets (every generated credential) and scans every
  * body, so a scan must not cost one pass per secret. Each secret is filed under an anchor,
  * an 8-character piece it holds; secrets one edit away from the key share the key's
- * anchors, so a scan is a few native `indexOf` passes whatever the number of secrets, and
- * only where an anchor occurs are the secrets filed under it compared.
+ * anchors, so a scan is one pass whatever the number of secrets (a {@link WindowFilter}
+ * over the anchors), and only where an anchor occurs are the secrets filed under it compared.
  */
 export class Redactor {
   readonly #secrets = new Set<string>();
@@ -82,8 +82,8 @@ export class Redactor {
    */
   readonly #done = new Map<string, string>();
   #doneChars = 0;
-  /** {@link #anchorStarts}, built again after a secret is filed under a new anchor. */
-  #starts: RegExp | undefined;
+  /** Where an anchor may start in a text (every secret filed is 8 characters or more, so every anchor is {@link ANCHOR} long). */
+  readonly #anchorFilter = new WindowFilter();
 
   /** Adds every secret of a list, each with the form it is shown in (secret headers, other targets' keys). */
   addAll(secrets: Iterable<{ value: string; shown: string }>): this {
@@ -151,7 +151,7 @@ export class Redactor {
     const known = new Set([...this.#anchors.keys(), ...this.#spare, anchor]);
     this.#spare.push(...new Set(pieces.filter((piece) => !known.has(piece))));
     const entries = this.#anchors.get(anchor) ?? [];
-    if (entries.length === 0) this.#starts = undefined;
+    if (entries.length === 0) this.#anchorFilter.add(anchor);
     entries.push({ secret, placeholder, offset: secret.indexOf(anchor) });
     this.#anchors.set(anchor, entries);
     return this;
@@ -294,35 +294,21 @@ export class Redactor {
   }
 
   /**
-   * Every occurrence of every secret in `value`: one native regular-expression pass finds
-   * where any anchor starts (a lookahead, so overlapping anchors are all found; about 6
-   * times faster than one `indexOf` pass per anchor over a 2.4 MB HAR), and only there are
-   * the secrets filed under the anchors compared.
+   * Every occurrence of every secret in `value`: one pass finds where an anchor may start
+   * (the anchors' {@link WindowFilter}, which skips most of a text that holds none: some
+   * twice as fast as the one native regular-expression pass it replaces, on a 235 KB list),
+   * and only there are the secrets filed under the anchor compared.
    */
   #scan(value: string): Span[] {
     const found: Span[] = [];
-    const starts = this.#anchorStarts();
-    if (!starts) return found;
-    starts.lastIndex = 0;
-    for (let match = starts.exec(value); match; match = starts.exec(value)) {
-      const at = match.index;
-      starts.lastIndex = at + 1;
-      for (const [anchor, entries] of this.#anchors) {
-        if (!value.startsWith(anchor, at)) continue;
-        for (const { secret, placeholder, offset } of entries) {
-          const start = at - offset;
-          if (start >= 0 && value.startsWith(secret, start)) found.push({ start, end: start + secret.length, placeholder });
-        }
+    if (this.#anchors.size === 0) return found;
+    this.#anchorFilter.visit(value, (at) => {
+      for (const { secret, placeholder, offset } of this.#anchors.get(value.slice(at, at + ANCHOR)) ?? []) {
+        const start = at - offset;
+        if (start >= 0 && value.startsWith(secret, start)) found.push({ start, end: start + secret.length, placeholder });
       }
-    }
+    });
     return found;
-  }
-
-  /** A pattern matching, without consuming, wherever any anchor starts; undefined when there is none. */
-  #anchorStarts(): RegExp | undefined {
-    if (this.#anchors.size === 0) return undefined;
-    this.#starts ??= new RegExp(`(?=${[...this.#anchors.keys()].map(escapeStringRegexp).join('|')})`, 'g');
-    return this.#starts;
   }
 
   /**
