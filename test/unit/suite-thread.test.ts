@@ -5,6 +5,7 @@
  * build's thread.
  */
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +18,7 @@ import { CheckCollector } from '../../src/runner/collector.js';
 import { closeSpareThreads, openSuiteThread, startSuite, type OpenedThread } from '../../src/runner/suite.js';
 import { suiteFiles, type SuiteFiles } from '../../src/runner/suite-files.js';
 import { NOT_RUN_INTERRUPTED, NOT_SELECTED } from '../../src/check/reasons.js';
+import { cli } from '../support/cli-in-process.js';
 
 const SUITE_API = pathToFileURL(join(packageRoot, 'dist/src/runner/suite-api.js')).href;
 
@@ -247,4 +249,16 @@ describe('a thread opened ahead of its run (the CLI opens one before it reads it
     });
     expect({ code, stdout }).toEqual({ code: 0, stdout: 'opened\n' });
   });
+
+  test.runIf(process.platform === 'linux')('the CLI ends the thread it opened when its run never takes it: four usage errors leave no thread behind', async () => {
+    // The process's threads, as Linux counts them: a thread left open is one more each time.
+    const threads = () => Number(/^Threads:\s+(\d+)/m.exec(readFileSync('/proc/self/status', 'utf8'))![1]);
+    // A base URL without a key: refused once the run's options are read, after the thread is opened.
+    const refused = async () => expect((await cli(['run', '--base-url', 'http://127.0.0.1:1/v1'], { cwd: tmpdir(), env: {} })).code).toBe(2);
+    await refused(); // the first also starts what the process keeps (libuv's pool)
+    const before = threads();
+    for (let i = 0; i < 4; i++) await refused();
+    expect(threads() - before).toBeLessThanOrEqual(1);
+  });
 });
+
