@@ -8,10 +8,9 @@
  *
  * The thread gets its run ({@link SuiteThreadData}) as its first message, `{ type: 'start',
  * data }`: it may be opened before the runner knows its targets, and loads its modules
- * meanwhile (suite.ts). It answers with {@link FromSuiteThread} messages;
- * `{ type: 'cancel', reason }` cancels the run as
- * vitest's own cancel does: checks under way see their context's signal abort, the others
- * do not start.
+ * meanwhile (suite.ts). It answers with {@link FromSuiteThread} messages; `{ type:
+ * 'cancel', reason }` cancels the run as vitest's own cancel does: checks under way see
+ * their context's signal abort, the others do not start.
  */
 import { pathToFileURL } from 'node:url';
 import { parentPort } from 'node:worker_threads';

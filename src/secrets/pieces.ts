@@ -33,6 +33,7 @@ const BLOCK = 3;
 const MAX_SKIP = PIECE_CHARS - BLOCK + 1;
 
 const BASE = 31;
+
 /** An ASCII letter's lower case; every other UTF-16 unit as it is (folding beyond ASCII could change the length). */
 function folded(code: number): number {
   return code >= 65 && code <= 90 ? code + 32 : code;
@@ -143,7 +144,7 @@ function hashOf(window: string): number {
   return hash;
 }
 
-/** The hash (16 bits) of the {@link BLOCK} characters of `text` that end at `last`, case-folded. */
+/** The hash (16 bits) of the {@link BLOCK} (3) characters of `text` that end at `last`, case-folded. */
 function blockAt(text: string, last: number): number {
   return (folded(text.charCodeAt(last - 2)) * 961 + folded(text.charCodeAt(last - 1)) * 31 + folded(text.charCodeAt(last))) & 0xffff;
 }
