@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { BroadcastChannel } from 'node:worker_threads';
-import { describe, expect, test, vi } from 'vitest';
+import { describe, expect, onTestFinished, test, vi } from 'vitest';
 import type { RunSettings } from '../../src/config/settings.js';
 import { packageRoot } from '../../src/core/package-info.js';
 import { CheckCollector } from '../../src/runner/collector.js';
@@ -245,7 +245,8 @@ describe('a thread opened ahead of its run (the CLI opens one before it reads it
       const child = execFile(process.execPath, ['--input-type=module', '-e', `const { openSuiteThread } = await import('${module}'); await openSuiteThread(); console.log('opened');`], (error, out) =>
         resolve({ code: error ? (error.code as number) : 0, stdout: out }),
       );
-      child.stdin?.end();
+      // A child that never ends (the failure this test is for) is stopped with the test, not left behind.
+      onTestFinished(() => void child.kill('SIGKILL'));
     });
     expect({ code, stdout }).toEqual({ code: 0, stdout: 'opened\n' });
   });
