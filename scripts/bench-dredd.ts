@@ -18,7 +18,6 @@ import type { Timed } from './bench-traffic.js';
 
 const KEY = 'Bench-Key-0123456789abcdefghijKLMN';
 
-
 /** Where Dredd is: DREDD, or this checkout's node_modules; undefined when it is not installed. */
 export function dreddPath(root: string): string | undefined {
   const candidates = [process.env.DREDD, join(root, 'node_modules/.bin/dredd')].filter((path): path is string => path !== undefined);

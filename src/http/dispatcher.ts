@@ -2,7 +2,6 @@ import { subscribe } from 'node:diagnostics_channel';
 import type { Socket } from 'node:net';
 import { rootCertificates } from 'node:tls';
 import type * as Undici from 'undici';
-import type { Dispatcher } from 'undici';
 import { DIRECT } from '../config/proxy.js';
 import type { RunSettings } from '../config/settings.js';
 import type { WatchedDispatcher } from './connection-pool.js';
@@ -83,7 +82,7 @@ function tlsOptions(options: RouteOptions) {
 }
 
 /** A single-connection dispatcher that knows the HTTP version its target answers in, and says when its connection closes. */
-export type UpstreamDispatcher = Dispatcher & {
+export type UpstreamDispatcher = Undici.Dispatcher & {
   /** The version of its connection's first status line (`HTTP/1.0`, `HTTP/1.1`); undefined before any answer. */
   readonly peerVersion: string | undefined;
   on(event: 'disconnect', listener: () => void): unknown;

@@ -101,6 +101,19 @@ describe('the filter of windows', () => {
     expect(starts.length).toBeLessThan(10);
   });
 
+  test('it visits only where the last 3 characters may end a window of the set: not one character before', () => {
+    // Bench-Ke's blocks are ben, enc, nch, ch-, h-k and -ke: only -ke ends a window (skip 0); h-k is a skip of 1.
+    const filter = new WindowFilter();
+    filter.add('Bench-Ke');
+    const starts: number[] = [];
+    filter.visit(`${'d'.repeat(100)}Bench-Ke and bench-ke`, (start) => starts.push(start));
+    expect(starts).toEqual([100, 113]);
+    // Near miss: where the window looked at ends in h-k, one character before a window of the set could end, it is skipped.
+    const early: number[] = [];
+    filter.visit('zzzzzh-kzzzzzz', (start) => early.push(start));
+    expect(early).toEqual([]);
+  });
+
   test.each([7, 9])('near miss: a window of %i characters is a defect, refused', (length) => {
     expect(() => new WindowFilter().add('x'.repeat(length))).toThrow(`a window of ${length} characters, not 8`);
   });
