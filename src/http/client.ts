@@ -223,8 +223,16 @@ export class HttpClient {
       }
       // The request may be sent again if it cannot have been applied: idempotent, without a
       // valid key (it must create nothing, 4.2/R3), never written, or absent from a list.
-      const mayResend = async () =>
-        isIdempotent(spec) || !carriesKey(spec) || !written || (await this.#options.wasApplied?.(spec, (lookup) => this.send(lookup, checkId, onAttempt))) === false;
+      const mayResend = async () => {
+        if (isIdempotent(spec) || !carriesKey(spec) || !written) return true;
+        try {
+          return (await this.#options.wasApplied?.(spec, (lookup) => this.send(lookup, checkId, onAttempt))) === false;
+        } catch (error) {
+          // The list that would tell could not be had (its route hangs, the run stopped): the attempt stands as its answer, in the record.
+          report(exchange);
+          throw error;
+        }
+      };
       if (isConnectionFailure(exchange)) this.#resetsInARow++;
       const cause = loadCause(exchange, { crowded, written, limitResets, sentAgain: unansweredOnReused !== undefined, resetsInARow: this.#resetsInARow, connections: this.#options.connections });
       // A streak stops the run only when the target answers nothing: one that resets every
@@ -323,11 +331,16 @@ export class HttpClient {
     // §9.3: a server that answers before it reads a body should close), and a request sent
     // there may wait on it; a create with the key could not even be sent again.
     const renew = fresh || slot.mayHoldUnreadBody;
-    const connection = !renew && slot.open ? 'reused' : 'fresh';
+    const keptAlive = !renew && slot.open;
     const dispatcher = slot.dispatcher(renew);
     const othersAtStart = this.#pool.othersOpen(slot);
-    const connectionId = slot.connectionId;
+    const idAtStart = slot.connectionId;
     const connectsBefore = slot.connects;
+    // Known once the request went out, not when the slot was handed over: the kept-alive
+    // connection may have been closing then (the previous request's abort, whose
+    // `disconnect` comes a moment later; the server's idle close), and undici connected anew.
+    const wentOn = (): Pick<Exchange, 'connection' | 'connectionId'> =>
+      keptAlive && slot.connects === connectsBefore ? { connection: 'reused', connectionId: idAtStart } : { connection: 'fresh', connectionId: slot.connects > connectsBefore ? `${slot.index}.${slot.connects}` : idAtStart };
     const abandon = new AbortController();
     const deadline = new PausableDeadline(this.#options.timeoutMs);
     const untrack = this.#hung.track(spec, (reason) => abandon.abort(reason));
@@ -351,8 +364,7 @@ export class HttpClient {
       ...part,
       startedAt: startedAt.toISOString(),
       durationMs: Math.round((performance.now() - started) * 10) / 10,
-      connection,
-      connectionId,
+      ...wentOn(),
     });
 
     let phase: TransportError['phase'] = 'headers';
@@ -399,13 +411,13 @@ export class HttpClient {
       }
       const transport: TransportError = { ...toTransportError(error, this.#options.timeoutMs), phase };
       // No connection was ever established: the target was not reached, it did not hang.
-      const established = connection === 'reused' || slot.connects > connectsBefore;
+      const established = keptAlive || slot.connects > connectsBefore;
       if (transport.code === 'TIMEOUT' && !established) {
         return outcome({ exchange: finish({ error: { code: 'CONNECT_TIMEOUT', message: `could not connect within ${this.#options.timeoutMs} ms`, phase } }), sentAt });
       }
       const exchange = finish({ error: transport });
       // Only a new connection's timeout says the route hangs: a kept-alive one may be what was not served (load-policy.ts sends its request again on a new one).
-      if (transport.code === 'TIMEOUT' && connection === 'fresh') this.#hung.timedOut(spec, started, exchange);
+      if (transport.code === 'TIMEOUT' && exchange.connection === 'fresh') this.#hung.timedOut(spec, started, exchange);
       return outcome({ exchange, sentAt });
     } finally {
       deadline.clear();

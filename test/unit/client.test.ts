@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, test } from 'vitest';
-import { HttpClient } from '../../src/http/client.js';
-import { validCredential } from '../../src/http/credential.js';
+import { HttpClient, type ClientOptions } from '../../src/http/client.js';
+import type { Exchange } from '../../src/core/exchange.js';
+import { NO_CREDENTIAL, validCredential } from '../../src/http/credential.js';
 import { KEY_PLACEHOLDER, Redactor } from '../../src/secrets/redactor.js';
 import { redactExchange } from '../../src/report/redact.js';
 import { startRawServer, type RawServer } from '../support/raw-server.js';
@@ -15,12 +16,13 @@ afterEach(async () => {
   client = server = undefined;
 });
 
-function clientFor(baseUrl: string, overrides: { timeoutMs?: number; maxResponseBytes?: number } = {}): HttpClient {
+function clientFor(baseUrl: string, overrides: Partial<Pick<ClientOptions, 'timeoutMs' | 'maxResponseBytes' | 'connections' | 'wasApplied'>> = {}): HttpClient {
   client = new HttpClient({
     baseUrl,
     timeoutMs: overrides.timeoutMs ?? 2_000,
     maxResponseBytes: overrides.maxResponseBytes ?? 1024 * 1024,
-    connections: 2,
+    connections: overrides.connections ?? 2,
+    ...(overrides.wasApplied ? { wasApplied: overrides.wasApplied } : {}),
     patienceSeconds: 30,
     redactor: new Redactor().add(KEY, KEY_PLACEHOLDER),
     userAgent: 'test',
@@ -40,6 +42,46 @@ describe('no request goes out where a refused body may lie unread', () => {
     const c = clientFor(server.baseUrl);
     await c.send({ method: 'POST', path: '/categories', credential: validCredential(KEY), body: { json: { name: 'a' } } }, 'test');
     expect((await list(c)).connection).toBe(connection);
+  });
+});
+
+describe('every attempt is in the record, on the connection it went out on', () => {
+  /** Each attempt of a request: its outcome, connection and whether it was superseded. */
+  const traced = (c: HttpClient, spec: Parameters<HttpClient['send']>[0]) => {
+    const attempts: string[] = [];
+    const sent = c.send(spec, 'test', (e: Exchange) => attempts.push(`${e.error?.code ?? e.response?.status} ${e.connection} ${e.connectionId}${e.superseded ? ' superseded' : ''}`));
+    return { attempts, sent: sent.catch((error: Error) => error) };
+  };
+
+  test.each([
+    ['answered: the next request goes out on the same connection', true, ['200 reused 1.1']],
+    // Its abort closes the connection, and undici says so (`disconnect`) a moment after the slot is handed over.
+    ['went unanswered: the next request goes out on a new one, and is recorded as such (its timeout says the route hangs)', false, ['TIMEOUT fresh 1.2']],
+  ])('one connection, the first request %s', async (_what, answers, second) => {
+    server = await startRawServer((_req, res) => answers && res.writeHead(200, { 'content-type': 'application/json' }).end('[]'));
+    const c = clientFor(server.baseUrl, { timeoutMs: 300, connections: 1 });
+    const first = traced(c, { method: 'GET', path: '/categories', credential: validCredential(KEY) });
+    // Waits for the only connection: handed over as the first request ends.
+    const next = traced(c, { method: 'GET', path: '/categories', credential: NO_CREDENTIAL });
+    await Promise.all([first.sent, next.sent]);
+    expect(first.attempts).toEqual([answers ? '200 fresh 1.1' : 'TIMEOUT fresh 1.1']);
+    expect(next.attempts).toEqual(second);
+    expect(server.received).toHaveLength(2);
+  });
+
+  test.each([
+    ['the list that would tell fails (its route hangs): the attempt is recorded, then the failure thrown', () => Promise.reject(new Error('no list to tell')), ['TIMEOUT reused 1.1'], 'no list to tell'],
+    ['near miss: the list tells it was not applied: sent again on a new connection', () => Promise.resolve(false), ['TIMEOUT reused 1.1 superseded', 'TIMEOUT fresh 1.2'], undefined],
+    ['near miss: the list tells it was applied: not sent again', () => Promise.resolve(true), ['TIMEOUT reused 1.1'], undefined],
+  ])('a create with the key unanswered on a kept-alive connection, %s', async (_what, wasApplied, attempts, thrown) => {
+    // Answers the first request; every later one waits for ever.
+    server = await startRawServer((_req, res) => server!.received.length === 1 && res.writeHead(200, { 'content-type': 'application/json' }).end('[]'));
+    const c = clientFor(server.baseUrl, { timeoutMs: 300, connections: 1, wasApplied });
+    await list(c);
+    const create = traced(c, { method: 'POST', path: '/categories', credential: validCredential(KEY), body: { json: { name: 'a' } } });
+    const outcome = await create.sent;
+    expect(create.attempts).toEqual(attempts);
+    expect(outcome instanceof Error ? outcome.message : undefined).toBe(thrown);
   });
 });
 
