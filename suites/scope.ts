@@ -7,6 +7,7 @@
 import { check } from '../src/check/define.js';
 import { expectEachCase, expectStatus } from '../src/check/expect.js';
 import { runState } from '../src/check/run-state.js';
+import { settleAll } from '../src/check/settle.js';
 import { PATH_SPELLINGS } from '../src/http/path-spellings.js';
 import { isEmptyList, spelledCreatesAbsent, spelledPathClosed } from '../src/judgements/auth.js';
 import { signalsDeprecation } from '../src/judgements/deprecation.js';
@@ -46,7 +47,7 @@ export default function register(): void {
       if (!t.readOnly) await t.create({ json: { name: t.name('so that the list is not empty') } });
       /** Each keyless create's description, with where it was sent. */
       const tags = new Map<string, string>();
-      const sent = await Promise.all(
+      const sent = await settleAll(
         PATH_SPELLINGS.map(async (spelling) => {
           const path = spelling.spell(base);
           const list = await t.send('GET', path, missing, undefined, { fromOrigin: true });

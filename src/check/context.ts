@@ -32,6 +32,8 @@ export class CheckContext {
   readonly observations: string[] = [];
   /** The key material of the credentials it sent, by value, with the form each is shown in. */
   readonly secrets = new Map<string, string>();
+  /** Requests sent and not yet ended: the check ends after them (see {@link ended}). */
+  readonly #inFlight = new Set<Promise<unknown>>();
 
   constructor(
     readonly checkId: string,
@@ -45,7 +47,23 @@ export class CheckContext {
    *   check's premise (check/premises.ts): the traffic judge would not hold a captured
    *   request like it to the check's rule, so the check may not either.
    */
-  async send(method: string, path: string, credential: Credential & { secrets?: InvalidCredential['secrets'] }, body?: RequestBody, options: SendOptions = {}): Promise<Exchange> {
+  send(method: string, path: string, credential: Credential & { secrets?: InvalidCredential['secrets'] }, body?: RequestBody, options: SendOptions = {}): Promise<Exchange> {
+    const sending = this.#send(method, path, credential, body, options);
+    const tracked = sending.catch(() => {}).finally(() => this.#inFlight.delete(tracked));
+    this.#inFlight.add(tracked);
+    return sending;
+  }
+
+  /**
+   * Resolves once every request the check sent has ended, those its body left running
+   * included (a `Promise.all` that rejected at its first failure): their exchanges are then
+   * all in {@link exchanges}, and none arrives after the check's result is reported.
+   */
+  async ended(): Promise<void> {
+    while (this.#inFlight.size > 0) await Promise.all(this.#inFlight);
+  }
+
+  async #send(method: string, path: string, credential: Credential & { secrets?: InvalidCredential['secrets'] }, body: RequestBody | undefined, options: SendOptions): Promise<Exchange> {
     const { form, fromOrigin, label } = options;
     this.#assertPremise(method, (fromOrigin ? new URL(this.run.settings.baseUrl).origin : this.run.settings.baseUrl) + path, body, form ?? BASELINE_FORM);
     for (const { value, shown } of credential.secrets ?? []) {
@@ -88,13 +106,15 @@ export class CheckContext {
 
   /**
    * The run's first look at the target (see RunState.firstLook), recorded as this check's
-   * exchange: for the check that judges it.
-   * @throws Error when this check does not take the run's first look.
+   * exchange: for the check that judges it. Its attempts are recorded whatever its outcome.
+   * @throws what the client threw for it (a stopped run, a hung route); Error when this
+   *   check does not take the run's first look.
    */
   async firstLook(): Promise<Exchange> {
-    const { exchange, attempts } = await this.run.claimFirstLook();
-    this.exchanges.push(...attempts);
-    return exchange;
+    const look = await this.run.claimFirstLook();
+    this.exchanges.push(...look.attempts);
+    if ('error' in look) throw look.error;
+    return look.exchange;
   }
 
   /** Records an observation, e.g. a length limit found: reported with the check, never a failure. */

@@ -94,6 +94,8 @@ export function check(
       // whose body may be 16 MiB.
       throw new Error(error instanceof Error ? error.message : String(error));
     } finally {
+      // A request its body left running (a Promise.all that rejected first) is still its own.
+      await t.ended();
       meta.exchanges = t.exchanges;
       meta.recorded = t.exchanges.length;
       run.client.release(definition.id);

@@ -113,13 +113,14 @@ export class RunState {
     if (!look.settled) {
       look.result = (async () => {
         const attempts: Exchange[] = [];
-        const exchange = await this.client.send({ method: 'GET', path: '/categories', credential: this.valid }, look.checkId, (attempt) => attempts.push(withBodyCapped(attempt)));
-        return { exchange, attempts };
+        try {
+          return { exchange: await this.client.send({ method: 'GET', path: '/categories', credential: this.valid }, look.checkId, (attempt) => attempts.push(withBodyCapped(attempt))), attempts };
+        } catch (error) {
+          // Its attempts are its check's record all the same (one abandoned as its route hung).
+          return { error, attempts };
+        }
       })();
-      look.settled = look.result.then(
-        () => {},
-        () => {},
-      );
+      look.settled = look.result.then(() => {});
     }
     return look.settled;
   }
@@ -127,7 +128,7 @@ export class RunState {
   /**
    * The first look's answer, handed once to the check that judges it; the run keeps no
    * reference after (a list of 16 MiB parses to hundreds of MB).
-   * @throws what the client throws for the list (a stopped run, a hung route); Error when claimed twice.
+   * @throws Error when claimed twice.
    */
   async claimFirstLook(): Promise<FirstLook> {
     await this.firstLook();
@@ -154,11 +155,11 @@ export class RunState {
   }
 }
 
-/** The run's first look at the target: the answering exchange, and every attempt (capped) for the record. */
-export interface FirstLook {
-  exchange: Exchange;
-  attempts: Exchange[];
-}
+/**
+ * The run's first look at the target: the answering exchange, or what the client threw
+ * for it (a stopped run, a hung route); and every attempt (capped) for the record.
+ */
+export type FirstLook = { exchange: Exchange; attempts: Exchange[] } | { error: unknown; attempts: Exchange[] };
 
 /**
  * Ends a target's state once its checks are done (the suite file's afterAll): its

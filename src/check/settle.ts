@@ -1,7 +1,8 @@
 /**
  * Waits for every promise, then returns their values in order, or throws the first
- * rejection. Unlike `Promise.all`, nothing is left running when it throws: every request
- * a check started has ended, so each one is in the check's record.
+ * rejection in their order. Unlike `Promise.all`, nothing is left running when it throws,
+ * and which failure is thrown does not depend on which request ended first: the same in
+ * every run against a target that answers alike.
  */
 export async function settleAll<T>(promises: ReadonlyArray<Promise<T>>): Promise<T[]> {
   const outcomes = await Promise.allSettled(promises);

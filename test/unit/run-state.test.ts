@@ -10,6 +10,7 @@ import { BASELINE_FORM } from '../../src/http/client-form.js';
 import { registerFor, releaseRun, runState, RunState } from '../../src/check/run-state.js';
 import type { Variation } from '../../src/reference/behaviour.js';
 import { startReferenceServer, type ReferenceServer } from '../../src/reference/server.js';
+import { startRawServer } from '../support/raw-server.js';
 
 let server: ReferenceServer;
 let settings: RunSettings;
@@ -55,6 +56,27 @@ describe('the first look: one list before the first request that may write', () 
     expect(sent).toEqual(['GET']);
     await new CheckContext('list-answers-200-array', run).firstLook();
     expect(sent).toEqual(['GET', 'GET']);
+  });
+});
+
+describe('the first look abandoned: its check records the attempt, then fails with the hung route', () => {
+  test('a list on the same route timed out first: the look is abandoned, in the record of the check that takes it', async () => {
+    const silent = await startRawServer(() => {});
+    // Long enough that the look is on the wire before the first list times out, however loaded the machine.
+    const hanging = new RunState({ ...settings, baseUrl: silent.baseUrl, timeoutMs: 1_500, runId: 'run-state-hang' });
+    hanging.takeFirstLook('list-answers-200-array');
+    try {
+      const first = new CheckContext('list-items-are-categories', hanging).send('GET', '/categories', hanging.valid);
+      while (silent.received.length < 1) await new Promise((resolve) => setTimeout(resolve, 5));
+      void hanging.firstLook();
+      const judge = new CheckContext('list-answers-200-array', hanging);
+      await expect(judge.firstLook()).rejects.toMatchObject({ code: 'PCS_ROUTE_HUNG', identical: true });
+      expect((await first).error?.code).toBe('TIMEOUT');
+      expect(judge.exchanges.map((e) => [e.checkId, e.error?.code])).toEqual([['list-answers-200-array', 'ABANDONED']]);
+    } finally {
+      await hanging.close();
+      await silent.close();
+    }
   });
 });
 
