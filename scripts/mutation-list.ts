@@ -277,7 +277,7 @@ export const MUTATIONS: Mutation[] = [
   { file: 'src/traffic/capture.ts', what: 'a header without a value is not counted', from: '.filter((pair) => pair?.value === undefined)', to: '.filter(() => false)', tests: ['test/unit/capture.test.ts'] },
   { file: 'src/json/lossless.ts', what: 'lossless-json recurses past its safe depth', from: 'if (depth > RECURSIVE_DEPTH) {', to: 'if (depth > RECURSIVE_DEPTH * 1000) {', tests: ['test/unit/int64.test.ts'] },
   { file: 'src/http/client.ts', what: 'a body refused as invalid (400) is taken for one left unread', from: 'body !== undefined && response.status > 400', to: 'body !== undefined && response.status >= 400', tests: ['test/unit/client.test.ts'] },
-  { file: 'src/http/client.ts', what: 'a streak of resets stops the run though the target answers a keyless list', from: "if (cause === 'streak' && !(spec !== LIVENESS && (await this.#stillAnswers(checkId)))) {", to: "if (cause === 'streak') {", tests: ['test/suite/run.test.ts'] },
+  { file: 'src/http/client.ts', what: 'a streak of resets stops the run though the target answers a keyless list', from: "if (cause === 'streak' && !(spec !== LIVENESS && (await this.#stillAnswers(checkId, onAttempt)))) {", to: "if (cause === 'streak') {", tests: ['test/suite/run.test.ts'] },
   { file: 'src/http/client.ts', what: 'a request goes out where a refused body may lie unread', from: 'const renew = fresh || slot.mayHoldUnreadBody;', to: 'const renew = fresh;', tests: ['test/unit/client.test.ts'] },
   { file: 'src/traffic/credentials.ts', what: 'the key base64-encoded without its padding is not recognised', from: "base64.replace(/=+$/, '')", to: 'base64', tests: ['test/unit/near-misses.test.ts'] },
   // Issue 45: a gate that cannot pass by mistake, and a first minute that names the user's mistake.
@@ -316,4 +316,10 @@ export const MUTATIONS: Mutation[] = [
   { file: 'src/config/base-url.ts', what: 'plain http to another host is let through', from: 'export function assertSecureTransport(baseUrl: string, allowInsecure: boolean): void {', to: 'export function assertSecureTransport(baseUrl: string, allowInsecure: boolean): void {\n  return;', tests: ['test/unit/config.test.ts'] },
   { file: 'src/config/file.ts', what: 'an unreadable configuration file is not named as one', from: "'Config', 'configuration file')", to: "'Config', '')", tests: ['test/unit/config-file.test.ts'] },
   { file: 'src/traffic/proxy.ts', what: "the proxy's own 504 is no JSON", from: "return { headers: ['Content-Type', 'application/json', 'Content-Length'", to: "return { headers: ['Content-Type', '', 'Content-Length'", tests: ['test/traffic/proxy-session.test.ts'] },
+  // The CI failure of 2026-11-28: every request a server received is in the report.
+  { file: 'src/http/client.ts', what: 'an attempt on a kept-alive connection that closed as it was handed over is recorded as reused', from: 'keptAlive && slot.connects === connectsBefore ? {', to: 'keptAlive ? {', tests: ['test/unit/client.test.ts'] },
+  { file: 'src/http/client.ts', what: 'an attempt whose create-lookup fails is not recorded', from: '          report(exchange);\n          throw error;', to: '          throw error;', tests: ['test/unit/client.test.ts'] },
+  { file: 'src/http/client.ts', what: "the streak's keyless list is not in the record", from: 'this.send(LIVENESS, checkId, onAttempt)', to: 'this.send(LIVENESS, checkId)', tests: ['test/suite/run.test.ts'] },
+  { file: 'src/check/define.ts', what: 'a check ends before a request its body left running', from: '      await t.ended();', to: '', tests: ['test/unit/check-record.test.ts'] },
+  { file: 'src/check/run-state.ts', what: "a first look that fails loses its attempts", from: 'return { error, attempts };', to: 'throw error;', tests: ['test/unit/run-state.test.ts'] },
 ];

@@ -237,7 +237,7 @@ export class HttpClient {
       const cause = loadCause(exchange, { crowded, written, limitResets, sentAgain: unansweredOnReused !== undefined, resetsInARow: this.#resetsInARow, connections: this.#options.connections });
       // A streak stops the run only when the target answers nothing: one that resets every
       // create but answers a list gives its answer to these requests, judged as any other.
-      if (cause === 'streak' && !(spec !== LIVENESS && (await this.#stillAnswers(checkId)))) {
+      if (cause === 'streak' && !(spec !== LIVENESS && (await this.#stillAnswers(checkId, onAttempt)))) {
         const why = `the target reset ${this.#resetsInARow} connections in a row before any response, the last with ${this.#pool.limit.current} open at most: the run cannot go on`;
         this.#options.guard?.stop(why);
         report(exchange);
@@ -278,10 +278,11 @@ export class HttpClient {
    * Whether the target still answers a connection, asked once by every request that ends a
    * streak of resets at the same time: a keyless `GET /categories`, which writes nothing and
    * is answered before any handler logic (as the preflight's probe, runner/probe.ts). Its
-   * answer, whatever its status, ends the streak.
+   * answer, whatever its status, ends the streak. Its attempts are in the record of the
+   * check whose request asked first (`onAttempt`).
    */
-  #stillAnswers(checkId: string): Promise<boolean> {
-    this.#liveness ??= this.send(LIVENESS, checkId)
+  #stillAnswers(checkId: string, onAttempt?: (exchange: Exchange) => void): Promise<boolean> {
+    this.#liveness ??= this.send(LIVENESS, checkId, onAttempt)
       .then(
         (exchange) => exchange.response !== undefined,
         () => false,

@@ -15,6 +15,7 @@ import { loadCatalogue, runMatrix, type Matrix } from '../support/matrix.js';
 import { nonPassed } from '../support/targets.js';
 import { expectedFailures } from '../support/fault.js';
 import { CHECKS } from '../support/checks.js';
+import { missingFromRecord } from '../support/in-record.js';
 
 // Loaded at collection, so test.each can name one test per fault and variant.
 const { faults, variants } = await loadCatalogue();
@@ -73,6 +74,13 @@ test('every check of the suite is failed by at least one fault, or (a should or 
   const killed = new Set(outcomes.flatMap(({ report }) => nonPassed(report).failed));
   const unkilled = matrix.reference.report.checks.map((c) => c.id).filter((id) => !killed.has(id));
   expect(unkilled).toEqual([]);
+});
+
+test('every request a server received is in its report: the preflight, the exchanges, superseded attempts', () => {
+  for (const [name, outcome] of [['reference', matrix.reference] as const, ...matrix.faultOutcomes, ...matrix.variantOutcomes]) {
+    expect(outcome.heard.length, name).toBeGreaterThan(100);
+    expect(missingFromRecord(outcome.heard, outcome, outcome.apiKey), name).toEqual([]);
+  }
 });
 
 test('every category a server stored is accounted for in its report', () => {

@@ -12,6 +12,7 @@ import { defaultReportDir } from '../../src/report/report-dir.js';
 import { runConformance } from '../../src/runner/run.js';
 import { countingRequests, delayedBy, runAgainst } from '../support/targets.js';
 import { unwrapped } from '../support/cli-child.js';
+import { missingFromRecord } from '../support/in-record.js';
 
 /** Collects console output. */
 function sink(): PassThrough & { text(): string } {
@@ -126,7 +127,7 @@ describe('the API key', () => {
 
 describe('a check never passes on an exchange it did not make', () => {
   // One connection puts every create's reset in a row: a streak, which a keyless list then shows to be the target's answer.
-  test.each([{ connections: 1 }, {}])('connections reset on every POST fail every check that posts, whatever the connections (%o)', async (options) => {
+  test.each([{ connections: 1 }, {}])('connections reset on every POST fail every check that posts, whatever the connections (%o); every request the server received is in the record', async (options) => {
     const resetPosts: Variation = (base) => ({
       async respond(req) {
         if (req.method === 'POST') throw Object.assign(new Error('reset'), { reset: true });
@@ -137,7 +138,10 @@ describe('a check never passes on an exchange it did not make', () => {
         else base.write(res, reply);
       },
     });
-    const { report, exchanges } = await runAgainst({ variations: [resetPosts] }, options);
+    const outcome = await runAgainst({ variations: [resetPosts] }, options);
+    const { report, exchanges } = outcome;
+    // The streak's keyless list (with one connection) among them.
+    expect(missingFromRecord(outcome.heard, outcome, outcome.apiKey)).toEqual([]);
     // auth-path-spellings judges its keyless creates by the keyed list after them, which answers: a reset creates nothing.
     const posting = new Set(exchanges.filter((e) => e.request.method === 'POST' && e.checkId !== 'auth-path-spellings').map((e) => e.checkId));
     expect(posting.size).toBeGreaterThan(20);

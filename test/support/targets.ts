@@ -7,6 +7,7 @@ import type { Variation } from '../../src/reference/behaviour.js';
 import { startReferenceServer } from '../../src/reference/server.js';
 import type { Report } from '../../src/report/model.js';
 import { runConformance, type RunOptions, type RunOutcome } from '../../src/runner/run.js';
+import type { Heard } from './in-record.js';
 
 /** A fixed key keeps the matrix deterministic; the key-dependent logic is property-tested in test/unit. */
 const MATRIX_KEY = 'Matrix-Key_0123456789abcdefGHIJKLmnopqrX';
@@ -33,21 +34,25 @@ export interface TargetShape {
  * server shaped as asked, runs the whole suite against it as an external target (no
  * report files, the console captured), and stops the server. The matrix's fixed key and
  * seed are the defaults, so a run is reproducible; `options` override any setting.
- * @returns the run's outcome, its console text, the key, and `created`: how many categories
- *   the server stored during the run.
+ * @returns the run's outcome, its console text, the key, `created`: how many categories
+ *   the server stored during the run, and `heard`: every request that reached its behaviour.
  */
 export async function runAgainst(
   shape: TargetShape = {},
   options: Partial<RunOptions> = {},
-): Promise<RunOutcome & { created: number; console: string; apiKey: string }> {
-  const server = await startReferenceServer({ variations: shape.variations, firstId: shape.firstId, apiKey: shape.apiKey ?? MATRIX_KEY, configure: shape.server, tls: shape.tls });
+): Promise<RunOutcome & { created: number; console: string; apiKey: string; heard: Heard[] }> {
+  const heard: Heard[] = [];
+  // Outermost (variations apply in order): it hears each request before any variation answers it.
+  const hearing: Variation = (base) => ({ respond: (req) => (heard.push({ method: req.method, url: req.path, body: req.body.toString() }), base.respond(req)) });
+  const variations = [...(shape.variations ?? []), hearing];
+  const server = await startReferenceServer({ variations, firstId: shape.firstId, apiKey: shape.apiKey ?? MATRIX_KEY, configure: shape.server, tls: shape.tls });
   const before = server.store.size;
   let console = '';
   const out = new Writable({ write: (chunk, _encoding, done) => void ((console += chunk), done()) });
   try {
     const baseUrl = shape.front ? await shape.front({ baseUrl: server.baseUrl, apiKey: server.apiKey }) : server.baseUrl;
     const outcome = await runConformance({ baseUrl, apiKey: server.apiKey, seed: MATRIX_SEED, reportDir: null, out, ...options });
-    return { ...outcome, created: server.store.size - before, console, apiKey: server.apiKey };
+    return { ...outcome, created: server.store.size - before, console, apiKey: server.apiKey, heard };
   } finally {
     await server.close();
   }
