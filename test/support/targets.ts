@@ -7,7 +7,7 @@ import type { Variation } from '../../src/reference/behaviour.js';
 import { startReferenceServer } from '../../src/reference/server.js';
 import type { Report } from '../../src/report/model.js';
 import { runConformance, type RunOptions, type RunOutcome } from '../../src/runner/run.js';
-import type { Heard } from './in-record.js';
+import { HEARD_BODY_BYTES, type Heard } from './in-record.js';
 
 /** A fixed key keeps the matrix deterministic; the key-dependent logic is property-tested in test/unit. */
 const MATRIX_KEY = 'Matrix-Key_0123456789abcdefGHIJKLmnopqrX';
@@ -43,7 +43,7 @@ export async function runAgainst(
 ): Promise<RunOutcome & { created: number; console: string; apiKey: string; heard: Heard[] }> {
   const heard: Heard[] = [];
   // Outermost (variations apply in order): it hears each request before any variation answers it.
-  const hearing: Variation = (base) => ({ respond: (req) => (heard.push({ method: req.method, url: req.path, body: req.body.toString() }), base.respond(req)) });
+  const hearing: Variation = (base) => ({ respond: (req) => (heard.push({ method: req.method, url: req.path, body: req.body.subarray(0, HEARD_BODY_BYTES).toString() }), base.respond(req)) });
   const variations = [...(shape.variations ?? []), hearing];
   const server = await startReferenceServer({ variations, firstId: shape.firstId, apiKey: shape.apiKey ?? MATRIX_KEY, configure: shape.server, tls: shape.tls });
   const before = server.store.size;
