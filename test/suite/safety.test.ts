@@ -335,4 +335,3 @@ describe('hostile or broken servers: findings, never crashes or hangs', () => {
     }
   });
 });
-
