@@ -322,4 +322,5 @@ export const MUTATIONS: Mutation[] = [
   { file: 'src/http/client.ts', what: "the streak's keyless list is not in the record", from: 'this.send(LIVENESS, checkId, onAttempt)', to: 'this.send(LIVENESS, checkId)', tests: ['test/suite/run.test.ts'] },
   { file: 'src/check/define.ts', what: 'a check ends before a request its body left running', from: '      await t.ended();', to: '', tests: ['test/unit/check-record.test.ts'] },
   { file: 'src/check/run-state.ts', what: "a first look that fails loses its attempts", from: 'return { error, attempts };', to: 'throw error;', tests: ['test/unit/run-state.test.ts'] },
+  { file: 'src/runner/target-run.ts', what: "runs with one seed at once in one process hear each other's stop", from: '    channel: randomUUID(),', to: '', tests: ['test/suite/run.test.ts'] },
 ];

@@ -1,5 +1,5 @@
 import { secretHeaders } from '../config/extra-headers.js';
-import type { RunSettings } from '../config/settings.js';
+import { channelOf, type RunSettings } from '../config/settings.js';
 import { HttpClient } from '../http/client.js';
 import { validCredential, type Credential } from '../http/credential.js';
 import { withBodyCapped, type Exchange } from '../core/exchange.js';
@@ -58,11 +58,11 @@ export class RunState {
     // One guard with the preflight's: its requests count against the budgets as the checks' do.
     this.guard = preflight?.guard ?? new RequestGuard(settings);
     // Signals and the deadline are caught by the thread that started the run.
-    this.#stopListening = listenForStop(settings.runId, (reason) => {
+    this.#stopListening = listenForStop(channelOf(settings), (reason) => {
       this.interrupted = true;
       this.guard.stop(reason);
     });
-    this.#progress = settings.progress ? progressReporter(settings.runId) : undefined;
+    this.#progress = settings.progress ? progressReporter(channelOf(settings)) : undefined;
     this.redactor = new Redactor().add(settings.apiKey, KEY_PLACEHOLDER).addAll(secretHeaders(settings.extraHeaders));
     this.valid = validCredential(settings.apiKey);
     this.invalid = exampleCredentials(settings.apiKey, derivedHex(settings.seed, 'unknown-key', 24));

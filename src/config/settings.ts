@@ -369,6 +369,13 @@ export interface RunSettings extends ResolvedSettings {
   seed: number;
   /** Short tag derived from the seed, put in the names of created categories to find them. */
   runId: string;
+  /**
+   * The run's own name on the channels between its threads (its stop, its progress), unique
+   * in the process: never derived from the seed, so that runs with one seed at once (a
+   * library's caller, the project's own matrix) never hear each other's stop. Set by the
+   * runner; absent (settings made by hand), the run id serves (see {@link channelOf}).
+   */
+  channel?: string;
   /** Sent as User-Agent: `petstore-conformance/<version>`. */
   userAgent: string;
   /** How the user runs this tool, quoted for sh: replay commands start with it (RunOptions.command). */
@@ -390,6 +397,11 @@ export interface RunSettings extends ResolvedSettings {
   deadlineAt?: number;
   /** Whether the worker posts its count of requests sent (core/progress-channel.ts): a terminal shows a status line. */
   progress?: boolean;
+}
+
+/** The run's name on the channels between its threads (core/stop-channel.ts, core/progress-channel.ts): its own channel, else its run id. */
+export function channelOf(settings: Pick<RunSettings, 'channel' | 'runId'>): string {
+  return settings.channel ?? settings.runId;
 }
 
 /**

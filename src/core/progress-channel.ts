@@ -6,7 +6,8 @@ import { BroadcastChannel } from 'node:worker_threads';
  * it reaches every thread of the process without passing through vitest, which reports a
  * check only when it ends (a property of 40 inputs at 5 requests/s is a silence of 8 s).
  */
-const channelName = (runId: string) => `petstore-conformance/progress/${runId}`;
+/** `run`: the run's name on its channels (config/settings.ts `channelOf`), unique in the process. */
+const channelName = (run: string) => `petstore-conformance/progress/${run}`;
 
 /** How often the worker posts at most (ms): a status line redrawn 4 times a second. */
 export const PROGRESS_INTERVAL_MS = 250;
@@ -23,8 +24,8 @@ export interface ProgressReporter {
  * process alive.
  * @param now the clock (ms), a parameter for tests.
  */
-export function progressReporter(runId: string, now: () => number = Date.now): ProgressReporter {
-  const channel = new BroadcastChannel(channelName(runId));
+export function progressReporter(run: string, now: () => number = Date.now): ProgressReporter {
+  const channel = new BroadcastChannel(channelName(run));
   channel.unref();
   let latest = 0;
   let posted = 0;
@@ -52,11 +53,11 @@ export function progressReporter(runId: string, now: () => number = Date.now): P
 }
 
 /**
- * Calls `onRequests` with each count the run `runId` posts.
+ * Calls `onRequests` with each count the run `run` posts.
  * @returns a function that stops listening.
  */
-export function listenForProgress(runId: string, onRequests: (requests: number) => void): () => void {
-  const channel = new BroadcastChannel(channelName(runId));
+export function listenForProgress(run: string, onRequests: (requests: number) => void): () => void {
+  const channel = new BroadcastChannel(channelName(run));
   channel.unref();
   channel.onmessage = (message) => onRequests(((message as MessageEvent).data as { requests: number }).requests);
   return () => channel.close();

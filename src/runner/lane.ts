@@ -1,3 +1,4 @@
+import { channelOf } from '../config/settings.js';
 import { broadcastStop } from '../core/stop-channel.js';
 import { deadlineReached } from '../http/safety.js';
 import type { RunOutcome } from './options.js';
@@ -22,8 +23,8 @@ export async function runLane(
 ): Promise<RunOutcome[]> {
   // The worker sends the requests: every target's checks are told at once, those under way included.
   const stops: Array<() => void> = [];
-  const stopRun = (runId: string, reason: string) => void stops.push(broadcastStop(runId, reason));
-  const stopWorker = () => targets.forEach((target) => stopRun(target.settings.runId, String(stop!.reason)));
+  const stopRun = (target: TargetRun, reason: string) => void stops.push(broadcastStop(channelOf(target.settings), reason));
+  const stopWorker = () => targets.forEach((target) => stopRun(target, String(stop!.reason)));
   stop?.addEventListener('abort', stopWorker, { once: true });
   const unreachable = new AbortController();
   const signals = [stop, unreachable.signal].filter((signal) => signal !== undefined);
@@ -59,7 +60,7 @@ export async function runLane(
     const reached = await Promise.all(
       targets.map(async (target) => {
         const answered = await target.reached;
-        if (!answered) stopRun(target.settings.runId, 'the target is unreachable');
+        if (!answered) stopRun(target, 'the target is unreachable');
         return answered;
       }),
     );

@@ -1,4 +1,4 @@
-import type { RunSettings } from '../config/settings.js';
+import { channelOf, type RunSettings } from '../config/settings.js';
 import { hasCode } from '../core/errors.js';
 import type { Exchange } from '../core/exchange.js';
 import { listenForStop } from '../core/stop-channel.js';
@@ -45,7 +45,7 @@ export function probe(settings: RunSettings): Preflight {
 }
 
 function preflight(settings: RunSettings, guard: RequestGuard): Preflight {
-  const stopListening = listenForStop(settings.runId, (reason) => guard.stop(reason));
+  const stopListening = listenForStop(channelOf(settings), (reason) => guard.stop(reason));
   // The exchange is redacted where it is written (the runner's thread); the client's previews need a redactor of their own.
   const client = new HttpClient({ ...settings, redactor: new Redactor().add(settings.apiKey, KEY_PLACEHOLDER), guard });
   const send = async (credential: Credential): Promise<Exchange> => {

@@ -1,10 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import { derivedHex, freshSeed } from '../check/seed.js';
 import { assertSendableKey } from '../config/api-key.js';
 import { extraHeaders, secretHeaders } from '../config/extra-headers.js';
 import { loadKnownFailures, type KnownFailure } from '../config/known-failures.js';
 import { DIRECT, proxyEnvironment } from '../config/proxy.js';
 import { checkValues } from '../config/setting-values.js';
-import { connectionsFor, defaultProfile, SETTING_LIST, withDefaults, type RunSettings, type SettingValues } from '../config/settings.js';
+import { channelOf, connectionsFor, defaultProfile, SETTING_LIST, withDefaults, type RunSettings, type SettingValues } from '../config/settings.js';
 import { UsageError } from '../core/errors.js';
 import type { Exchange } from '../core/exchange.js';
 import { toolVersion } from '../core/package-info.js';
@@ -161,7 +162,7 @@ export class TargetRun {
     if (!options.quiet) run.#print(run.#format.header(settings, toolVersion));
     if (run.#status) {
       run.#status.start();
-      run.#stopProgress = listenForProgress(settings.runId, (requests) => run.#status!.update({ requests }));
+      run.#stopProgress = listenForProgress(channelOf(settings), (requests) => run.#status!.update({ requests }));
     }
     return run;
   }
@@ -295,6 +296,7 @@ function settingsFor(options: RunOptions, embedded: ReferenceServer | undefined,
     seed,
     // A fleet's targets share one seed and one worker: ten hex characters keep a thousand of them apart (a clash is refused, fleet.ts).
     runId: targetName ? derivedHex(seed, `run-id/${targetName}`, 10) : derivedHex(seed, 'run-id', 6),
+    channel: randomUUID(),
     userAgent: `petstore-conformance/${toolVersion}`,
     ...(options.command ? { command: options.command } : {}),
     profile,

@@ -214,6 +214,33 @@ describe('aborting', () => {
   });
 });
 
+describe('runs at once in one process, with one seed (one run id)', () => {
+  test("one's stop is its own: the other, held meanwhile at its 20th request, ends conformant with every check run", async () => {
+    // Every request from the 20th on is held: the first run's, then the second's.
+    const counting = countingRequests({ holdFrom: 20 });
+    const server = await startReferenceServer({ variations: [counting.variation] });
+    try {
+      const run = (signal?: AbortSignal) => runConformance({ baseUrl: server.baseUrl, apiKey: server.apiKey, seed: 7, reportDir: null, out: null, signal });
+      const other = run();
+      await counting.reached(20);
+      const abort = new AbortController();
+      const stopping = run(abort.signal);
+      // Stopped once under way, so its stop goes out to its threads (a channel a run with its id shared).
+      await counting.reached(21);
+      abort.abort('interrupted by the user');
+      const stopped = await stopping;
+      expect(stopped.report.verdictReason).toBe('the run was aborted: interrupted by the user');
+      counting.release();
+      const { report } = await other;
+      expect(report.settings.runId).toBe(stopped.report.settings.runId);
+      expect([report.verdict, report.checks.filter((c) => c.status !== 'passed').map((c) => `${c.id}: ${c.reason}`)]).toEqual(['conformant', []]);
+    } finally {
+      counting.release();
+      await server.close();
+    }
+  });
+});
+
 describe('filters', () => {
   test('--checks runs the matching checks and reports the others skipped', async () => {
     const outcome = await runConformance({ checkFilter: '^list-401-', reportDir: null, out: null });
