@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, test } from 'vitest';
 import type { Variation } from '../../src/reference/behaviour.js';
-import { startReferenceServer } from '../../src/reference/server.js';
+import { startReferenceServer, type ReferenceServer } from '../../src/reference/server.js';
 import type { Report } from '../../src/report/model.js';
 import { deriveSeed } from '../../src/check/seed.js';
 import { defaultReportDir } from '../../src/report/report-dir.js';
@@ -216,27 +216,27 @@ describe('aborting', () => {
 
 describe('runs at once in one process, with one seed (one run id)', () => {
   test("one's stop is its own: the other, held meanwhile at its 20th request, ends conformant with every check run", async () => {
-    // Every request from the 20th on is held: the first run's, then the second's.
-    const counting = countingRequests({ holdFrom: 20 });
-    const server = await startReferenceServer({ variations: [counting.variation] });
+    // Two servers: the first run's holds its 20th request on, the second's holds every one.
+    const [first, second] = [countingRequests({ holdFrom: 20 }), countingRequests({ holdFrom: 1 })];
+    const servers = await Promise.all([first, second].map((counting) => startReferenceServer({ variations: [counting.variation] })));
     try {
-      const run = (signal?: AbortSignal) => runConformance({ baseUrl: server.baseUrl, apiKey: server.apiKey, seed: 7, reportDir: null, out: null, signal });
-      const other = run();
-      await counting.reached(20);
+      const run = (server: ReferenceServer, signal?: AbortSignal) => runConformance({ baseUrl: server.baseUrl, apiKey: server.apiKey, seed: 7, reportDir: null, out: null, signal });
+      const other = run(servers[0]!);
+      await first.reached(20);
       const abort = new AbortController();
-      const stopping = run(abort.signal);
-      // Stopped once under way, so its stop goes out to its threads (a channel a run with its id shared).
-      await counting.reached(21);
+      const stopping = run(servers[1]!, abort.signal);
+      // Stopped once under way (its probe is held), so its stop goes out to its threads: on a channel a run with its id shared.
+      await second.reached(1);
       abort.abort('interrupted by the user');
       const stopped = await stopping;
       expect(stopped.report.verdictReason).toBe('the run was aborted: interrupted by the user');
-      counting.release();
+      first.release();
       const { report } = await other;
       expect(report.settings.runId).toBe(stopped.report.settings.runId);
       expect([report.verdict, report.checks.filter((c) => c.status !== 'passed').map((c) => `${c.id}: ${c.reason}`)]).toEqual(['conformant', []]);
     } finally {
-      counting.release();
-      await server.close();
+      for (const counting of [first, second]) counting.release();
+      await Promise.all(servers.map((server) => server.close()));
     }
   });
 });
