@@ -27,10 +27,10 @@ export function missingFromRecord(heard: readonly Heard[], outcome: Pick<RunOutc
     `${request.method} ${new URL(request.url, 'http://target').pathname} ${(request.body ?? '').slice(0, TELLING_CHARS).replaceAll(apiKey, KEY_PLACEHOLDER).replace(/[^\x00-\x7f]/g, '').slice(0, 100)}`;
   const recorded = [...(outcome.report.preflight ? [outcome.report.preflight.request] : []), ...outcome.exchanges.map((exchange) => exchange.request)];
   const unmatched = new Map<string, number>();
-  for (const request of recorded) unmatched.set(identity(request), (unmatched.get(identity(request)) ?? 0) + 1);
-  return heard.flatMap((request) => {
-    const left = unmatched.get(identity(request)) ?? 0;
-    unmatched.set(identity(request), left - 1);
-    return left > 0 ? [] : [identity(request)];
+  for (const key of recorded.map(identity)) unmatched.set(key, (unmatched.get(key) ?? 0) + 1);
+  return heard.map(identity).filter((key) => {
+    const left = unmatched.get(key) ?? 0;
+    unmatched.set(key, left - 1);
+    return left <= 0;
   });
 }

@@ -69,6 +69,16 @@ describe('every attempt is in the record, on the connection it went out on', () 
     expect(server.received).toHaveLength(2);
   });
 
+  test('near miss: a request that never connected is on the connection it would have opened, not on the one before', async () => {
+    server = await startRawServer(() => {});
+    const url = server.baseUrl;
+    await server.close();
+    server = undefined;
+    const refused = traced(clientFor(url, { connections: 1 }), { method: 'GET', path: '/categories', credential: NO_CREDENTIAL });
+    await refused.sent;
+    expect(refused.attempts).toEqual(['CONNECTION_REFUSED fresh 1.1']);
+  });
+
   test.each([
     ['the list that would tell fails (its route hangs): the attempt is recorded, then the failure thrown', () => Promise.reject(new Error('no list to tell')), ['TIMEOUT reused 1.1'], 'no list to tell'],
     ['near miss: the list tells it was not applied: sent again on a new connection', () => Promise.resolve(false), ['TIMEOUT reused 1.1 superseded', 'TIMEOUT fresh 1.2'], undefined],
