@@ -11,7 +11,7 @@ import { newCategory } from '../src/arbitraries/new-category.js';
 import { sizedNewCategory } from '../src/arbitraries/sized-new-category.js';
 import { check } from '../src/check/define.js';
 import { expectEachCase, expectStatus } from '../src/check/expect.js';
-import { challengesInvalidToken, credentialRefused, keyElsewhereRefused, noneCreatedWithoutKey } from '../src/judgements/auth.js';
+import { challengesInvalidToken, credentialRefused, keyElsewhereRefused, noneCreatedWithoutKey, refusedWithoutKey } from '../src/judgements/auth.js';
 import { jarCookies, keyPlacements, placementWords } from '../src/http/key-placement.js';
 import { assertProperty, PROPERTY_TIME_LIMIT_MS } from '../src/check/property.js';
 import { runState } from '../src/check/run-state.js';
@@ -43,7 +43,7 @@ export default function register(): void {
           { label: 'without a body' },
         ];
         await expectEachCase(bodies, (c) => c.label, async (c) => {
-          expectStatus(await t.create(c.body, credential), 401);
+          refusedWithoutKey(await t.create(c.body, credential));
         });
       },
     );
@@ -58,7 +58,7 @@ export default function register(): void {
       },
       async (t, skip) => {
         if (credential.unavailable) skip(credential.unavailable);
-        expectStatus(await t.list(credential), 401);
+        refusedWithoutKey(await t.list(credential));
       },
     );
   }

@@ -11,7 +11,8 @@ import { BASELINE_FORM } from '../src/http/client-form.js';
 import { check } from '../src/check/define.js';
 import { ListedItems, expectCreated, expectEachCase, type SentFields } from '../src/check/expect.js';
 import { idSpaceOf, idsForRepeat, MIN_IDS, powerOfTwo, REPEAT_CONFIDENCE_WORDS, repeatProbability } from '../src/check/id-space.js';
-import { deepBodies } from '../src/arbitraries/deep-bodies.js';
+import { deepBodiesBeyondLimits, deepBodiesWithinLimits } from '../src/arbitraries/deep-bodies.js';
+import { PARSER_DEPTH_FLOOR, PARSER_WIDTH_FLOOR } from '../src/http/request-variations.js';
 import { withBodyCapped, type Exchange } from '../src/core/exchange.js';
 import { assertProperty, PROPERTY_TIME_LIMIT_MS } from '../src/check/property.js';
 import { CheckError } from '../src/core/errors.js';
@@ -26,6 +27,7 @@ import {
   createdExactly,
   createdListed,
   deepBodyAnswered,
+  PARSER_LIMITS_WORDS,
   idsFresh,
   idsNeverRepeated,
   sameNameTwice,
@@ -161,13 +163,14 @@ export default function register(): void {
     },
   );
 
-  /** Bodies deeper and wider than a client sends by accident, each sent in every run. */
-  const deep = deepBodies((label) => testDataName(runState().settings.runId, 'create-deep-bodies', label));
+  /** Bodies deeper and wider than a client sends by accident, each sent in every run: within every parser's default limits, and past them. */
+  const withinLimits = deepBodiesWithinLimits((label) => testDataName(runState().settings.runId, 'create-deep-bodies', label));
+  const beyondLimits = deepBodiesBeyondLimits((label) => testDataName(runState().settings.runId, 'create-bodies-beyond-parser-limits', label));
 
   check(
     {
       id: 'create-deep-bodies',
-      title: 'valid bodies with an extra member nested 1,000 and 100,000 levels deep, 10,000 members wide or a string filling 1 MiB are created exactly, or refused with 400 or 413 and an Error body; never a 5xx or no answer',
+      title: `valid bodies nested ${PARSER_DEPTH_FLOOR} levels deep or with an extra member of ${PARSER_WIDTH_FLOOR.toLocaleString('en-US')} members (within every mainstream parser’s default limits) are created exactly, or refused with 400 or 413 and an Error body; never a 5xx or no answer`,
       clause: '4.2',
       level: 'must',
       requirements: ['R-4.2-R1', 'R-4-ANSWERS', 'R-7-SHAPE'],
@@ -175,8 +178,26 @@ export default function register(): void {
       writes: true,
     },
     async (t) => {
-      await expectEachCase(deep, ({ label }) => label, async ({ label, value }) => {
+      await expectEachCase(withinLimits, ({ label }) => label, async ({ label, value }) => {
         deepBodyAnswered(await t.send('POST', '/categories', t.run.valid, { text: value.text }, { label }), value.fields, label);
+      });
+    },
+  );
+
+  check(
+    {
+      id: 'create-bodies-beyond-parser-limits',
+      title: 'valid bodies past the limits RFC 8259 §9 lets a parser set (an extra member nested 1,000 and 100,000 levels deep, 10,000 members wide, a string filling 1 MiB) are created exactly, or refused with 400 or 413 and an Error body; a 5xx or no answer is a robustness finding',
+      clause: '4.2',
+      level: 'should',
+      requirements: ['H-JSON-PARSER-LIMITS'],
+      reference: 'RFC 8259 §9',
+      needs: ['create'],
+      writes: true,
+    },
+    async (t) => {
+      await expectEachCase(beyondLimits, ({ label }) => label, async ({ label, value }) => {
+        deepBodyAnswered(await t.send('POST', '/categories', t.run.valid, { text: value.text }, { label }), value.fields, label, PARSER_LIMITS_WORDS);
       });
     },
   );

@@ -14,6 +14,7 @@ import { check } from '../src/check/define.js';
 import { runState } from '../src/check/run-state.js';
 import { coverageLabels, covers, type CoverageInput } from '../src/arbitraries/coverage.js';
 import { expectCreated, expectSameFields, expectStatus } from '../src/check/expect.js';
+import { refusedWithoutKey } from '../src/judgements/auth.js';
 import { listHoldsModel, type Model } from '../src/judgements/model.js';
 import { assertProperty, PROPERTY_TIME_LIMIT_MS } from '../src/check/property.js';
 import { isRefusal, mayBeRefused } from '../src/check/refusal.js';
@@ -91,7 +92,7 @@ export default function register(): void {
     check = () => true;
     async run(model: Model, { t, tag }: Real): Promise<void> {
       const marker = tag();
-      expectStatus(await t.create({ json: { name: marker, description: marker } }, this.credential), 401);
+      refusedWithoutKey(await t.create({ json: { name: marker, description: marker } }, this.credential));
       model.refused.add(marker);
     }
     toString = () => `createUnauthorized(${fc.stringify(this.credential)})`;

@@ -20,7 +20,8 @@ export function expectResponse(exchange: Exchange): RecordedResponse {
     throw new CheckError(`${requestLine(exchange)}: the answer was not judged, ${exchange.error.message} (RESPONSE_TOO_LARGE; --max-response-bytes raises the cap of a list)`);
   }
   if (!exchange.response) {
-    throw new CheckFailure(`Expected a response, received ${outcomeLine(exchange)}`, exchange, { expected: 'a response', found: outcomeLine(exchange) });
+    // What was found is the kind of failure alone: the requests a hung route left unanswered are one root cause, whatever each one's words.
+    throw new CheckFailure(`Expected a response, received ${outcomeLine(exchange)}`, exchange, { expected: 'a response', found: `no response (${exchange.error?.code})` });
   }
   return exchange.response;
 }
@@ -29,9 +30,16 @@ export function expectResponse(exchange: Exchange): RecordedResponse {
 export function expectStatus(exchange: Exchange, expected: number): RecordedResponse {
   const response = expectResponse(exchange);
   if (response.status !== expected) {
-    throw new CheckFailure(`Expected status ${expected}, received ${response.status}`, exchange, { expected: `status ${expected}`, found: `status ${response.status}` });
+    const status = statusWords(response);
+    throw new CheckFailure(`Expected status ${expected}, received ${status}`, exchange, { expected: `status ${expected}`, found: `status ${status}` });
   }
   return response;
+}
+
+/** A status as a failure names it: a redirect with where it points (`301, a redirect to /v1/categories/`), so the cause is read from the line. */
+export function statusWords(response: RecordedResponse): string {
+  const location = response.headers.location;
+  return response.status >= 300 && response.status < 400 && location !== undefined ? `${response.status}, a redirect to ${location}` : `${response.status}`;
 }
 
 /** The response body parsed losslessly; fails when it is not UTF-8 JSON (RFC 8259 §8.1). */

@@ -8,6 +8,7 @@
  */
 import type { Exchange, TransportErrorCode } from '../core/exchange.js';
 import { isJsonMediaType } from '../http/media-type.js';
+import { redirectedToSpelling } from '../http/path-spellings.js';
 import type { RequestGuard } from '../http/safety.js';
 import { parseJson } from '../json/lossless.js';
 import { violations } from '../schema/validators.js';
@@ -33,6 +34,9 @@ export const PREFLIGHT_GRACE_MS = 500;
  *   web page), while the keyless probe showed no sign of the interface either (no 401,
  *   section 5/R1): the base URL is not where the service answers. Where the probe got its
  *   401, the service is there, and such an answer to the key is its own: the checks judge it.
+ * - Never a redirect to another spelling of the spec's own path on the same origin (a
+ *   trailing slash, another case): the base URL is right, and the service answers the
+ *   spec's path with a redirect, which the checks judge (a must failure naming it).
  * @param keySource where the key came from, in words (`PETSTORE_API_KEY`).
  * @param probe the keyless list's exchange, once it settled.
  */
@@ -47,7 +51,7 @@ export function preflightDiagnosis(keyed: Exchange | undefined, keySource: strin
   // 403: the key may lack a permission, or a gateway in front wants a credential of its own.
   if (status === 403) return `the target refuses the key (403 with ${body}): check ${keySource}, its permissions, and any header a gateway in front needs (--header, --header-env)`;
   const page = status >= 200 && status < 300 && !isJsonMediaType(response.headers['content-type']) && !parseJson(response.body).ok;
-  const redirect = status >= 300 && status < 400;
+  const redirect = status >= 300 && status < 400 && !redirectedToSpelling(url, response.headers.location);
   if ((status === 404 || redirect || page) && probe?.response?.status !== 401) {
     const to = redirect && response.headers.location ? ` to ${response.headers.location}` : '';
     return `is the base URL right? GET ${url} answered ${status}${to} ${type}: the base URL ends with the version segment /v1 where the service mounts it`;

@@ -6,9 +6,11 @@
  * would send is never held to a rule written for the suite's own. After Hypothesis's
  * `assume` and HTTPolice's stance on erratic captures: outside a premise, not judged.
  */
+import { LRUCache } from 'lru-cache';
 import type { RecordedRequest } from '../core/exchange.js';
 import { isJsonMediaType } from '../http/media-type.js';
-import { LARGEST_BODY_BYTES, requestVariation, type RequestVariation } from '../http/request-variations.js';
+import { LARGEST_BODY_BYTES, PARSER_DEPTH_FLOOR, PARSER_WIDTH_FLOOR, requestVariation, type RequestVariation } from '../http/request-variations.js';
+import { exceedsExtent } from '../json/extent.js';
 import { spellingOf } from '../http/path-spellings.js';
 
 /** The statuses the interface defines for errors (4.1, 4.2, section 7): their Error shape holds for any request. */
@@ -32,7 +34,22 @@ export function variationOf(request: PremiseRequest): RequestVariation | undefin
   if (bytes > LARGEST_BODY_BYTES) return requestVariation('oversized-body');
   if (chunked) return requestVariation('chunked-framing');
   if (/^\s*100-continue\s*$/i.test(headers.expect ?? '')) return requestVariation('expect-continue');
+  if (beyondParserLimits(request.body)) return requestVariation('beyond-parser-limits');
   return undefined;
+}
+
+/** The shortest text that can nest past the floor: that many brackets, opened and closed. */
+const SHORTEST_BEYOND = 2 * (PARSER_DEPTH_FLOOR + 1);
+
+/** The verdicts on the bodies seen last: a body is asked about once per judgement, and may be 1 MiB. */
+const beyond = new LRUCache<string, { beyond: boolean }>({ max: 64 });
+
+/** Whether a body nests or spreads past every mainstream parser's default limits (http/request-variations.ts). */
+function beyondParserLimits(body: string | undefined): boolean {
+  if (body === undefined || body.length < SHORTEST_BEYOND) return false;
+  let seen = beyond.get(body);
+  if (seen === undefined) beyond.set(body, (seen = { beyond: exceedsExtent(body, PARSER_DEPTH_FLOOR, PARSER_WIDTH_FLOOR) }));
+  return seen.beyond;
 }
 
 /** What a premise reads of a request: its method, header fields and body, and its URL as written when it is known. */
@@ -76,6 +93,14 @@ export const PREMISES = {
     words: 'a valid create whose body is framed with Transfer-Encoding: chunked, to a server that answers in HTTP/1.1',
     holds: (request) => variationOf(request)?.id === 'chunked-framing',
   },
+  'within-parser-limits': {
+    words: 'any request to the interface’s paths but a body past the limits RFC 8259 §9 lets a parser set (those are create-bodies-beyond-parser-limits’, at should), or a body a capture did not keep that is long enough to be one',
+    holds: (request) => variationOf(request)?.id !== 'beyond-parser-limits' && !(request.body === undefined && (request.bodyBytes ?? 0) >= SHORTEST_BEYOND),
+  },
+  'beyond-parser-limits': {
+    words: 'a create whose body nests or spreads past the limits RFC 8259 §9 lets a parser set, or a request of the interface as the suite writes it (a body of the largest size)',
+    holds: (request, status) => variationOf(request)?.id === 'beyond-parser-limits' || isInterfaceRequest(request, status),
+  },
   any: { words: 'any request to the interface’s paths', holds: () => true },
 } as const satisfies Record<string, Premise>;
 
@@ -83,7 +108,8 @@ export type PremiseId = keyof typeof PREMISES;
 
 /** The premise of each check that is not {@link PREMISES.interface}, the premise of every other. */
 const CHECK_PREMISES: Readonly<Record<string, PremiseId>> = {
-  'no-server-error': 'any',
+  'no-server-error': 'within-parser-limits',
+  'create-bodies-beyond-parser-limits': 'beyond-parser-limits',
   'unauthorized-has-challenge': 'any',
   'error-body-is-error': 'interface-error',
   'error-status-matches-http': 'interface-error',

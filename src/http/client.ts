@@ -9,7 +9,7 @@ import { ConnectionPool, type ConnectionSlot } from './connection-pool.js';
 import type { ConnectionLimitRecord } from './connection-limit.js';
 import { isConnectionFailure, loadCause, UNANSWERED_ON_REUSED } from './load-policy.js';
 import { recordedRequest, requestLine, targetAsWritten, withBodyCapped, type Exchange, type RecordedResponse, type TransportError } from '../core/exchange.js';
-import { HungRoutes } from './hung-routes.js';
+import { HungRoutes, carriesKey } from './hung-routes.js';
 import { rateCeiling, type Turn } from './rate-ceiling.js';
 import { NO_CREDENTIAL } from './credential.js';
 import { BASELINE_FORM } from './client-form.js';
@@ -224,7 +224,7 @@ export class HttpClient {
       // The request may be sent again if it cannot have been applied: idempotent, without a
       // valid key (it must create nothing, 4.2/R3), never written, or absent from a list.
       const mayResend = async () => {
-        if (isIdempotent(spec) || !carriesKey(spec) || !written) return true;
+        if (isIdempotent(spec) || !carriesKey(spec.credential.name) || !written) return true;
         try {
           return (await this.#options.wasApplied?.(spec, (lookup) => this.send(lookup, checkId, onAttempt))) === false;
         } catch (error) {
@@ -456,11 +456,6 @@ export class HttpClient {
     const preview = this.#options.redactor.preview(read.preview);
     return { status, ...version, headers, body: binaryPreview({ bytes: read.bytes, preview }, headers), bodyBytes: read.bytes, utf8Valid: false };
   }
-}
-
-/** Whether a request carries the configured key (under any spelling of the scheme): only such a create may be applied (4.2/R3). */
-function carriesKey(spec: RequestSpec): boolean {
-  return spec.credential.name === 'valid' || spec.credential.name.startsWith('valid-');
 }
 
 /** Connections a request may use before its target counts as not reached (a reused one that was closed, then a fresh one, then one more). */

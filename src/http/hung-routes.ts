@@ -11,9 +11,18 @@ function routeHung(evidence: Exchange, identical: boolean): RouteHung {
   return new RouteHung(message, evidence, identical);
 }
 
-/** A route: method, path, and whether the request carries the configured key. */
+/**
+ * A route: method, path, and whether the request carries the configured key, under any
+ * spelling of the scheme (`bearer KEY` is the keyed route too: a server that takes it
+ * takes it to the handler that hangs).
+ */
 function routeOf(spec: Pick<RequestSpec, 'method' | 'path' | 'credential'>): string {
-  return `${spec.method} ${spec.path} ${spec.credential.name === 'valid' ? 'with the key' : 'without a valid key'}`;
+  return `${spec.method} ${spec.path} ${carriesKey(spec.credential.name) ? 'with the key' : 'without a valid key'}`;
+}
+
+/** Whether a credential is the configured key, under any spelling of the scheme. */
+export function carriesKey(credential: string): boolean {
+  return credential === 'valid' || credential.startsWith('valid-');
 }
 
 /** What makes two requests on a route the same request: the Authorization header, the body, and how it is written. */
@@ -23,7 +32,7 @@ function identityOf(spec: RequestSpec): string {
 }
 
 function describeRoute(exchange: Exchange): string {
-  return `${requestLine(exchange)} ${exchange.credential === 'valid' ? 'with the key' : 'without a valid key'}`;
+  return `${requestLine(exchange)} ${carriesKey(exchange.credential) ? 'with the key' : 'without a valid key'}`;
 }
 
 interface InFlight {

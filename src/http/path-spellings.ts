@@ -94,6 +94,30 @@ export function onOperationPath(url: string): boolean {
   return path.endsWith('/v1/categories') && query !== '';
 }
 
+/**
+ * The spelling of its own path that a redirect answering a request points to, or undefined:
+ * a `Location` (RFC 9110 §10.2.2: a URI reference, resolved against the request's URL) on
+ * the same origin whose path is another spelling of the request's `{base}/categories`
+ * (Django's APPEND_SLASH, a router that lowercases). Such a redirect is the service's own
+ * answer to the request the spec defines, not a sign that the base URL is wrong.
+ */
+export function redirectedToSpelling(requestUrl: string, location: string | undefined): PathSpelling | undefined {
+  if (location === undefined || !onOperationPath(requestUrl)) return undefined;
+  let target: URL;
+  try {
+    target = new URL(location, requestUrl);
+  } catch {
+    return undefined;
+  }
+  const request = new URL(requestUrl);
+  if (target.origin !== request.origin) return undefined;
+  const { path } = targetAsWritten(requestUrl);
+  const basePath = path.slice(0, -'/categories'.length);
+  // The same path, by the lenient reading: a redirect elsewhere says the base URL is wrong.
+  if (leniently(target.pathname) !== `${leniently(basePath)}/categories`) return undefined;
+  return spellingOf(`${target.origin}${target.pathname}${target.search}`);
+}
+
 function byId(id: string): PathSpelling {
   return PATH_SPELLINGS.find((spelling) => spelling.id === id)!;
 }

@@ -10,6 +10,11 @@
  *   by its own RFC and never at must; a consistent refusal with its honest status is a
  *   transport policy (info). What stays a must failure is what holds for any request: a
  *   body accepted and then stored damaged or dropped, or a 5xx.
+ * - `parser-limit`: a valid body past the limits RFC 8259 §9 lets a JSON parser set
+ *   (nesting deeper than {@link PARSER_DEPTH_FLOOR} levels, a container of more than
+ *   {@link PARSER_WIDTH_FLOOR} members). Created, or refused (400, 413) with an Error body,
+ *   is right; a 5xx or no answer is a robustness finding (should), never the verdict: a
+ *   framework's default limit is not a conformance failure.
  * - `outside`: a request outside the interface (another media type, a body past the
  *   largest the suite sends, another method, a CORS preflight). Only what holds for any
  *   request is judged: a 5xx, a request without a valid key answered 2xx, and a broken
@@ -26,8 +31,19 @@ import type { CheckLevel } from '../requirements/catalogue.js';
  */
 export const LARGEST_BODY_BYTES = 1024 * 1024;
 
+/**
+ * The nesting depth within every mainstream JSON parser's default limit: .NET's
+ * System.Text.Json 64, Ruby's json 100, serde_json 128, PHP's json_decode 512, Python's
+ * recursion limit near 1,000, Jackson 1,000, Go's encoding/json 10,000. Deeper is
+ * `beyond-parser-limits`.
+ */
+export const PARSER_DEPTH_FLOOR = 32;
+
+/** The members of one object or array that no mainstream parser refuses by default; more is `beyond-parser-limits`. */
+export const PARSER_WIDTH_FLOOR = 1_000;
+
 /** What the interface makes of a way of writing a request. */
-export type VariationKind = 'same-request' | 'transport' | 'outside';
+export type VariationKind = 'same-request' | 'transport' | 'parser-limit' | 'outside';
 
 /** One way a request can differ from the suite's own, and how it is judged. */
 export interface RequestVariation {
@@ -55,6 +71,14 @@ export const REQUEST_VARIATIONS: readonly RequestVariation[] = [
   { id: 'http-1.0', kind: 'transport', level: 'should', what: 'an HTTP/1.0 peer: such a server is not asked to parse chunked framing', source: 'RFC 9112 §2.3, §7.1' },
   { id: 'pipelining', kind: 'transport', level: 'should', what: 'several requests sent on one connection before their answers', source: 'RFC 9112 §9.3.2' },
   { id: 'trailers', kind: 'transport', level: 'should', what: 'header fields sent after a chunked body', source: 'RFC 9112 §7.1.2' },
+  {
+    id: 'beyond-parser-limits',
+    kind: 'parser-limit',
+    level: 'should',
+    what: `a valid body nested deeper than ${PARSER_DEPTH_FLOOR} levels, or with an object or array of more than ${PARSER_WIDTH_FLOOR} members`,
+    source: 'RFC 8259 §9',
+    sentBy: ['create-bodies-beyond-parser-limits'],
+  },
   { id: 'other-media-type', kind: 'outside', level: 'none', what: 'a body sent as another media type than application/json (a form post, text, multipart)', source: '4', honestRefusal: { status: 415, reference: 'RFC 9110 §15.5.16' } },
   { id: 'oversized-body', kind: 'outside', level: 'none', what: 'a body larger than the largest the suite sends (section 8 leaves size limits open)', source: '8', honestRefusal: { status: 413, reference: 'RFC 9110 §15.5.14' } },
   { id: 'path-spelling', kind: 'outside', level: 'none', what: 'another spelling of the path of an operation: a trailing slash, a doubled slash, a dot segment, a percent-encoded character, other case, a matrix parameter, an empty query (http/path-spellings.ts)', source: '5, RFC 3986 §6.2', sentBy: ['auth-path-spellings'] },

@@ -1,9 +1,10 @@
 /**
  * Judgements of authentication (spec 5, 4.2/R3): pure functions of recorded exchanges.
  */
-import { expectErrorStatus, expectListArray, expectResponse, expectStatus, expectThat } from '../check/expect.js';
+import { expectErrorStatus, expectListArray, expectResponse, expectThat, statusWords } from '../check/expect.js';
 import { variationOf } from '../check/premises.js';
-import { requestLine, type Exchange } from '../core/exchange.js';
+import { CheckFailure } from '../core/errors.js';
+import { requestLine, type Exchange, type RecordedResponse } from '../core/exchange.js';
 import { lexemeOf, parseJson } from '../json/lossless.js';
 
 /**
@@ -77,6 +78,35 @@ export function spelledCreatesAbsent(list: Exchange, tags: ReadonlyMap<string, s
 }
 
 /**
+ * The defect of every request without the key that a server lets through: one root cause
+ * however many credentials, operations and paths show it (report/findings.ts), as a server
+ * that accepts any key has one defect, not one per credential.
+ */
+export const LET_THROUGH = 'requests without a valid key let through (5/R2)';
+
+/**
+ * The 401 rules (5/R2, 4.2/R3, the 401 row of 4.1): a request without a valid key is
+ * answered 401. An answer that lets it through (a 2xx, or `keyedStatus`, what the same
+ * request with the key gets, for the operations whose answers are not shown) carries the
+ * defect {@link LET_THROUGH}; any other status is found as itself.
+ * @param keyedStatus the status the same request got with the key, when the check asked.
+ * @throws CheckFailure with the status found.
+ */
+export function refusedWithoutKey(exchange: Exchange, keyedStatus?: number): RecordedResponse {
+  const response = expectResponse(exchange);
+  const { status } = response;
+  if (status === 401) return response;
+  // 501 is a handler's own answer (not implemented); another 5xx may come before authentication as well: no sign either way.
+  const through = (status >= 200 && status < 300) || (status === keyedStatus && (status < 500 || status === 501));
+  const words = statusWords(response);
+  throw new CheckFailure(`Expected status 401, received ${words}${through ? ': the request without a valid key was let through' : ''}`, exchange, {
+    expected: 'status 401',
+    found: `status ${words}${through ? ', let through without a valid key' : ''}`,
+    ...(through ? { defect: LET_THROUGH } : {}),
+  });
+}
+
+/**
  * auth-rejects-generated-credentials: a request with an invalid credential is answered 401
  * with an Error body whose status is 401 (5/R2, 4.2/R3). A success names what the server
  * accepted: `the server accepted the valid key as a Basic user name (Basic base64(KEY:))`.
@@ -85,7 +115,7 @@ export function spelledCreatesAbsent(list: Exchange, tags: ReadonlyMap<string, s
 export function credentialRefused(exchange: Exchange, words: string): void {
   const status = expectResponse(exchange).status;
   const accepted = status >= 200 && status < 300;
-  expectThat(!accepted, `Expected status 401, received ${status}: the server accepted ${words}`, exchange, { expected: 'status 401', found: `status ${status}: accepted ${words}` });
+  expectThat(!accepted, `Expected status 401, received ${status}: the server accepted ${words}`, exchange, { expected: 'status 401', found: `status ${status}: accepted ${words}`, defect: LET_THROUGH });
   expectErrorStatus(exchange, 401);
 }
 
@@ -95,7 +125,7 @@ export function credentialRefused(exchange: Exchange, words: string): void {
  * their names are case-insensitive (RFC 9110 §11.2).
  */
 export function challengesInvalidToken(exchange: Exchange): void {
-  const challenge = expectStatus(exchange, 401).headers['www-authenticate'];
+  const challenge = refusedWithoutKey(exchange).headers['www-authenticate'];
   expectThat(/(^|[\s,])error\s*=\s*"?invalid_token"?/i.test(challenge ?? ''), `Expected a Bearer challenge with error="invalid_token", received ${challenge === undefined ? 'no WWW-Authenticate' : `WWW-Authenticate: ${challenge}`}`, exchange, {
     expected: 'error="invalid_token"',
     found: challenge ?? 'no WWW-Authenticate',

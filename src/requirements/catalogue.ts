@@ -113,6 +113,13 @@ export const REQUIREMENTS = [
     quote: 'RFC 9112 §9.3: HTTP/1.1 defaults to the use of "persistent connections", allowing multiple requests and responses to be carried over a single connection.',
     interpretation: 'A request that goes unanswered on a kept-alive connection amid the run’s others, and is answered when sent again alone on a new connection, shows a connection the server does not serve, not an operation that fails: a should finding. A limit on connections (a reset beyond some number at once) is a policy (section 8), observed and kept to.',
   },
+  {
+    id: 'H-JSON-PARSER-LIMITS',
+    clause: '4.2',
+    level: 'should',
+    quote: 'RFC 8259 §9: An implementation may set limits on the size of texts that it accepts. An implementation may set limits on the maximum depth of nesting.',
+    interpretation: 'A valid body nested past every mainstream parser’s default limit (32 levels), or spread past 1,000 members, may be refused (400, 413 with an Error body) or created. A 5xx or no answer to it is a parser’s default limit met without grace: a robustness finding, never a conformance failure.',
+  },
   { id: 'H-JSON-NO-BOM', clause: '4', level: 'should', quote: 'RFC 8259 §8.1: Implementations MUST NOT add a byte order mark (U+FEFF) to the beginning of a networked-transmitted JSON text.' },
   {
     id: 'H-CHUNKED-REQUEST',

@@ -27,6 +27,9 @@ export interface CapturedExchange extends Exchange {
 /** How a header field a writer left without a value is read, and counted. */
 export const HEADER_WITHOUT_VALUE = 'a header field without a value, read as empty';
 
+/** What a capture's entry with a field listed twice with one value is read as (counted once per entry). */
+export const FIELD_LISTED_TWICE = 'a header field listed twice with the same value, read once (Chrome’s DevTools protocol reports request fields twice)';
+
 /** Largest body inflated from a compressed capture, in bytes (a zip bomb is a missing body, not a crash). */
 const MAX_INFLATED_BYTES = 64 * 1024 * 1024;
 
@@ -41,7 +44,9 @@ export function capturedExchange(entry: HarEntry, seq: number, credentialOf: (au
   if (!entry?.request?.method || !entry.request.url || !Number.isFinite(startMs)) return undefined;
   const missing: string[] = [];
   const repaired = [...entry.request.headers ?? [], ...entry.response?.headers ?? []].filter((pair) => pair?.value === undefined).map(() => HEADER_WITHOUT_VALUE);
-  const requestHeaders = headerFields(entry.request.headers);
+  let listedTwice = false;
+  const once = () => void (listedTwice = true);
+  const requestHeaders = headerFields(entry.request.headers, once);
   // Insomnia and some exporters keep the body's media type in postData alone.
   const mimeType = entry.request.postData?.mimeType;
   if (requestHeaders['content-type'] === undefined && typeof mimeType === 'string' && mimeType !== '') requestHeaders['content-type'] = mimeType;
@@ -73,7 +78,8 @@ export function capturedExchange(entry: HarEntry, seq: number, credentialOf: (au
     exchange.error = { code: 'OTHER', message: `no response in the capture${entry.comment ? ` (${entry.comment})` : ''}` };
     return exchange;
   }
-  const headers = headerFields(entry.response.headers);
+  const headers = headerFields(entry.response.headers, once);
+  if (listedTwice) repaired.push(FIELD_LISTED_TWICE);
   const decoded = body(entry.response.content, entry.response.content?.size, headers, 'response body', missing);
   const version = normalVersion(entry.response.httpVersion);
   const response: RecordedResponse = {
@@ -96,14 +102,30 @@ export function normalVersion(version: string | undefined): string | undefined {
   return /^http\/1\.0$/i.test(version?.trim() ?? '') ? 'HTTP/1.0' : undefined;
 }
 
-/** Header fields by lower-case name, repeated fields joined with ", " (RFC 9110 §5.3), as the client records them; HTTP/2 pseudo-headers are none. */
-export function headerFields(pairs: readonly HarPair[] | undefined): Record<string, string> {
+/**
+ * Header fields by lower-case name, repeated fields joined with ", " (RFC 9110 §5.3), as the
+ * client records them; HTTP/2 pseudo-headers are none.
+ * @param listedTwice for a capture: a field listed again with a value it already has is the
+ *   recorder's (Chrome's DevTools protocol reports a request's fields twice, and chrome-har
+ *   writes both), read once, and this is called. Without it (the proxy, which reads the
+ *   wire), every field is taken as sent.
+ */
+export function headerFields(pairs: readonly HarPair[] | undefined, listedTwice?: () => void): Record<string, string> {
   const headers: Record<string, string> = {};
+  const seen = listedTwice ? new Map<string, Set<string>>() : undefined;
   for (const { name, value } of pairs ?? []) {
     // HTTP/2 captures carry pseudo-headers (`:authority`): not fields.
     if (typeof name !== 'string' || name.startsWith(':')) continue;
     const key = name.toLowerCase();
     const text = String(value ?? '');
+    if (seen) {
+      const values = seen.get(key) ?? new Set<string>();
+      if (values.has(text)) {
+        listedTwice!();
+        continue;
+      }
+      seen.set(key, values.add(text));
+    }
     headers[key] = headers[key] === undefined ? text : `${headers[key]}, ${text}`;
   }
   return headers;

@@ -17,10 +17,10 @@ import { CheckFailure, hasCode } from '../core/errors.js';
 import { requestLine, targetAsWritten } from '../core/exchange.js';
 import { carriedKey } from '../http/key-placement.js';
 import type { RequestVariation } from '../http/request-variations.js';
-import { challengesInvalidToken, credentialRefused, isEmptyList, keyElsewhereRefused, spelledPathClosed } from '../judgements/auth.js';
+import { challengesInvalidToken, credentialRefused, isEmptyList, keyElsewhereRefused, refusedWithoutKey, spelledPathClosed } from '../judgements/auth.js';
 import { spellingOf, type PathSpelling } from '../http/path-spellings.js';
 import { chunkedBodyAnswered, chunkedCreatedExactly, chunkedNotAsked } from '../judgements/transport.js';
-import { clientIdNotAdopted, createdExactly, createdListed, idsFresh, type SentCategory } from '../judgements/create.js';
+import { clientIdNotAdopted, createdExactly, createdListed, deepBodyAnswered, idsFresh, PARSER_LIMITS_WORDS, type SentCategory } from '../judgements/create.js';
 import { signalsDeprecation } from '../judgements/deprecation.js';
 import { INVARIANTS, invariantRecord, type Invariant, type InvariantId } from '../judgements/invariants.js';
 import { listAnswers200Array, listIdsUnique, listItemsAreCategories } from '../judgements/list.js';
@@ -203,7 +203,7 @@ export class TrafficJudge {
       // 5/R2, 4.2/R3: 401 to a missing or invalid key, whatever the operation and body.
       const scoped = operation === 'pets' ? 'pets-requires-auth' : operation === 'orders' ? 'orders-requires-auth' : `${operation}-401-${credential}`;
       // Not every credential has a check of its own per operation (a scheme other than Bearer on a list): the property below judges those.
-      if (this.#definitions.has(scoped)) judge(scoped, () => void expectStatus(exchange, 401));
+      if (this.#definitions.has(scoped)) judge(scoped, () => void refusedWithoutKey(exchange));
       // The property's own rule: 401 with an Error body whose status is 401 (the status alone, when the capture lost the body).
       const refused = lostResponseBody(exchange) ? () => void expectStatus(exchange, 401) : () => void credentialRefused(exchange, `the credential the capture names ${credential}`);
       if (operation === 'list' || operation === 'create') judge('auth-rejects-generated-credentials', refused);
@@ -359,6 +359,10 @@ export class TrafficJudge {
       return;
     }
     const { fields, clientId, extra } = body;
+    // A body past the parsers' limits (RFC 8259 §9): its own should rule; the must rules' premise leaves it out.
+    if (variationOf(create.request)?.id === 'beyond-parser-limits') {
+      judge('create-bodies-beyond-parser-limits', () => void deepBodyAnswered(create, fields, 'a body past every mainstream parser’s default limits', PARSER_LIMITS_WORDS));
+    }
     const judgeCreated = () => {
       const shape = fields.description === undefined ? 'create-name-only' : 'create-with-description';
       const unicode = /[^\x00-\x7f]/.test(fields.name + (fields.description ?? '')) ? ['create-unicode'] : [];

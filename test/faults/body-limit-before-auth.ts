@@ -12,6 +12,6 @@ export default {
   breaks: '4.2/R3',
   variation: nginxBodyLimit(64 * 1024),
   expected: {
-    failed: ['auth-rejects-generated-credentials', 'create-deep-bodies', 'error-body-is-error', 'error-content-type-json'],
+    failed: ['auth-rejects-generated-credentials', 'create-bodies-beyond-parser-limits', 'error-body-is-error', 'error-content-type-json'],
   },
 } satisfies Fault;

@@ -6,7 +6,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
-import { challengesInvalidToken, credentialRefused, isEmptyList, keyElsewhereRefused, spelledCreatesAbsent, spelledPathClosed } from '../../src/judgements/auth.js';
+import { LET_THROUGH, challengesInvalidToken, credentialRefused, isEmptyList, keyElsewhereRefused, refusedWithoutKey, spelledCreatesAbsent, spelledPathClosed } from '../../src/judgements/auth.js';
 import { jarCookies, keyPlacements, placementWords } from '../../src/http/key-placement.js';
 import { signalsDeprecation } from '../../src/judgements/deprecation.js';
 import { answered, judged, unanswered } from '../support/exchanges.js';
@@ -39,6 +39,26 @@ describe('unauthorized-invalid-token: the 401 to an unknown key challenges with 
   });
 });
 
+describe('the 401 rules: a request without a valid key is answered 401; one let through is one defect, whatever its operation', () => {
+  const through = ', let through without a valid key';
+  test.each([
+    ['401', answered(401, ''), undefined, 'passed'],
+    ['near miss: 403, a refusal with another status', answered(403, ''), undefined, { expected: 'status 401', found: 'status 403' }],
+    ['200: let through', answered(200, []), undefined, { expected: 'status 401', found: `status 200${through}`, defect: LET_THROUGH }],
+    ['near miss: 300 is no success', answered(300, ''), undefined, { expected: 'status 401', found: 'status 300' }],
+    ['near miss: 199 is no success', answered(199, ''), undefined, { expected: 'status 401', found: 'status 199' }],
+    ['a redirect names where it points', answered(301, '', { headers: { location: '/login' } }), undefined, { expected: 'status 401', found: 'status 301, a redirect to /login' }],
+    ['501, what the key gets too (an operation not shown): let through', answered(501, ''), 501, { expected: 'status 401', found: `status 501${through}`, defect: LET_THROUGH }],
+    ['404, what the key gets too: let through', answered(404, ''), 404, { expected: 'status 401', found: `status 404${through}`, defect: LET_THROUGH }],
+    ['near miss: 404 where the key gets 501', answered(404, ''), 501, { expected: 'status 401', found: 'status 404' }],
+    ['near miss: 500 both ways, a failure before authentication as well', answered(500, ''), 500, { expected: 'status 401', found: 'status 500' }],
+    ['near miss: 502 both ways', answered(502, ''), 502, { expected: 'status 401', found: 'status 502' }],
+    ['no answer', unanswered('TIMEOUT'), undefined, { expected: 'a response', found: 'no response (TIMEOUT)' }],
+  ] as const)('%s', (_what, exchange, keyed, outcome) => {
+    expect(judged(() => refusedWithoutKey(exchange, keyed))).toEqual(outcome);
+  });
+});
+
 describe('auth-rejects-generated-credentials: an invalid credential is answered 401 with an Error body, and an acceptance names the form', () => {
   const words = 'the valid key as a Basic user name (Basic base64(KEY:))';
   const error = (status: number, field = status) => answered(status, { code: 'x', message: 'y', status: field });
@@ -46,8 +66,8 @@ describe('auth-rejects-generated-credentials: an invalid credential is answered 
     ['401 with an Error body', error(401), 'passed'],
     ['near miss: 401 with the Error status field 400', error(401, 400), { expected: 'status field 401', found: 'status field 400', breaks: ['R-7-STATUS'], pointer: '/status' }],
     ['near miss: 403', error(403), { expected: 'status 401', found: 'status 403' }],
-    ['near miss: 200, the credential accepted', answered(200, []), { expected: 'status 401', found: `status 200: accepted ${words}` }],
-    ['near miss: 299, the credential accepted', answered(299, []), { expected: 'status 401', found: `status 299: accepted ${words}` }],
+    ['near miss: 200, the credential accepted', answered(200, []), { expected: 'status 401', found: `status 200: accepted ${words}`, defect: LET_THROUGH }],
+    ['near miss: 299, the credential accepted', answered(299, []), { expected: 'status 401', found: `status 299: accepted ${words}`, defect: LET_THROUGH }],
     ['near miss: 300 is no acceptance, and no 401', answered(300, ''), { expected: 'status 401', found: 'status 300' }],
     ['near miss: 199 is no acceptance, and no 401', answered(199, ''), { expected: 'status 401', found: 'status 199' }],
   ] as const)('%s', (_what, exchange, outcome) => {

@@ -90,8 +90,17 @@ describe('create-deep-bodies: created exactly, or refused with 400 or 413 and an
     ['near miss: 500', post(500, error(500)), { expected: 'status 201, 400 or 413', found: 'status 500' }],
     ['near miss: 414, one past 413', post(414, error(414)), { expected: 'status 201, 400 or 413', found: 'status 414' }],
     ['near miss: 200 with the category', post(200, { id: 1, name: 'Cats' }), { expected: 'status 201, 400 or 413', found: 'status 200' }],
-    ['near miss: no answer', unanswered('CONNECTION_RESET', { method: 'POST' }), { expected: 'a response', found: 'no response (CONNECTION_RESET: connection_reset (a test))' }],
+    ['near miss: no answer', unanswered('CONNECTION_RESET', { method: 'POST' }), { expected: 'a response', found: 'no response (CONNECTION_RESET)' }],
   ] as const)('%s', (_what, exchange, outcome) => expect(judged(() => deepBodyAnswered(exchange, { name: 'Cats' }, deep))).toEqual(outcome));
+
+  test('past the parsers’ limits, a failure ends with why it is a robustness finding; the evidence is the same', () => {
+    const limits = 'RFC 8259 §9 lets a parser limit nesting';
+    expect(() => deepBodyAnswered(post(500, error(500)), { name: 'Cats' }, deep, limits)).toThrow(`Expected 201, or 400 or 413 with an Error body, to a valid body with ${deep}, received 500; ${limits}`);
+    expect(() => deepBodyAnswered(unanswered('CONNECTION_RESET', { method: 'POST' }), { name: 'Cats' }, deep, limits)).toThrow(/^Expected a response, received no response \(CONNECTION_RESET: .*\); RFC 8259 §9 lets a parser limit nesting$/);
+    expect(judged(() => deepBodyAnswered(post(500, error(500)), { name: 'Cats' }, deep, limits))).toEqual({ expected: 'status 201, 400 or 413', found: 'status 500' });
+    // Near miss: an answer that is right stays right.
+    expect(judged(() => deepBodyAnswered(post(400, error(400)), { name: 'Cats' }, deep, limits))).toBe('passed');
+  });
 
   test('the messages name the member', () => {
     expect(() => deepBodyAnswered(post(500, error(500)), { name: 'Cats' }, deep)).toThrow(`Expected 201, or 400 or 413 with an Error body, to a valid body with ${deep}, received 500`);

@@ -89,6 +89,8 @@ describe('variationOf: what sets a request apart from the interface’s own', ()
     ['a CORS preflight', request('OPTIONS', { 'access-control-request-method': 'POST' }), 'cors-preflight'],
     ['near miss: an OPTIONS without Access-Control-Request-Method', request('OPTIONS', {}), 'other-method'],
     ['a PUT', request('PUT', json, '{}'), 'other-method'],
+    ['a body nested 33 levels', request('POST', json, `{"a":${'['.repeat(32)}${']'.repeat(32)}}`), 'beyond-parser-limits'],
+    ['a chunked body nested 33 levels is chunked first', request('POST', { ...json, 'transfer-encoding': 'chunked' }, `{"a":${'['.repeat(32)}${']'.repeat(32)}}`), 'chunked-framing'],
   ] as const)('%s', (_d, req, id) => expect(variationOf(req)?.id).toBe(id));
 });
 
@@ -96,10 +98,13 @@ describe('premises', () => {
   const chunked = { method: 'POST', headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' }, body: '{}' };
   const form = { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'a=b' };
   const plain = { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' };
+  /** A valid create whose body nests `depth` levels (its extra member one less). */
+  const nested = (depth: number) => ({ ...plain, body: `{"name":"x","extra":${'['.repeat(depth - 1)}${']'.repeat(depth - 1)}}` });
   test.each([
     ['a check of its own: the interface', 'create-valid-bodies', 'interface'],
     ['the error shape: the interface, or the errors it defines', 'error-body-is-error', 'interface-error'],
-    ['a server error: any request', 'no-server-error', 'any'],
+    ['a server error: any request within the parsers’ limits', 'no-server-error', 'within-parser-limits'],
+    ['a body past them: its own should check', 'create-bodies-beyond-parser-limits', 'beyond-parser-limits'],
     ['the chunked checks', 'chunked-body-created-exactly', 'chunked-create'],
   ] as const)('%s', (_d, checkId, premise) => expect(premiseOf(checkId).id).toBe(premise));
 
@@ -116,6 +121,15 @@ describe('premises', () => {
     ['chunked-create: chunked', 'chunked-create', chunked, undefined, true],
     ['chunked-create: near miss, plain', 'chunked-create', plain, undefined, false],
     ['any: a form post', 'any', form, undefined, true],
+    ['within-parser-limits: a plain create', 'within-parser-limits', plain, undefined, true],
+    ['within-parser-limits: a form post', 'within-parser-limits', form, undefined, true],
+    ['within-parser-limits: near miss, a body nested 33 levels', 'within-parser-limits', nested(33), 500, false],
+    ['within-parser-limits: a body nested 32 levels', 'within-parser-limits', nested(32), 500, true],
+    ['within-parser-limits: near miss, a body a capture did not keep, long enough to nest past them', 'within-parser-limits', { ...plain, body: undefined, bodyBytes: 66 }, 500, false],
+    ['within-parser-limits: a body a capture did not keep, too short to nest past them', 'within-parser-limits', { ...plain, body: undefined, bodyBytes: 65 }, 500, true],
+    ['beyond-parser-limits: a body nested 33 levels', 'beyond-parser-limits', nested(33), 500, true],
+    ['beyond-parser-limits: a plain create (the largest string body is the interface’s own)', 'beyond-parser-limits', plain, 201, true],
+    ['beyond-parser-limits: near miss, a form post', 'beyond-parser-limits', form, 201, false],
     ['interface: Expect: 100-continue answered 201', 'interface', { ...plain, headers: { ...plain.headers, expect: '100-continue' } }, 201, true],
     ['interface: near miss, Expect: 100-continue refused with 417', 'interface', { ...plain, headers: { ...plain.headers, expect: '100-continue' } }, 417, false],
   ] as const)('%s', (_d, premise, request, status, holds) => expect(PREMISES[premise].holds(request, status)).toBe(holds));

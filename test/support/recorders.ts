@@ -138,8 +138,10 @@ export const playwright: Recorder = {
 
 /**
  * chrome-har (npm) over the DevTools protocol, Debian's Chromium driven by puppeteer-core:
- * every Network and Page event of the tab, and each response's body fetched with
- * `Network.getResponseBody` as the README shows it.
+ * every Network and Page event of the tab, the ExtraInfo events among them, and each
+ * response's body fetched with `Network.getResponseBody` as the README shows it. Chrome
+ * reports a request's fields in both `requestWillBeSent` and its ExtraInfo, and chrome-har
+ * writes both lists: every field twice, `Authorization` among them (issue 56).
  */
 export const chromeHar: Recorder = {
   name: 'chrome-har',
@@ -154,7 +156,7 @@ export const chromeHar: Recorder = {
         const events: Array<{ method: string; params: Record<string, unknown> }> = [];
         const bodies: Array<Promise<void>> = [];
         const responses = new Map<string, Record<string, unknown>>();
-        for (const method of ['Page.loadEventFired', 'Page.domContentEventFired', 'Page.frameStartedLoading', 'Page.frameAttached', 'Page.frameNavigated', 'Network.requestWillBeSent', 'Network.requestServedFromCache', 'Network.dataReceived', 'Network.responseReceived', 'Network.resourceChangedPriority', 'Network.loadingFinished', 'Network.loadingFailed']) {
+        for (const method of ['Page.loadEventFired', 'Page.domContentEventFired', 'Page.frameStartedLoading', 'Page.frameAttached', 'Page.frameNavigated', 'Network.requestWillBeSent', 'Network.requestWillBeSentExtraInfo', 'Network.responseReceivedExtraInfo', 'Network.requestServedFromCache', 'Network.dataReceived', 'Network.responseReceived', 'Network.resourceChangedPriority', 'Network.loadingFinished', 'Network.loadingFailed']) {
           cdp.on(method as never, (event: unknown) => {
             const params = event as Record<string, unknown>;
             events.push({ method, params });

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { FIELD_LISTED_TWICE } from '../../src/traffic/capture.js';
 import { judgeCapture } from '../../src/traffic/judge-capture.js';
 import { CHECKS } from '../support/checks.js';
 import { EXPORTER_SHAPES, type Har } from '../support/exporter-shapes.js';
@@ -90,12 +91,35 @@ describe('captures the recorders made (test/fixtures/captures)', async () => {
 
   test('chrome-har: params whose text is not the body’s length are listed as not kept, counted in the headline, never judged', async () => {
     const har = JSON.parse(await readFile(join(FIXTURES, 'chrome-har', 'correct.har'), 'utf8')) as Har;
-    for (const entry of har.log.entries as Array<{ request: { postData?: unknown; bodySize: number } }>) if (entry.request.postData) entry.request.bodySize += 1;
+    // Without Content-Length (chrome-har without the ExtraInfo events lists none), bodySize is all there is to measure the text by.
+    for (const entry of har.log.entries as Array<{ request: { postData?: unknown; bodySize: number; headers: Array<{ name: string }> } }>) {
+      if (!entry.request.postData) continue;
+      entry.request.bodySize += 1;
+      entry.request.headers = entry.request.headers.filter(({ name }) => name.toLowerCase() !== 'content-length');
+    }
     const file = join(dir, 'chrome-har-lengths.har');
     await writeFile(file, JSON.stringify(har));
     const { report } = await judgeScenario(file, 'correct');
     expect(report.traffic!.missing).toEqual({ 'request body': 2 + HARD_NAMES.length + 1 });
     expect(report.traffic!.dropped![0]!.reason).toMatch(/^given as params only, and their text, \d+ bytes, is not the body's \d+$/);
+  });
+
+  test('chrome-har: Chrome reports each request’s fields twice (the key among them), and each entry is read with its fields once: the correct server conformant, the entries counted', async () => {
+    const har = JSON.parse(await readFile(join(FIXTURES, 'chrome-har', 'correct.har'), 'utf8')) as Har;
+    const entries = har.log.entries as Array<{ request: { method: string; headers: Array<{ name: string; value: string }> } }>;
+    const doubled = entries.filter((entry) => entry.request.headers.filter(({ name }) => name.toLowerCase() === 'authorization').length === 2);
+    expect(doubled.length).toBeGreaterThan(0);
+    const { report, failed } = await judgeScenario(join(FIXTURES, 'chrome-har', 'correct.har'), 'correct');
+    expect(failed).toEqual([]);
+    expect(report.traffic!.repaired![FIELD_LISTED_TWICE]).toBeGreaterThanOrEqual(doubled.length);
+    // Near miss: the key twice with different values (the key, then another) is no recorder's slip: one field "KEY, other", judged as the attack it is.
+    const tampered = structuredClone(har);
+    const post = (tampered.log.entries as typeof entries).find((entry) => entry.request.method === 'POST' && entry.request.headers.filter(({ name }) => name.toLowerCase() === 'authorization').length === 2)!;
+    const second = post.request.headers.filter(({ name }) => name.toLowerCase() === 'authorization')[1]!;
+    second.value = `${second.value}x`;
+    const file = join(dir, 'chrome-har-key-then-another.har');
+    await writeFile(file, JSON.stringify(tampered));
+    expect((await judgeScenario(file, 'correct')).failed).toContain('auth-rejects-generated-credentials');
   });
 
   test('axios-har-tracker: its header fields without a value are read as empty and counted, and every GET is judged', async () => {

@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { deepBodies } from '../../src/arbitraries/deep-bodies.js';
+import { deepBodiesBeyondLimits, deepBodiesWithinLimits, nestedArrays, nestedObjects } from '../../src/arbitraries/deep-bodies.js';
+import { variationOf } from '../../src/check/premises.js';
+import { PARSER_DEPTH_FLOOR, PARSER_WIDTH_FLOOR } from '../../src/http/request-variations.js';
 import { invalidBody } from '../../src/arbitraries/invalid-body.js';
 import { CREDENTIAL_MUTATIONS, invalidCredential } from '../../src/arbitraries/invalid-credential.js';
 import { CONTROL_CHARACTERS } from '../../src/arbitraries/field-text.js';
@@ -230,8 +232,9 @@ describe('sizedNewCategory', () => {
   });
 });
 
-describe('deepBodies', () => {
-  const bodies = deepBodies((label) => `pcs-test ${label}`);
+describe('deepBodiesWithinLimits and deepBodiesBeyondLimits', () => {
+  const within = deepBodiesWithinLimits((label) => `pcs-test ${label}`);
+  const beyond = deepBodiesBeyondLimits((label) => `pcs-test ${label}`);
   const depthOf = (text: string) => {
     let depth = 0;
     let deepest = 0;
@@ -241,14 +244,20 @@ describe('deepBodies', () => {
     }
     return deepest;
   };
+  const requestOf = (text: string) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: text, url: 'http://127.0.0.1:9/v1/categories' });
 
   test('each is a valid NewCategory as JSON text (unknown members allowed), named for what it holds', () => {
-    for (const { value } of bodies) {
+    for (const { value } of [...within, ...beyond]) {
       const parsed = JSON.parse(value.text) as { name: string; extra: unknown };
       expect(violations('NewCategory', parsed)).toEqual([]);
       expect(parsed.name).toBe(value.fields.name);
     }
-    expect(bodies.map(({ label }) => label)).toEqual([
+    expect(within.map(({ label }) => label)).toEqual([
+      'an extra member nested 31 levels deep as arrays (the body 32)',
+      'an extra member nested 31 levels deep as objects (the body 32)',
+      'an extra member that is an object of 1,000 members',
+    ]);
+    expect(beyond.map(({ label }) => label)).toEqual([
       'an extra member nested 1,000 levels deep as arrays',
       'an extra member nested 1,000 levels deep as objects',
       'an extra member nested 100,000 levels deep as arrays',
@@ -257,10 +266,30 @@ describe('deepBodies', () => {
     ]);
   });
 
-  test('depths, width and size as their labels say: the body itself one level more', () => {
-    expect(bodies.slice(0, 3).map(({ value }) => depthOf(value.text))).toEqual([1_001, 1_001, 100_001]);
-    expect(Object.keys((JSON.parse(bodies[3]!.value.text) as { extra: object }).extra)).toHaveLength(10_000);
+  test('depths, width and size as their labels say: the body itself one level more than its member', () => {
+    expect(within.slice(0, 2).map(({ value }) => depthOf(value.text))).toEqual([PARSER_DEPTH_FLOOR, PARSER_DEPTH_FLOOR]);
+    expect(Object.keys((JSON.parse(within[2]!.value.text) as { extra: object }).extra)).toHaveLength(PARSER_WIDTH_FLOOR);
+    expect(beyond.slice(0, 3).map(({ value }) => depthOf(value.text))).toEqual([1_001, 1_001, 100_001]);
+    expect(Object.keys((JSON.parse(beyond[3]!.value.text) as { extra: object }).extra)).toHaveLength(10_000);
     // The largest body the suite sends, to the byte: a byte more would be outside the interface.
-    expect(Buffer.byteLength(bodies[4]!.value.text)).toBe(MAX_BODY_BYTES);
+    expect(Buffer.byteLength(beyond[4]!.value.text)).toBe(MAX_BODY_BYTES);
+  });
+
+  test('the within set is the interface’s own request; each past the floor is beyond-parser-limits, but the string (a size the interface sends)', () => {
+    for (const { value } of within) expect(variationOf(requestOf(value.text))).toBeUndefined();
+    expect(beyond.map(({ value }) => variationOf(requestOf(value.text))?.id)).toEqual(['beyond-parser-limits', 'beyond-parser-limits', 'beyond-parser-limits', 'beyond-parser-limits', undefined]);
+  });
+
+  test('near misses at the floor: one level, one member past it is beyond; at it, not', () => {
+    const withExtra = (extra: string) => `{"name":"x","extra":${extra}}`;
+    const members = (count: number) => `[${Array.from({ length: count }, () => '0').join(',')}]`;
+    expect(variationOf(requestOf(withExtra(nestedArrays(PARSER_DEPTH_FLOOR - 1))))).toBeUndefined();
+    expect(variationOf(requestOf(withExtra(nestedArrays(PARSER_DEPTH_FLOOR))))?.id).toBe('beyond-parser-limits');
+    expect(variationOf(requestOf(withExtra(nestedObjects(PARSER_DEPTH_FLOOR - 1))))).toBeUndefined();
+    expect(variationOf(requestOf(withExtra(nestedObjects(PARSER_DEPTH_FLOOR))))?.id).toBe('beyond-parser-limits');
+    expect(variationOf(requestOf(withExtra(members(PARSER_WIDTH_FLOOR))))).toBeUndefined();
+    expect(variationOf(requestOf(withExtra(members(PARSER_WIDTH_FLOOR + 1))))?.id).toBe('beyond-parser-limits');
+    // Brackets inside strings are text, not nesting.
+    expect(variationOf(requestOf(`{"name":${JSON.stringify('['.repeat(100))}}`))).toBeUndefined();
   });
 });

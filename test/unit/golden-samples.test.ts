@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { expect, test } from 'vitest';
 import { clientForm, everyClientForm } from '../../src/arbitraries/client-form.js';
-import { deepBodies } from '../../src/arbitraries/deep-bodies.js';
+import { deepBodiesBeyondLimits, deepBodiesWithinLimits } from '../../src/arbitraries/deep-bodies.js';
 import { fieldText } from '../../src/arbitraries/field-text.js';
 import { bodyMutation, invalidBody, invalidBodyCoverage } from '../../src/arbitraries/invalid-body.js';
 import { credentialCoverage, exampleCredentials, invalidCredential } from '../../src/arbitraries/invalid-credential.js';
@@ -51,7 +51,8 @@ const SOURCES: ReadonlyArray<[string, () => readonly unknown[]]> = [
   ['credentialCoverage', () => credentialCoverage(KEY)],
   ['exampleCredentials', () => exampleCredentials(KEY, 'ab12')],
   ['invalidBodyCoverage', () => invalidBodyCoverage(schemas.NewCategory, { name: 'Cats', description: 'Felines' })],
-  ['deepBodies', () => deepBodies((label) => `pcs-0123 ${label}`)],
+  ['deepBodiesWithinLimits', () => deepBodiesWithinLimits((label) => `pcs-0123 ${label}`)],
+  ['deepBodiesBeyondLimits', () => deepBodiesBeyondLimits((label) => `pcs-0123 ${label}`)],
   ['everyClientForm', () => everyClientForm()],
 ];
 

@@ -56,6 +56,25 @@ describe('preflightDiagnosis', () => {
     expect(preflightDiagnosis(answered(401, error(401)), KEY, keyless(401))).toMatch(/^the target refuses the key/);
   });
 
+  test.each([
+    ['a trailing slash (Django’s APPEND_SLASH)', '/v1/categories/'],
+    ['a trailing slash, as an absolute URL on the same origin', 'http://127.0.0.1:9/v1/categories/'],
+    ['the path in other case', '/v1/Categories'],
+    ['a doubled slash', '/v1//categories'],
+  ] as const)('a redirect to another spelling of the spec’s own path (%s) is the service’s answer: the checks judge it', (_what, location) => {
+    expect(preflightDiagnosis(answered(301, '', { headers: { location, ...html } }), KEY)).toBeUndefined();
+  });
+
+  test.each([
+    ['another origin', 'http://127.0.0.1:10/v1/categories/'],
+    ['another base path', '/api/v1/categories/'],
+    ['another resource under the base path', '/v1/categories/list'],
+    ['the login page', '/login?next=/v1/categories'],
+    ['the same path, exactly (a loop)', '/v1/categories'],
+  ] as const)('near miss: a redirect to %s asks whether the base URL is right', (_what, location) => {
+    expect(preflightDiagnosis(answered(301, '', { headers: { location } }), KEY)).toMatch(/^is the base URL right\? GET \S+ answered 301 to /);
+  });
+
   test('399 is still a redirect, 400 not', () => {
     expect(preflightDiagnosis(answered(399, ''), KEY)).toMatch(/^is the base URL right\?/);
     expect(preflightDiagnosis(answered(300, ''), KEY)).toMatch(/^is the base URL right\?/);

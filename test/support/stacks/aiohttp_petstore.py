@@ -2,15 +2,18 @@
 
 Its authentication middleware answers 401 before the handler reads the body, as aiohttp
 applications commonly do, with keep-alive on: the body of a refused create is left on the
-connection for aiohttp to discard. Usage: aiohttp_petstore.py KEY; prints the port it
-listens on (loopback), then serves until killed.
+connection for aiohttp to discard. Environment: PETSTORE_KEY, PORT; PETSTORE_FAULT=1
+checks only that an Authorization header is there, whatever it holds.
+Run: python3 aiohttp_petstore.py
 """
+import asyncio
 import json
-import sys
+import os
 
 from aiohttp import web
 
-KEY = sys.argv[1]
+KEY = os.environ["PETSTORE_KEY"]
+FAULT = os.environ.get("PETSTORE_FAULT") == "1"
 STORE = []
 
 
@@ -22,7 +25,9 @@ def error(status, code, message, headers=None):
 async def authenticate(request, handler):
     header = request.headers.get("Authorization", "")
     scheme, _, token = header.partition(" ")
-    if scheme.lower() != "bearer" or token.strip() != KEY or token != token.strip():
+    if FAULT and header:
+        return await handler(request)
+    if scheme.lower() != "bearer" or token != KEY:
         challenge = 'Bearer realm="petstore", error="invalid_token"' if header else 'Bearer realm="petstore"'
         return error(401, "unauthorized", "a valid API key is required", {"WWW-Authenticate": challenge})
     return await handler(request)
@@ -65,11 +70,7 @@ def main():
 
     async def start():
         await runner.setup()
-        site = web.TCPSite(runner, "127.0.0.1", 0)
-        await site.start()
-        print(site._server.sockets[0].getsockname()[1], flush=True)
-
-    import asyncio
+        await web.TCPSite(runner, "127.0.0.1", int(os.environ["PORT"])).start()
 
     loop = asyncio.new_event_loop()
     loop.run_until_complete(start())
