@@ -1,5 +1,5 @@
 import { configDefaults, defineConfig } from 'vitest/config';
-import { ALL_TIERS, SLOW_TESTS } from './test/tiers.js';
+import { ALL_TIERS, GROUND_TESTS, SLOW_TESTS } from './test/tiers.js';
 
 /** What both tiers share (test/tiers.ts). */
 export const SHARED = {
@@ -20,6 +20,6 @@ export default defineConfig({
   test: {
     ...SHARED,
     include: ['test/**/*.test.ts'],
-    exclude: [...configDefaults.exclude, ...(ALL_TIERS ? [] : SLOW_TESTS)],
+    exclude: [...configDefaults.exclude, ...(ALL_TIERS ? [] : [...SLOW_TESTS, ...GROUND_TESTS])],
   },
 });

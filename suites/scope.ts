@@ -25,7 +25,8 @@ export default function register(): void {
       { id, title: `GET ${path} without a valid key answers 401`, clause: '5', level: 'must', requirements: ['R-5-SCOPE', 'R-4-AUTH'] },
       async (t) => {
         // What the key gets there (its shape is not shown, 4.3): the same answer without it is the request let through.
-        const keyed = (await t.send('GET', path, valid)).response?.status;
+        // Context only: a keyed route that hangs (a backend gone past its sunset) leaves nothing to compare.
+        const keyed = await t.send('GET', path, valid).then((exchange) => exchange.response?.status, () => undefined);
         await expectEachCase(refused, (c) => c.description, async (credential) => {
           refusedWithoutKey(await t.send('GET', path, credential), keyed);
         });

@@ -21,11 +21,18 @@ export const SLOW_TESTS = [
   'test/suite/properties.test.ts',
   'test/traffic/real-clients.test.ts',
   'test/traffic/recorders.test.ts',
-  'test/suite/real-stacks.test.ts',
   'test/cli/build.test.ts',
   'test/cli/secret-pieces.test.ts',
   'test/cli/early-signals.test.ts',
 ];
+
+/**
+ * The proving ground (test/suite/real-stacks.test.ts): correct servers on real stacks, each a
+ * process of its own (a JVM, `go run`, gunicorn). It is part of the slow tier, run after the
+ * rest of it and one file at a time (vitest.ground.config.ts), so that compiling and starting
+ * the stacks never loads the machine under the other slow files' runs.
+ */
+export const GROUND_TESTS = ['test/suite/real-stacks.test.ts'];
 
 /** Set by `npm run mutations`: every test file is eligible, whichever tier it is in. */
 export const ALL_TIERS = process.env.PCS_ALL_TESTS === '1';

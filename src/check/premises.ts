@@ -6,7 +6,6 @@
  * would send is never held to a rule written for the suite's own. After Hypothesis's
  * `assume` and HTTPolice's stance on erratic captures: outside a premise, not judged.
  */
-import { LRUCache } from 'lru-cache';
 import type { RecordedRequest } from '../core/exchange.js';
 import { isJsonMediaType } from '../http/media-type.js';
 import { LARGEST_BODY_BYTES, PARSER_DEPTH_FLOOR, PARSER_WIDTH_FLOOR, requestVariation, type RequestVariation } from '../http/request-variations.js';
@@ -41,15 +40,14 @@ export function variationOf(request: PremiseRequest): RequestVariation | undefin
 /** The shortest text that can nest past the floor: that many brackets, opened and closed. */
 const SHORTEST_BEYOND = 2 * (PARSER_DEPTH_FLOOR + 1);
 
-/** The verdicts on the bodies seen last: a body is asked about once per judgement, and may be 1 MiB. */
-const beyond = new LRUCache<string, { beyond: boolean }>({ max: 64 });
-
-/** Whether a body nests or spreads past every mainstream parser's default limits (http/request-variations.ts). */
+/**
+ * Whether a body nests or spreads past every mainstream parser's default limits
+ * (http/request-variations.ts). Asked once per judgement of every request, so it is cheap:
+ * a count of brackets and commas (native), and a walk only of a text that has enough of
+ * them, which stops at the first container past a bound (json/extent.ts).
+ */
 function beyondParserLimits(body: string | undefined): boolean {
-  if (body === undefined || body.length < SHORTEST_BEYOND) return false;
-  let seen = beyond.get(body);
-  if (seen === undefined) beyond.set(body, (seen = { beyond: exceedsExtent(body, PARSER_DEPTH_FLOOR, PARSER_WIDTH_FLOOR) }));
-  return seen.beyond;
+  return body !== undefined && body.length >= SHORTEST_BEYOND && exceedsExtent(body, PARSER_DEPTH_FLOOR, PARSER_WIDTH_FLOOR);
 }
 
 /** What a premise reads of a request: its method, header fields and body, and its URL as written when it is known. */
@@ -74,6 +72,17 @@ function isInterfaceRequest(request: Parameters<Premise['holds']>[0], status: nu
   return variation === undefined || (variation.id === 'expect-continue' && status !== variation.honestRefusal?.status);
 }
 
+/**
+ * Whether a capture did not keep a request body long enough to nest past the parsers'
+ * limits: whether it is the interface's own request or `beyond-parser-limits` cannot be
+ * told, so no rule that tells them apart (a 5xx, an error page past a parser's limit) is
+ * judged on it (HTTPolice's stance). The rules that hold for both (401 without the key,
+ * an Error body on a 400) still are.
+ */
+function bodyUntold(request: PremiseRequest): boolean {
+  return request.body === undefined && (request.bodyBytes ?? 0) >= SHORTEST_BEYOND;
+}
+
 /** The premises, by name. */
 export const PREMISES = {
   interface: {
@@ -87,7 +96,8 @@ export const PREMISES = {
   'interface-error': {
     words: `a request of the interface as the suite writes it, or any request on its paths answered ${INTERFACE_ERROR_STATUSES.join(' or ')} (the errors the interface defines)`,
     // Another spelling of a path may reach another route (a static handler, a firewall): its errors are its own.
-    holds: (request, status) => isInterfaceRequest(request, status) || (status !== undefined && INTERFACE_ERROR_STATUSES.includes(status) && variationOf(request)?.id !== 'path-spelling'),
+    holds: (request, status) =>
+      (isInterfaceRequest(request, status) && !bodyUntold(request)) || (status !== undefined && INTERFACE_ERROR_STATUSES.includes(status) && variationOf(request)?.id !== 'path-spelling'),
   },
   'chunked-create': {
     words: 'a valid create whose body is framed with Transfer-Encoding: chunked, to a server that answers in HTTP/1.1',
@@ -95,7 +105,7 @@ export const PREMISES = {
   },
   'within-parser-limits': {
     words: 'any request to the interface’s paths but a body past the limits RFC 8259 §9 lets a parser set (those are create-bodies-beyond-parser-limits’, at should), or a body a capture did not keep that is long enough to be one',
-    holds: (request) => variationOf(request)?.id !== 'beyond-parser-limits' && !(request.body === undefined && (request.bodyBytes ?? 0) >= SHORTEST_BEYOND),
+    holds: (request) => variationOf(request)?.id !== 'beyond-parser-limits' && !bodyUntold(request),
   },
   'beyond-parser-limits': {
     words: 'a create whose body nests or spreads past the limits RFC 8259 §9 lets a parser set, or a request of the interface as the suite writes it (a body of the largest size)',

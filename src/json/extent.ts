@@ -16,8 +16,20 @@ export interface JsonExtent {
  * than `width` members; stops at the first sign of either.
  */
 export function exceedsExtent(text: string, depth: number, width: number): boolean {
+  // Most texts hold too few brackets and commas to be past either bound, counted natively:
+  // a 1 MiB string member then costs no walk of its characters.
+  if (countBelow(text, ['[', '{'], depth + 1) && countBelow(text, [','], width)) return false;
   const extent = jsonExtent(text, depth, width);
   return extent.depth > depth || extent.widest > width;
+}
+
+/** Whether the characters `of` occur fewer than `bound` times in `text` (strings included: an upper bound). */
+function countBelow(text: string, of: readonly string[], bound: number): boolean {
+  let count = 0;
+  for (const c of of) {
+    for (let at = text.indexOf(c); at >= 0; at = text.indexOf(c, at + 1)) if (++count >= bound) return false;
+  }
+  return true;
 }
 
 /**

@@ -16,7 +16,7 @@ let copy: string;
 
 beforeAll(async () => {
   copy = await mkdtemp(join(tmpdir(), 'pcs-build-'));
-  for (const entry of ['package.json', 'tsconfig.json', 'vitest.config.ts', 'vitest.slow.config.ts', 'bin', 'scripts', 'src', 'suites', 'test', 'schemas', 'dist']) {
+  for (const entry of ['package.json', 'tsconfig.json', 'vitest.config.ts', 'vitest.slow.config.ts', 'vitest.ground.config.ts', 'bin', 'scripts', 'src', 'suites', 'test', 'schemas', 'dist']) {
     await cp(join(packageRoot, entry), join(copy, entry), { recursive: true });
   }
   await symlink(join(packageRoot, 'node_modules'), join(copy, 'node_modules'), 'dir');

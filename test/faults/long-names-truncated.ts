@@ -14,6 +14,7 @@ export default {
       'chunked-body-created-exactly',
       'client-forms-equivalent',
       'create-concurrent-ids-unique',
+      'create-bodies-beyond-parser-limits',
       'create-deep-bodies',
       'create-same-name-twice',
       'create-unicode',

@@ -8,6 +8,9 @@ import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import createAnswers200 from '../faults/create-answers-200.js';
 import idsAsStrings from '../faults/ids-as-strings.js';
+import listHangs from '../faults/list-hangs.js';
+import anyBearerToken from '../faults/any-bearer-token.js';
+import { LET_THROUGH } from '../../src/judgements/auth.js';
 import { runAgainst } from '../support/targets.js';
 
 test('200 instead of 201 is one root cause holding every check it fails, first in the console and summary.md', async () => {
@@ -57,3 +60,26 @@ test('ids written as strings: one defect, one root cause, and only the rules it 
   const keyRule = outcome.report.requirements.find((r) => r.id === 'R-4.2-R3')!;
   expect(keyRule.checks.find((c) => c.id === 'model-based-sequences')).toEqual({ id: 'model-based-sequences', level: 'must', status: 'failed', reason: 'failed on R-2-CATEGORY, R-4.2-R1, not on this rule' });
 });
+
+test('a list that never answers is one root cause, every check it stopped under it, and no request on its route is sent after it was declared hung', async () => {
+  const outcome = await runAgainst({ variations: [listHangs.variation] }, { timeoutMs: 1_000 });
+  const failed = outcome.report.checks.filter((c) => c.status === 'failed' && c.level === 'must').map((c) => c.id);
+  expect(failed.length).toBeGreaterThan(10);
+  const must = outcome.report.findings.filter((finding) => finding.checks.some((id) => failed.includes(id)));
+  expect(must.map((finding) => finding.summary)).toEqual(['GET /v1/categories → no response (TIMEOUT), expected a response']);
+  expect(must[0]!.checks.sort()).toEqual(failed.sort());
+  // The key under another spelling of the scheme is on the hung route: blocked, never sent, never sent again on a fresh connection.
+  const keyedLists = outcome.exchanges.filter((e) => e.request.method === 'GET' && /\/categories$/.test(e.request.url) && e.credential.startsWith('valid'));
+  expect(keyedLists.filter((e) => e.credential !== 'valid')).toEqual([]);
+  expect(outcome.report.checks.find((c) => c.id === 'auth-scheme-case-insensitive')).toMatchObject({ status: 'error', reason: expect.stringMatching(/^RouteHung: blocked: GET \/v1\/categories with the key hangs: #\d+ \(sent by [\w-]+\)/) });
+}, 60_000);
+
+test('a server that takes any bearer token is one root cause: requests without a valid key let through, on every operation and path', async () => {
+  const outcome = await runAgainst({ variations: [anyBearerToken.variation] });
+  const failedMust = outcome.report.checks.filter((c) => c.status === 'failed' && c.level === 'must').map((c) => c.id);
+  const [first, ...others] = outcome.report.findings;
+  expect(first!.defect).toBe(LET_THROUGH);
+  expect(first!.checks).toEqual(expect.arrayContaining(failedMust));
+  expect(first!.requests!.map(({ method, path }) => `${method} ${path}`).sort()).toEqual(['GET /v1/categories', 'GET /v1/pets/1', 'GET /v1/store/orders', 'POST /v1/categories']);
+  expect(others.filter((finding) => finding.checks.some((id) => failedMust.includes(id)))).toEqual([]);
+}, 60_000);

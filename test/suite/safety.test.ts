@@ -200,7 +200,7 @@ describe('transport', () => {
       });
       const outcome = await runAgainst({ variations: [redirect] });
       expect(other.received).toEqual([]);
-      expect(outcome.report.checks.find((c) => c.id === 'list-answers-200-array')?.failure?.message).toBe('Expected status 200, received 302');
+      expect(outcome.report.checks.find((c) => c.id === 'list-answers-200-array')?.failure?.message).toBe(`Expected status 200, received 302, a redirect to ${other.baseUrl}/categories`);
       expect(outcome.exitCode).toBe(1);
     } finally {
       await other.close();

@@ -121,7 +121,7 @@ export const STACKS: readonly Stack[] = [
   {
     name: 'sinatra-webrick',
     language: 'Ruby',
-    needs: ['/usr/bin/ruby', '/usr/share/rubygems-integration/all/gems/sinatra-3.0.5/lib/sinatra.rb'],
+    needs: ['/usr/bin/ruby', '/usr/share/rubygems-integration/all/gems/sinatra-3.0.5/lib/sinatra.rb', '/usr/share/rubygems-integration/all/gems/webrick-1.8.1/lib/webrick.rb'],
     launch: () => ({ command: '/usr/bin/ruby', args: [join(STACKS_DIR, 'sinatra_petstore.rb')] }),
     fault: { words: 'the list wrapped in an object ({"categories": [...]})', fails: ['list-answers-200-array'] },
   },

@@ -6,7 +6,7 @@
 import { performance } from 'node:perf_hooks';
 import { describe, expect, test } from 'vitest';
 import type { RouteHung } from '../../src/core/errors.js';
-import { validCredential } from '../../src/http/credential.js';
+import { NO_CREDENTIAL, validCredential, validCredentialSpelled } from '../../src/http/credential.js';
 import { HungRoutes } from '../../src/http/hung-routes.js';
 import type { RequestSpec } from '../../src/http/request.js';
 import { unanswered } from '../support/exchanges.js';
@@ -45,6 +45,14 @@ describe('a timeout hangs its route', () => {
     routes.timedOut(create('a'), performance.now(), unanswered('TIMEOUT', { seq: 7, method: 'POST' }));
     routes.timedOut(create('b'), performance.now(), unanswered('TIMEOUT', { seq: 8, method: 'POST' }));
     expect(state(routes, create('b'))).toEqual({ seq: 7, identical: false });
+  });
+
+  test('the key under another spelling of the scheme is on the keyed route: blocked once that route hangs, at once; a request without the key is not', () => {
+    const routes = new HungRoutes();
+    routes.timedOut(list, performance.now() + 1_000, unanswered('TIMEOUT', { seq: 3 }));
+    const spelled = (scheme: string): RequestSpec => ({ method: 'GET', path: '/categories', credential: validCredentialSpelled('k', scheme) });
+    const keyless: RequestSpec = { method: 'GET', path: '/categories', credential: NO_CREDENTIAL };
+    expect([state(routes, spelled('bearer')), state(routes, spelled('BEARER')), state(routes, keyless)]).toEqual([{ seq: 3, identical: false }, { seq: 3, identical: false }, 'open']);
   });
 
   test('requests still waiting on the route are abandoned; one that ended is not', () => {

@@ -33,5 +33,6 @@ describe('jsonExtent', () => {
     ['near miss: 33 levels', `${'['.repeat(33)}${']'.repeat(33)}`, true],
     ['1,000 members: within', `[${Array(1_000).fill(0).join(',')}]`, false],
     ['near miss: 1,001 members', `[${Array(1_001).fill(0).join(',')}]`, true],
+    ['33 brackets and 1,000 commas inside a string: counted, then walked, and within', JSON.stringify(['['.repeat(33) + ','.repeat(1_000)]), false],
   ] as const)('exceedsExtent(32 levels, 1,000 members): %s', (_what, text, exceeds) => expect(exceedsExtent(text, 32, 1_000)).toBe(exceeds));
 });

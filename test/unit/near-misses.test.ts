@@ -147,6 +147,21 @@ describe('captured traffic', () => {
     expect(headerFields([{ name: 'Vary', value: 'Accept' }])).toEqual({ vary: 'Accept' });
   });
 
+  test('in a capture, a field listed again with a value it has is the recorder’s (Chrome lists them twice): read once, and said; another value is kept', () => {
+    let said = 0;
+    const saying = () => void said++;
+    const key = { name: 'Authorization', value: 'Bearer K' };
+    expect(headerFields([key, { name: 'authorization', value: 'Bearer K' }], saying)).toEqual({ authorization: 'Bearer K' });
+    expect(said).toBe(1);
+    // Near misses: another value is a second field (the attack "the key, then another"); the wire's fields (the proxy) are taken as sent.
+    expect(headerFields([key, { name: 'authorization', value: 'Bearer K2' }], saying)).toEqual({ authorization: 'Bearer K, Bearer K2' });
+    expect(headerFields([key, { name: 'Authorization', value: 'Bearer K' }])).toEqual({ authorization: 'Bearer K, Bearer K' });
+    expect(said).toBe(1);
+    // The same value under two names is no repeat.
+    expect(headerFields([{ name: 'A', value: 'x' }, { name: 'B', value: 'x' }], saying)).toEqual({ a: 'x', b: 'x' });
+    expect(said).toBe(1);
+  });
+
   test.each([
     [429, {}, true],
     [503, { 'retry-after': '5' }, true],
