@@ -64,6 +64,8 @@ export function loadCause(exchange: Pick<Exchange, 'error' | 'connection'>, fact
     if (facts.resetsInARow >= 2 * facts.connections + RESETS_BEYOND_BURSTS) return 'streak';
     return facts.crowded && exchange.connection === 'fresh' && (!facts.written || facts.limitResets < MAX_LIMIT_RESETS) ? 'limit' : undefined;
   }
-  const timedOut = exchange.error?.code === 'TIMEOUT';
-  return timedOut && exchange.connection === 'reused' && !facts.sentAgain ? 'unanswered-on-reused' : undefined;
+  // No answer on a kept-alive connection: none in time, or bytes where a status line belongs (what a server left
+  // there, the unread body of a request it refused, read as the next request: Django's runserver).
+  const unanswered = exchange.error?.code === 'TIMEOUT' || (exchange.error?.code === 'INVALID_HTTP' && exchange.error.phase === 'headers');
+  return unanswered && exchange.connection === 'reused' && !facts.sentAgain ? 'unanswered-on-reused' : undefined;
 }

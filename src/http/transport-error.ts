@@ -24,7 +24,8 @@ export function toTransportError(error: unknown, timeoutMs: number): TransportEr
   if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_SOCKET' || code === 'UND_ERR_CLOSED') {
     return { code: 'CONNECTION_RESET', message: detail };
   }
-  if (code.startsWith('HPE_') || code === 'UND_ERR_INFO') return { code: 'INVALID_HTTP', message: detail };
+  // undici's HTTPParserError carries llhttp's code when it has one (`HPE_INVALID_CONSTANT`), and none for a status line that is not HTTP's.
+  if (code.startsWith('HPE_') || code === 'UND_ERR_INFO' || err?.name === 'HTTPParserError') return { code: 'INVALID_HTTP', message: detail };
   // A TLS hello answered with plain HTTP: OpenSSL's text says "wrong version number".
   if (code === 'ERR_SSL_WRONG_VERSION_NUMBER' || code === 'ERR_SSL_HTTP_REQUEST') {
     return { code: 'TLS', message: 'the server speaks plain HTTP on this port, not TLS: use an http:// base URL (or the port that serves HTTPS)' };

@@ -33,6 +33,10 @@ describe('loadCause: what the run’s own load explains', () => {
     ['no answer on a reused connection with none other on the wire (an unread body left on it)', failed('TIMEOUT', 'reused'), facts({ crowded: false }), 'unanswered-on-reused'],
     ['near miss: no answer on a new connection', failed('TIMEOUT', 'fresh'), facts(), undefined],
     ['near miss: no answer again, when sent again', failed('TIMEOUT', 'reused'), facts({ sentAgain: true }), undefined],
+    ['bytes where a status line belongs on a reused connection (a refused body left unread on it)', failed('INVALID_HTTP', 'reused'), facts({ crowded: false }), 'unanswered-on-reused'],
+    ['near miss: the same on a new connection is the target’s answer', failed('INVALID_HTTP', 'fresh'), facts(), undefined],
+    ['near miss: an answer whose body breaks HTTP on a reused connection is an answer', failed('INVALID_HTTP', 'reused', 'body'), facts(), undefined],
+    ['near miss: invalid again, when sent again', failed('INVALID_HTTP', 'reused'), facts({ sentAgain: true }), undefined],
     ['an answer is no cause', { connection: 'fresh' as const }, facts(), undefined],
   ] as const)('%s: %s', (_what, exchange, state, cause) => expect(loadCause(exchange, state)).toBe(cause));
 

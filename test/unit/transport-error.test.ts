@@ -19,6 +19,8 @@ test.each([
   ...['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED'].map((code) => [`a reset: ${code}`, coded(code), 'CONNECTION_RESET'] as const),
   ['a parse error of llhttp', coded('HPE_INVALID_CONSTANT'), 'INVALID_HTTP'],
   ['an informational answer undici refuses', coded('UND_ERR_INFO'), 'INVALID_HTTP'],
+  ['a status line that is not HTTP’s: undici’s HTTPParserError without a code', Object.assign(new Error('Response does not match the HTTP/1.1 protocol (Expected HTTP/, RTSP/ or ICE/)'), { name: 'HTTPParserError' }), 'INVALID_HTTP'],
+  ['near miss: another error without a code', Object.assign(new Error('Response does not match the HTTP/1.1 protocol'), { name: 'Error' }), 'OTHER'],
   ['near miss: a code that merely holds HPE_', coded('X_HPE_'), 'OTHER'],
   ['a certificate', coded('DEPTH_ZERO_SELF_SIGNED_CERT'), 'TLS'],
   ['a TLS error of Node', coded('ERR_TLS_CERT_ALTNAME_INVALID'), 'TLS'],
