@@ -96,8 +96,7 @@ export const PREMISES = {
   'interface-error': {
     words: `a request of the interface as the suite writes it, or any request on its paths answered ${INTERFACE_ERROR_STATUSES.join(' or ')} (the errors the interface defines)`,
     // Another spelling of a path may reach another route (a static handler, a firewall): its errors are its own.
-    holds: (request, status) =>
-      (isInterfaceRequest(request, status) && !bodyUntold(request)) || (status !== undefined && INTERFACE_ERROR_STATUSES.includes(status) && variationOf(request)?.id !== 'path-spelling'),
+    holds: (request, status) => (isInterfaceRequest(request, status) && !bodyUntold(request)) || (status !== undefined && INTERFACE_ERROR_STATUSES.includes(status) && variationOf(request)?.id !== 'path-spelling'),
   },
   'chunked-create': {
     words: 'a valid create whose body is framed with Transfer-Encoding: chunked, to a server that answers in HTTP/1.1',
