@@ -5,13 +5,14 @@
  */
 import fc from 'fast-check';
 import { invalidBody } from '../src/arbitraries/invalid-body.js';
-import { coverageLabels, type CoverageInput } from '../src/arbitraries/coverage.js';
-import { credentialCoverage, credentialWords, invalidCredential, type InvalidCredential } from '../src/arbitraries/invalid-credential.js';
+import { bypass, bypassCoverage, bypassRequest, bypassWords, type Operation } from '../src/arbitraries/auth-bypass.js';
+import { coverageLabels } from '../src/arbitraries/coverage.js';
 import { newCategory } from '../src/arbitraries/new-category.js';
 import { sizedNewCategory } from '../src/arbitraries/sized-new-category.js';
 import { check } from '../src/check/define.js';
 import { expectEachCase, expectStatus } from '../src/check/expect.js';
-import { challengesInvalidToken, credentialRefused, keyElsewhereRefused, noneCreatedWithoutKey, refusedWithoutKey } from '../src/judgements/auth.js';
+import { challengesInvalidToken, credentialRefused, keyedListOf, keyElsewhereRefused, noneCreatedWithoutKey, refusedWithoutKey, revealsNothing } from '../src/judgements/auth.js';
+import { testDataName } from '../src/check/context.js';
 import { jarCookies, keyPlacements, placementWords } from '../src/http/key-placement.js';
 import { assertProperty, PROPERTY_TIME_LIMIT_MS } from '../src/check/property.js';
 import { runState } from '../src/check/run-state.js';
@@ -19,8 +20,6 @@ import type { RequestBody } from '../src/http/request.js';
 import { schemas } from '../src/schema/validators.js';
 import { validCredentialSpelled } from '../src/http/credential.js';
 
-/** What a generated unauthorized request asks for: a list, or a create with a body or none. */
-type Operation = { operation: 'list' } | { operation: 'create'; body?: RequestBody };
 
 /** Registers the checks of this class for the target under registration (see check/run-state.ts). */
 export default function register(): void {
@@ -63,51 +62,49 @@ export default function register(): void {
     );
   }
 
-  /** The coverage phase: each credential of credentialCoverage on its operations (a read-only run sends the lists alone). */
-  const coverage = credentialCoverage(runState().settings.apiKey).flatMap(({ label, value: { credential, operations } }) =>
-    (operations === 'both' ? (['list', 'create'] as const) : (['create'] as const)).map((operation) => ({
-      label: `${operation === 'list' ? 'listCategories' : 'createCategory with a valid body'}, ${label}`,
-      value: [credential, operation] as const,
-    })),
-  );
+  const { settings } = runState();
+  const readOnlyRun = settings.profile === 'read-only';
+  /** Valid bodies carry this description, so a create that slipped through is found in the list. */
+  const tag = `pcs-${settings.runId} created without a valid key`;
+  const taggedCreate: Operation = { operation: 'create', body: { json: { name: testDataName(settings.runId, 'auth-rejects-generated-credentials', 'without a valid key'), description: tag } } };
+  const coverage = bypassCoverage(settings.apiKey, readOnlyRun, taggedCreate);
 
   check(
     {
       id: 'auth-rejects-generated-credentials',
-      title: 'every generated invalid credential answers 401 with an Error body on both operations, whatever the body, and creates nothing',
+      title: 'every request without the exact key is refused, whatever an attacker changes (the credential, the method, a header that claims the client is internal): 401 with an Error body on both operations, whatever the body, nothing of the categories on any other method or path, and nothing created',
       clause: '5/R2',
-      level: 'must', requirements: ['R-5-R1', 'R-5-R2', 'R-4.2-R3', 'R-4.1-401'], needs: ['list'],
+      level: 'must', requirements: ['R-5-R1', 'R-5-R2', 'R-4.2-R3', 'R-4.1-401', 'R-5-SCOPE'], needs: ['list'],
       coverage: coverageLabels(coverage),
     },
     async (t) => {
-      // Valid bodies carry this description, so a create that slipped through is found in the list.
-      const tag = `pcs-${t.run.settings.runId} created without a valid key`;
-      const validBody: RequestBody = { json: { name: t.name('without a valid key'), description: tag } };
-      // A read-only run sends lists alone: no POST, whatever its body, is safe on every server.
-      const list: Operation = { operation: 'list' };
+      const base = new URL(t.run.settings.baseUrl).pathname.replace(/\/+$/, '');
+      // A leaked list shows a category only when the store holds one; a read-only run writes none.
+      if (!t.readOnly) await t.create({ json: { name: t.name('so that the list is not empty') } });
+      // What the list with the key tells (its count, its entity tag): a refusal that carries the same told it too.
+      const keyed = keyedListOf(await t.list().catch(() => undefined));
       const create = (body?: RequestBody): Operation => ({ operation: 'create', body });
+      // A read-only run sends lists alone: no POST, whatever its body, is safe on every server.
       const operation: fc.Arbitrary<Operation> = t.readOnly
-        ? fc.constant(list)
+        ? fc.constant({ operation: 'list' })
         : fc.oneof(
-            fc.constant(list),
+            fc.constant<Operation>({ operation: 'list' }),
             fc.constant(create()),
             newCategory().map((fields) => create({ json: { ...fields, description: tag } })),
             // 401 wins "regardless of the body" (4.2/R3): its size included, up to about 1 MiB.
             { weight: 2, arbitrary: sizedNewCategory({ description: tag }).map((fields) => create({ json: fields })) },
             invalidBody(schemas.NewCategory, newCategory()).map(({ body }) => create(body)),
           );
-      const requests = fc.tuple(invalidCredential(t.run.settings.apiKey), operation);
-      const covered: Array<CoverageInput<[InvalidCredential, Operation]>> = coverage
-        .filter(({ value: [, name] }) => !t.readOnly || name === 'list')
-        .map(({ label, value: [credential, name] }) => ({ label, value: [credential, name === 'list' ? list : create(validBody)] }));
       await assertProperty(
         t,
-        requests,
-        async ([credential, request]) => {
-          const exchange = request.operation === 'list' ? await t.list(credential) : await t.create(request.body, credential);
-          credentialRefused(exchange, credentialWords(credential));
+        bypass(t.run.settings.apiKey, operation, t.readOnly),
+        async (attempt) => {
+          const request = bypassRequest(attempt, base);
+          const exchange = await t.send(request.method, request.path, request.credential, request.body, { fromOrigin: request.fromOrigin });
+          if (request.defined) credentialRefused(exchange, bypassWords(attempt));
+          else revealsNothing(exchange, bypassWords(attempt), keyed, request.path !== '/');
         },
-        { numRuns: 40, coverage: covered },
+        { numRuns: 40, coverage },
       );
       noneCreatedWithoutKey(await t.list(), tag);
     },

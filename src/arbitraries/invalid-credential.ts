@@ -30,6 +30,8 @@ interface Mutation<P> {
   example?: { name: string; description: string; parameters(key: string, seed: string): P | { unavailable: string } };
   /** The parameters the coverage phase sends, beyond the example: every run sends them, whatever the seed. */
   coverage?(key: string): P[];
+  /** The coverage phase sends them on listCategories alone (both operations by default): a form no server treats apart by operation. */
+  coveredOn?: 'list';
   make(key: string, parameters: P): InvalidCredential;
 }
 
@@ -48,6 +50,15 @@ function derived(kind: string, description: string, token: string, shownToken: s
  */
 export function nodeExpansion(js: string, ...args: string[]): string {
   return `$(node -p '${js}'${args.map((arg) => ` ${arg}`).join('')})`;
+}
+
+/**
+ * A POSIX sh command substitution that writes bytes, for a token whose bytes are not the
+ * UTF-8 of its characters as sh would write them (a Latin-1 byte alone; undici sends a
+ * header's characters as Latin-1 bytes): `$(node -e 'process.stdout.write(…)' c3a9 hex)`.
+ */
+function bytesExpansion(js: string, ...args: string[]): string {
+  return `$(node -e 'process.stdout.write(${js})'${args.map((arg) => ` ${arg}`).join('')})`;
 }
 
 /** The key in a {@link nodeExpansion}. */
@@ -76,6 +87,57 @@ const BASIC_FORMS: Record<BasicForm, { words: string; notation: string; pair: (k
   password: { words: 'the valid key as a Basic password', notation: 'Basic base64(:KEY)', pair: (key) => `:${key}`, js: `process.argv[1]+${ENV_KEY}` },
   both: { words: 'the valid key as Basic user name and password', notation: 'Basic base64(KEY:KEY)', pair: (key) => `${key}:${key}`, js: `${ENV_KEY}+process.argv[1]+${ENV_KEY}` },
 };
+
+/** Tokens that are true in an SQL comparison a server builds as text (OWASP WSTG-ATHN-04). */
+const SQL_TAUTOLOGIES = ["x' OR '1'='1", "' OR 1=1 --", 'x" OR "1"="1'] as const;
+
+/** Cyrillic letters that look like Latin ones (Unicode's confusables, TR39). */
+const CONFUSABLES: Readonly<Record<string, string>> = { a: 'а', c: 'с', e: 'е', o: 'о', p: 'р', x: 'х', y: 'у', A: 'А', B: 'В', C: 'С', E: 'Е', H: 'Н', K: 'К', M: 'М', O: 'О', P: 'Р', T: 'Т', X: 'Х' };
+
+/** Characters outside ASCII in a token: each form's words, notation, and its bytes at a position (undefined where it has none). */
+type NonAsciiForm = 'latin-1' | 'utf-8' | 'astral' | 'fullwidth' | 'confusable';
+const NON_ASCII_FORMS: readonly NonAsciiForm[] = ['latin-1', 'utf-8', 'astral', 'fullwidth', 'confusable'];
+const appended = (bytes: Buffer) => (key: string, i: number) => (i === key.length - 1 ? { bytes, replaces: false } : undefined);
+const NON_ASCII: Record<NonAsciiForm, { words: (i: number) => string; notation: (i: number) => string; at(key: string, i: number): { bytes: Buffer; replaces: boolean } | undefined }> = {
+  'latin-1': { words: () => 'the valid key followed by the byte E9 (é in Latin-1, not UTF-8)', notation: () => 'Bearer KEY<E9>', at: appended(Buffer.from([0xe9])) },
+  'utf-8': { words: () => 'the valid key followed by é in UTF-8', notation: () => 'Bearer KEYé', at: appended(Buffer.from('é')) },
+  astral: { words: () => 'the valid key followed by an emoji (4 bytes of UTF-8)', notation: () => 'Bearer KEY😀', at: appended(Buffer.from('😀')) },
+  fullwidth: {
+    words: (i) => `the valid key with character ${i} in its fullwidth form (NFKC folds it back)`,
+    notation: (i) => `Bearer KEY[${i}→fullwidth]`,
+    at: (key, i) => (/[!-~]/.test(key[i] ?? '') ? { bytes: Buffer.from(String.fromCodePoint(key.codePointAt(i)! + 0xfee0)), replaces: true } : undefined),
+  },
+  confusable: {
+    words: (i) => `the valid key with character ${i} replaced by its Cyrillic look-alike`,
+    notation: (i) => `Bearer KEY[${i}→Cyrillic]`,
+    at: (key, i) => (CONFUSABLES[key[i] ?? ''] ? { bytes: Buffer.from(CONFUSABLES[key[i]!]!), replaces: true } : undefined),
+  },
+};
+
+/** Java's String.hashCode (UTF-16 units, 32-bit): what a HashMap of keys compares first. */
+export function javaHashCode(text: string): number {
+  let hash = 0;
+  for (let i = 0; i < text.length; i++) hash = (Math.imul(hash, 31) + text.charCodeAt(i)) | 0;
+  return hash;
+}
+
+/** The key with characters `i` and `i + 1` changed by `step` and `-31 × step`: another token with its {@link javaHashCode}. */
+function withHashCollision(key: string, i: number, step: 1 | -1): string {
+  const at = (j: number, by: number) => String.fromCharCode(key.charCodeAt(j) + by);
+  return key.slice(0, i) + at(i, step) + at(i + 1, -31 * step) + key.slice(i + 2);
+}
+
+/** The positions and steps where {@link withHashCollision} keeps every character a visible ASCII one (a token a header carries as is). */
+function hashCollisions(key: string): Array<[number, 1 | -1]> {
+  const visible = (code: number) => code >= 0x21 && code <= 0x7e;
+  const pairs: Array<[number, 1 | -1]> = [];
+  for (let i = 0; i + 1 < key.length; i++) {
+    for (const step of [1, -1] as const) {
+      if (visible(key.charCodeAt(i) + step) && visible(key.charCodeAt(i + 1) - 31 * step)) pairs.push([i, step]);
+    }
+  }
+  return pairs;
+}
 
 const declare = <P>(mutation: Mutation<P>) => mutation as Mutation<unknown>;
 /** A token character that differs from `c` in any case, so a change does not also test case-insensitive comparison. */
@@ -216,6 +278,89 @@ export const CREDENTIAL_MUTATIONS: ReadonlyArray<Mutation<unknown>> = [
     coverage: (key) => (key.length > 2 ? [Math.floor(key.length / 2)] : []),
     make: (key, n) => derived('suffix', `the valid key cut to its last ${n} characters`, key.slice(-n), slice(-n)),
   }),
+  declare<1 | 2>({
+    // A server that decodes the token as a URL component (once, or at each of two layers) before comparing it.
+    kind: 'key-percent-encoded',
+    parameters: () => fc.constantFrom<1 | 2>(1, 2),
+    coverage: () => [1, 2],
+    coveredOn: 'list',
+    make: (key, times) => {
+      const once = [...Buffer.from(key)].map((byte) => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`).join('');
+      const js = `[...Buffer.from(${ENV_KEY})].map(b=>process.argv[1]+b.toString(16).toUpperCase().padStart(2,0)).join(String())`;
+      return {
+        ...derived('key-percent-encoded', `the valid key percent-encoded${times === 2 ? ' twice' : ''}, every byte`, times === 2 ? once.replaceAll('%', '%25') : once, nodeExpansion(js, times === 2 ? '%25' : '%')),
+        notation: `Bearer ${times === 2 ? 'pct(pct(KEY))' : 'pct(KEY)'}`,
+      };
+    },
+  }),
+  declare<' ' | '\t'>({
+    // A comparison of the first word alone (a split on whitespace, a regular expression without its end anchor).
+    kind: 'key-second-word',
+    parameters: () => fc.constantFrom<' ' | '\t'>(' ', '\t'),
+    coverage: () => [' ', '\t'],
+    coveredOn: 'list',
+    make: (key, space) => ({
+      ...derived('key-second-word', `the valid key followed by a second word after ${space === ' ' ? 'a space' : 'a tab'}`, `${key}${space}x`, `${KEY_PLACEHOLDER}${space}x`),
+      notation: `Bearer KEY${space === ' ' ? ' ' : '<tab>'}x`,
+    }),
+  }),
+  declare<[order: 'key-first' | 'key-last', joined: 'credentials' | 'tokens']>({
+    // A server that splits a list on commas and takes the first item, or the last, or any (RFC 9110 §11.6.2: one credential).
+    kind: 'key-and-another',
+    parameters: () => fc.tuple(fc.constantFrom<'key-first' | 'key-last'>('key-first', 'key-last'), fc.constantFrom<'credentials' | 'tokens'>('credentials', 'tokens')),
+    coverage: () => [
+      ['key-first', 'tokens'],
+      ['key-last', 'credentials'],
+    ],
+    coveredOn: 'list',
+    make: (key, [order, joined]) => {
+      const other = 'pcs-invalid-other';
+      const [first, second] = order === 'key-first' ? [key, other] : [other, key];
+      const [shownFirst, shownSecond] = order === 'key-first' ? [KEY_PLACEHOLDER, other] : [other, KEY_PLACEHOLDER];
+      const join = (a: string, b: string) => (joined === 'credentials' ? `Bearer ${a}, Bearer ${b}` : `Bearer ${a},${b}`);
+      const words = order === 'key-first' ? 'the valid key, then another' : 'another key, then the valid one';
+      return { name: 'key-and-another', description: `${words}, as ${joined === 'credentials' ? 'two credentials' : 'one token with a comma'}`, notation: join(order === 'key-first' ? 'KEY' : 'OTHER', order === 'key-first' ? 'OTHER' : 'KEY'), header: join(first, second), shown: join(shownFirst, shownSecond) };
+    },
+  }),
+  declare<[form: NonAsciiForm, position: number]>({
+    // A comparison that decodes and normalises (NFKC folds fullwidth forms to ASCII, transliteration folds confusables), or one that throws on a character outside ASCII (Python's hmac.compare_digest on str).
+    kind: 'key-non-ascii',
+    parameters: (key) => fc.tuple(fc.constantFrom(...NON_ASCII_FORMS), fc.integer({ min: 0, max: Math.max(0, key.length - 1) })).filter(([form, i]) => NON_ASCII[form].at(key, i) !== undefined),
+    coverage: (key) => NON_ASCII_FORMS.flatMap((form) => {
+      const i = [...key].findIndex((_c, at) => NON_ASCII[form].at(key, at) !== undefined);
+      return i < 0 ? [] : [[form, i] as [NonAsciiForm, number]];
+    }),
+    coveredOn: 'list',
+    make: (key, [form, i]) => {
+      const { words, notation } = NON_ASCII[form];
+      const { bytes, replaces } = NON_ASCII[form].at(key, i)!;
+      const token = key.slice(0, replaces ? i : key.length) + bytes.toString('latin1') + (replaces ? key.slice(i + 1) : '');
+      const inserted = bytesExpansion('Buffer.from(process.argv[1],process.argv[2])', bytes.toString('hex'), 'hex');
+      const shown = replaces ? `${i === 0 ? '' : slice(0, i)}${inserted}${slice(i + 1)}` : `${KEY_PLACEHOLDER}${inserted}`;
+      return { ...derived('key-non-ascii', words(i), token, shown), notation: notation(i) };
+    },
+  }),
+  declare<[position: number, step: 1 | -1]>({
+    // A server that looks keys up by a hash and compares no further (Java's String.hashCode:
+    // raising one character by 1 and lowering the next by 31 keeps it), computed from the key.
+    kind: 'key-hash-collision',
+    parameters: (key) => (hashCollisions(key).length > 0 ? fc.constantFrom(...hashCollisions(key)) : undefined),
+    coverage: (key) => hashCollisions(key).slice(0, 1),
+    coveredOn: 'list',
+    make: (key, [i, step]) => {
+      const token = withHashCollision(key, i, step);
+      const js = `[...${ENV_KEY}].map((c,i)=>String.fromCharCode(c.charCodeAt(0)+(i==process.argv[1]?${step}:i-1==process.argv[1]?${-31 * step}:0))).join(String())`;
+      return { ...derived('key-hash-collision', `another token with the valid key's Java String.hashCode (characters ${i} and ${i + 1} changed by ${step} and ${-31 * step})`, token, nodeExpansion(js, String(i))), notation: 'Bearer OTHER (hashCode(OTHER) = hashCode(KEY))' };
+    },
+  }),
+  declare<string>({
+    // A server that builds its key lookup as SQL text (OWASP WSTG-ATHN-04, "SQL injection").
+    kind: 'sql-injection',
+    parameters: () => fc.constantFrom(...SQL_TAUTOLOGIES),
+    coverage: () => [SQL_TAUTOLOGIES[0]],
+    coveredOn: 'list',
+    make: (_key, token) => ({ name: 'sql-injection', description: 'an SQL tautology as the bearer token', notation: `Bearer ${token}`, header: `Bearer ${token}`, shown: `Bearer ${token}` }),
+  }),
 ];
 
 /** Valid means the bearer scheme (in any case, RFC 9110 §11.1), one or more spaces, and the key. */
@@ -241,7 +386,8 @@ export function invalidCredential(apiKey: string): fc.Arbitrary<InvalidCredentia
     const parameters = mutation.parameters(apiKey);
     return parameters ? [parameters.map((p) => printable(mutation.make(apiKey, p)))] : [];
   });
-  return fc.oneof(...kinds).filter((credential) => !isValid(credential.header, apiKey));
+  // Shrinking crosses kinds toward the first, no header at all: the fewest changes a bypass needs.
+  return fc.oneof({ withCrossShrink: true }, ...kinds).filter((credential) => !isValid(credential.header, apiKey));
 }
 
 /**
@@ -263,8 +409,8 @@ export function exampleCredentials(apiKey: string, seed: string): InvalidCredent
 /** One credential of the coverage phase, and whether it is sent on both operations or on createCategory alone. */
 export interface CoveredCredential {
   credential: InvalidCredential;
-  /** `create`: the example checks already send it on both operations (create-401-*, list-401-*). */
-  operations: 'both' | 'create';
+  /** `create`: the example checks already send it on both operations (create-401-*, list-401-*); `list`: a form sent on listCategories alone. */
+  operations: 'both' | 'create' | 'list';
 }
 
 /**
@@ -277,6 +423,6 @@ export interface CoveredCredential {
 export function credentialCoverage(apiKey: string): Array<CoverageInput<CoveredCredential>> {
   const covered = (credential: InvalidCredential, operations: CoveredCredential['operations']) => covers(credentialWords(credential), { credential: printable(credential), operations });
   const examples = exampleCredentials(apiKey, '0123456789abcdef01234567').filter((credential) => !credential.unavailable).map((credential) => covered(credential, 'create'));
-  const beyond = CREDENTIAL_MUTATIONS.flatMap((mutation) => (mutation.coverage?.(apiKey) ?? []).map((parameters) => covered(mutation.make(apiKey, parameters), 'both')));
+  const beyond = CREDENTIAL_MUTATIONS.flatMap((mutation) => (mutation.coverage?.(apiKey) ?? []).map((parameters) => covered(mutation.make(apiKey, parameters), mutation.coveredOn ?? 'both')));
   return [...examples, ...beyond].filter(({ value }) => !isValid(value.credential.header, apiKey));
 }

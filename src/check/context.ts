@@ -72,7 +72,7 @@ export class CheckContext {
     }
     // The run's first look at the target is a list made before anything is written to it;
     // if it failed, its check says so, and the writes go on.
-    if (!isIdempotent({ method })) await this.run.firstLook();
+    if (!isIdempotent({ method, credential })) await this.run.firstLook();
     // The record keeps capped bodies: a check judges a full body once, as it arrives; 40 lists of 16 MiB kept whole would hold 640 MiB.
     return this.run.client.send({ method, path, credential, body, form, ...(fromOrigin ? { fromOrigin } : {}), ...(label ? { label } : {}) }, this.checkId, (exchange) => this.exchanges.push(withBodyCapped(exchange)));
   }

@@ -102,7 +102,7 @@ export function check(
       if (t.property) meta.property = t.property;
       if (t.observations.length > 0) meta.observations = t.observations;
       if (t.secrets.size > 0) meta.secrets = [...t.secrets].map(([value, shown]) => ({ value, shown }));
-      meta.created = run.created.filter((category) => category.checkId === definition.id);
+      meta.created = [...run.created.filter((category) => category.checkId === definition.id), ...run.storedUnannounced(definition.id)];
     }
   });
 }

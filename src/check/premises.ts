@@ -94,9 +94,10 @@ export const PREMISES = {
     holds: (request) => kindOf(request) !== 'outside',
   },
   'interface-error': {
-    words: `a request of the interface as the suite writes it, or any request on its paths answered ${INTERFACE_ERROR_STATUSES.join(' or ')} (the errors the interface defines)`,
+    words: `a request of the interface as the suite writes it, or any request on its paths but HEAD answered ${INTERFACE_ERROR_STATUSES.join(' or ')} (the errors the interface defines)`,
     // Another spelling of a path may reach another route (a static handler, a firewall): its errors are its own.
-    holds: (request, status) => (isInterfaceRequest(request, status) && !bodyUntold(request)) || (status !== undefined && INTERFACE_ERROR_STATUSES.includes(status) && variationOf(request)?.id !== 'path-spelling'),
+    // An answer to HEAD has no content (RFC 9110 §9.3.2): no Error body to judge.
+    holds: (request, status) => (isInterfaceRequest(request, status) && !bodyUntold(request)) || (status !== undefined && INTERFACE_ERROR_STATUSES.includes(status) && variationOf(request)?.id !== 'path-spelling' && request.method.toUpperCase() !== 'HEAD'),
   },
   'chunked-create': {
     words: 'a valid create whose body is framed with Transfer-Encoding: chunked, to a server that answers in HTTP/1.1',
@@ -129,6 +130,8 @@ const CHECK_PREMISES: Readonly<Record<string, PremiseId>> = {
   'chunked-body-answered': 'chunked-create',
   'chunked-body-created-exactly': 'chunked-create',
   'auth-key-outside-authorization': 'any',
+  // Its judgement tells them apart: 401 with an Error body to the interface's requests, nothing revealed to any other (judgements/auth.ts).
+  'auth-rejects-generated-credentials': 'any',
   'auth-path-spellings': 'any',
   'path-spellings-no-server-error': 'any',
   'cors-preflight-answered': 'any',

@@ -60,7 +60,9 @@ export async function assertProperty<T>(
     const shown = fc.stringify(input.value);
     // A coverage input is known by its label; a long value (a sequence of commands) is shown in part: the replay sends it whole.
     const value = shown.length > SHOWN_COVERAGE_CHARS ? `${shown.slice(0, SHOWN_COVERAGE_CHARS)}…` : shown;
-    const record: PropertyRecord = { seed, numRuns: 0, numShrinks: 0, coverage: coverage.length, counterexample: redactor.text(`${input.label}: ${value}`) };
+    // An input that prints as its own words is named by its label alone.
+    const named = input.label === value || input.label.endsWith(`, ${value}`) ? input.label : `${input.label}: ${value}`;
+    const record: PropertyRecord = { seed, numRuns: 0, numShrinks: 0, coverage: coverage.length, counterexample: redactor.text(named) };
     record.replay = replayOf(t);
     t.property = record;
     throw new CheckFailure(

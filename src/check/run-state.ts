@@ -1,3 +1,4 @@
+import escapeStringRegexp from 'escape-string-regexp';
 import { secretHeaders } from '../config/extra-headers.js';
 import { channelOf, type RunSettings } from '../config/settings.js';
 import { HttpClient } from '../http/client.js';
@@ -35,6 +36,9 @@ export class RunState {
   readonly repeats: Exchange[] = [];
   /** The ids of {@link created}, for telling a repeat at once. */
   readonly #createdIds = new Set<string>();
+  #ownNamePattern: RegExp | undefined;
+  /** This run's categories that keyed lists showed before any create's answer told of them, by id. */
+  readonly #listedOwn = new Map<string, CreatedCategory>();
   /** The HTTP version of the target's latest answer (`HTTP/1.0`, `HTTP/1.1`); undefined before any answer. */
   peerVersion: string | undefined;
 
@@ -82,6 +86,7 @@ export class RunState {
         this.#progress?.sent(this.guard.counts.requests);
         if (exchange.response) this.peerVersion = exchange.response.httpVersion ?? 'HTTP/1.1';
         for (const observer of this.#observers) observer(exchange);
+        this.#noteListedOwn(exchange);
         const category = createdCategory(exchange);
         if (!category) return;
         if (category.id !== 'unknown' && this.#createdIds.has(category.id)) this.repeats.push(withBodyCapped(exchange));
@@ -89,6 +94,44 @@ export class RunState {
         this.created.push(category);
       },
     });
+  }
+
+  /**
+   * Notes the categories of this run's (named `pcs-<runId> <check id> …`, context.ts) that a
+   * keyed list shows and no create's answer has told of yet. A list is parsed only when it
+   * names more of the run's categories than the run knows of.
+   */
+  #noteListedOwn(exchange: Exchange): void {
+    const response = exchange.response;
+    if (exchange.request.method !== 'GET' || exchange.credential !== 'valid' || response?.status !== 200) return;
+    const named = response.body.match(this.#ownName)?.length ?? 0;
+    if (named <= this.#createdIds.size) return;
+    const parsed = parseJson(response.body);
+    if (!parsed.ok || !Array.isArray(parsed.json.tree)) return;
+    const prefix = `pcs-${this.settings.runId} `;
+    for (const item of parsed.json.tree as unknown[]) {
+      const fields = item !== null && typeof item === 'object' ? (item as Record<string, unknown>) : {};
+      const name = typeof fields.name === 'string' ? fields.name : '';
+      const id = fields.id === undefined ? undefined : (exactInteger(fields.id)?.toString() ?? lexemeOf(fields.id));
+      if (!name.startsWith(prefix) || id === undefined || this.#createdIds.has(id) || this.#listedOwn.has(id)) continue;
+      this.#listedOwn.set(id, { id, name, checkId: exchange.checkId, unannounced: true });
+    }
+  }
+
+  /**
+   * The categories of this run's that lists found by `checkId` showed and no create's answer
+   * told of (a refused create the server stored all the same, a create whose answer was
+   * lost): reported with that check's, so an auditor can remove what the run wrote. Asked
+   * as the check ends; one whose 201 arrives later is dropped from the report then
+   * (runner/collector.ts).
+   */
+  storedUnannounced(checkId: string): CreatedCategory[] {
+    return [...this.#listedOwn.values()].filter((category) => category.checkId === checkId && !this.#createdIds.has(category.id));
+  }
+
+  /** The start of a category name this run wrote, as JSON writes it (whitespace around the colon allowed). */
+  get #ownName(): RegExp {
+    return (this.#ownNamePattern ??= new RegExp(`"name"\\s*:\\s*"pcs-${escapeStringRegexp(this.settings.runId)} `, 'g'));
   }
 
   /**

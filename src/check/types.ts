@@ -71,6 +71,8 @@ export interface CreatedCategory {
   id: string;
   name: string;
   checkId: string;
+  /** Found in a list with the key, and told of by no create's answer: a refused create the server stored, or one whose answer was lost. */
+  unannounced?: true;
 }
 
 /** How a property-based check ran (fast-check), for the report and for replay. */

@@ -15,6 +15,7 @@ import { NO_CREDENTIAL } from './credential.js';
 import { BASELINE_FORM } from './client-form.js';
 import { bodyText, isIdempotent, type RequestSpec } from './request.js';
 import { RequestGuard, TargetHealth } from './safety.js';
+import { overriddenMethod } from './method-override.js';
 import { CheckError, RouteHung, RunStopped, TargetRefused, hasCode } from '../core/errors.js';
 import { toTransportError } from './transport-error.js';
 import type { Dispatcher } from 'undici';
@@ -382,13 +383,17 @@ export class HttpClient {
       );
       phase = 'body';
       this.#keepCookies(res.headers['set-cookie'], url, spec, res.statusCode);
-      const cap = responseCap(spec.method, body === undefined ? 0 : Buffer.byteLength(body), this.#options.maxResponseBytes);
-      const length = Number(res.headers['content-length'] ?? cap);
+      const answeredAs = overriddenMethod(headers, asWritten.query) ?? spec.method;
+      const cap = responseCap(answeredAs, body === undefined ? 0 : Buffer.byteLength(body), this.#options.maxResponseBytes);
+      // A HEAD answer has no content, whatever length it tells (RFC 9110 §9.3.2: the GET's).
+      const length = spec.method === 'HEAD' ? 0 : Number(res.headers['content-length'] ?? cap);
       const owner = { owner: checkId, expected: Number.isFinite(length) ? length : cap, idempotent: isIdempotent(spec), cap };
       const response = this.#record(res.statusCode, res.headers, await this.#bodies.read(res.body, deadline, owner), slot.peerVersion);
       // A 400 judged the body, so it was read; any other refusal (401 before the key is looked at, 413, 415) may leave it unread.
       slot.noteBodyAnswered(body !== undefined && response.status > 400);
       this.#hung.answered(spec);
+      // undici closes the connection after a HEAD: the slot is free once it has (bounded by the deadline, as a stalled close would be).
+      if (spec.method === 'HEAD') await closedOrAborted(slot, deadline.signal);
       return outcome({ exchange: finish({ response }), sentAt });
     } catch (error) {
       // The process ran out of file descriptors or memory: the tool's trouble, never the
@@ -475,6 +480,19 @@ class ConnectionsFailing extends Error {
  * request left behind is ended by its own timeout or when the slot's connection is
  * destroyed; a response that still comes has its body discarded.
  */
+/** Resolves when the slot's open connection has closed, or `signal` aborts, whichever comes first. */
+function closedOrAborted(slot: ConnectionSlot, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    signal.addEventListener('abort', done, { once: true });
+    void slot.closed().then(done);
+  });
+}
+
 function untilAborted<T extends { body: { destroy(): unknown } }>(pending: Promise<T>, signal: AbortSignal): Promise<T> {
   if (signal.aborted) {
     void pending.then((late) => late.body.destroy(), () => {});

@@ -28,6 +28,8 @@ export class ConnectionSlot {
   #peerVersion: string | undefined;
   #displaced = 0;
   readonly #onConnect = new Set<() => void>();
+  /** Waiting for the open connection to close ({@link closed}). */
+  readonly #onClose: Array<() => void> = [];
 
   constructor(
     /** The slot's number in its pool, from 1. */
@@ -108,6 +110,15 @@ export class ConnectionSlot {
     return () => this.#onConnect.delete(listener);
   }
 
+  /**
+   * Resolves once the open connection has closed (at once when none is open): a request
+   * after which the client closes it (undici closes after every HEAD, RFC 9110 §9.3.2 having
+   * no content to frame) waits for it, so that the target never holds it beside the next.
+   */
+  closed(): Promise<void> {
+    return this.#open ? new Promise((resolve) => this.#onClose.push(resolve)) : Promise.resolve();
+  }
+
   /** The slot's dispatcher; with `fresh`, one that holds no kept-alive connection. */
   dispatcher(fresh: boolean): WatchedDispatcher {
     if (fresh && this.#open) {
@@ -133,7 +144,9 @@ export class ConnectionSlot {
         if (this.#dispatcher === dispatcher) this.#peerVersion = version;
       });
       dispatcher.on('disconnect', () => {
-        if (this.#dispatcher === dispatcher) this.#open = false;
+        if (this.#dispatcher !== dispatcher) return;
+        this.#open = false;
+        for (const closed of this.#onClose.splice(0)) closed();
       });
       this.#dispatcher = dispatcher;
     }
@@ -145,6 +158,7 @@ export class ConnectionSlot {
     const old = this.#dispatcher;
     this.#dispatcher = undefined;
     this.#open = false;
+    for (const closed of this.#onClose.splice(0)) closed();
     void old?.destroy().catch(() => {});
   }
 
@@ -152,6 +166,7 @@ export class ConnectionSlot {
     const old = this.#dispatcher;
     this.#dispatcher = undefined;
     this.#open = false;
+    for (const closed of this.#onClose.splice(0)) closed();
     await old?.destroy();
   }
 }

@@ -1,6 +1,7 @@
 import { BASELINE_FORM, writeJson, type ClientForm, type JsonDialect } from './client-form.js';
 import type { Credential } from './credential.js';
 import { maySendAgainUnasked } from './retry-policy.js';
+import { placedOverride } from './method-override.js';
 
 /** A request body: a JSON value serialized by the client, or text sent verbatim. */
 export type RequestBody = { json: unknown } | { text: string };
@@ -35,6 +36,8 @@ export function bodyText(body: RequestBody | undefined, dialect: JsonDialect = B
  * only such a request may be sent again without knowing whether the first was applied
  * (RFC 9112 §9.3.1).
  */
-export function isIdempotent(spec: Pick<RequestSpec, 'method'>): boolean {
-  return maySendAgainUnasked(spec.method);
+export function isIdempotent(spec: Pick<RequestSpec, 'method'> & { credential?: Pick<Credential, 'placed'> }): boolean {
+  // A server that honours a method override carries out the method it names (http/method-override.ts).
+  const override = placedOverride(spec.credential?.placed);
+  return maySendAgainUnasked(spec.method) && (override === undefined || maySendAgainUnasked(override));
 }

@@ -1,11 +1,20 @@
 import type { RequestSpec } from './request.js';
+import { placedOverride } from './method-override.js';
 import type { Exchange } from '../core/exchange.js';
 import { ProfileViolation, RunStopped } from '../core/errors.js';
 import type { RunSettings } from '../config/settings.js';
 
-/** Whether a request could write: any method but GET, HEAD and OPTIONS. */
-export function mayWrite(spec: Pick<RequestSpec, 'method'>): boolean {
-  return !['GET', 'HEAD', 'OPTIONS'].includes(spec.method.toUpperCase());
+/** Methods that cannot write (RFC 9110 §9.2.1: safe), but TRACE, which no check sends. */
+const SAFE = ['GET', 'HEAD', 'OPTIONS'];
+
+/**
+ * Whether a request could write: any method but GET, HEAD and OPTIONS, and any request
+ * whose method override (http/method-override.ts) names another, which a server that
+ * honours it carries out instead.
+ */
+export function mayWrite(spec: Pick<RequestSpec, 'method'> & { credential?: Pick<RequestSpec['credential'], 'placed'> }): boolean {
+  const override = placedOverride(spec.credential?.placed);
+  return !SAFE.includes(spec.method.toUpperCase()) || (override !== undefined && !SAFE.includes(override));
 }
 
 /** Limits of a run (settings of config/settings.ts), each optional but the profile (absent: no limit). */

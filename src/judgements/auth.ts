@@ -116,7 +116,76 @@ export function credentialRefused(exchange: Exchange, words: string): void {
   const status = expectResponse(exchange).status;
   const accepted = status >= 200 && status < 300;
   expectThat(!accepted, `Expected status 401, received ${status}: the server accepted ${words}`, exchange, { expected: 'status 401', found: `status ${status}: accepted ${words}`, defect: LET_THROUGH });
+  expectThat(status === 401, `Expected status 401, received ${statusWords(exchange.response!)} to ${words}`, exchange, { expected: 'status 401', found: `status ${status} to ${words}` });
   expectErrorStatus(exchange, 401);
+}
+
+/**
+ * What the list with the key showed, for telling a leak apart from a refusal: whether it was
+ * empty, and the header fields that carry what the list is (a count, its entity tag, its
+ * length), with their values.
+ */
+export interface KeyedList {
+  empty: boolean;
+  headers: ReadonlyArray<[name: string, value: string]>;
+}
+
+/** Header fields whose value tells what a list holds: a count, an entity tag, a range, a length (of more than an empty array). */
+const LIST_HEADERS = /^(x-total-count|x-total|x-count|x-result-count|total-count|content-range|etag|last-modified|content-length)$/;
+
+/**
+ * The list with the key, as {@link revealsNothing} compares with it: from a 200 list, its
+ * list-telling header fields; from anything else, none (nothing to compare).
+ */
+export function keyedListOf(list: Exchange | undefined): KeyedList {
+  const response = list?.response;
+  if (!list || response?.status !== 200) return { empty: false, headers: [] };
+  const empty = isEmptyList(list);
+  const headers = Object.entries(response.headers).filter(([name, value]) => LIST_HEADERS.test(name) && !(name === 'content-length' && Number(value) <= 2));
+  return { empty, headers };
+}
+
+/**
+ * auth-rejects-generated-credentials, on a request outside the interface (another method,
+ * HEAD, OPTIONS; another spelling of the path; a path override on the root) that lacks the
+ * key: it reveals nothing of the categories (section 5: authentication applies to every
+ * operation, whichever way it is reached). HEAD is GET without content (RFC 9110 §9.3.2):
+ * any 2xx to it on the list's path is the list let through. Any other 2xx fails when it
+ * carries categories (a JSON array of them, or an empty one when the keyed list is empty
+ * too, or a created Category) or a header field the keyed list carried with the same value
+ * (`X-Total-Count: 3`, its ETag, its Content-Length). Any refusal passes (401, 404, 405, a
+ * 400 to what is not valid HTTP, a 204 to a CORS preflight), and so does a 2xx that tells
+ * nothing (an `Allow` list); a 5xx is no-server-error's.
+ * @param words the bypass in words (arbitraries/auth-bypass.ts `bypassWords`).
+ * @param onListPath whether the request was on the list's path (as written or spelled otherwise), where HEAD is the list.
+ * @throws CheckFailure with what was revealed, under the defect {@link LET_THROUGH}.
+ */
+export function revealsNothing(exchange: Exchange, words: string, keyed: KeyedList, onListPath: boolean): void {
+  const response = exchange.response;
+  if (!response || response.status < 200 || response.status > 299) return;
+  const value = exchange.request.method.toUpperCase() === 'HEAD' ? undefined : jsonValueOf(exchange);
+  const listed = Array.isArray(value) && (value.length > 0 || keyed.empty);
+  const created = !Array.isArray(value) && value !== null && typeof value === 'object' && 'id' in value;
+  const told = keyed.headers.filter(([name, keyedValue]) => response.headers[name] === keyedValue).map(([name, v]) => `\`${canonicalName(name)}: ${v}\``);
+  const head = exchange.request.method.toUpperCase() === 'HEAD' && onListPath;
+  if (!listed && !created && told.length === 0 && !head) return;
+  const what = [
+    ...(listed ? ['the list'] : []),
+    ...(created ? [`category ${lexemeOf((value as { id?: unknown }).id)} created`] : []),
+    ...(told.length > 0 ? [told.join(', ')] : []),
+  ];
+  const found = `${statusWords(response)}${what.length > 0 ? ` with ${what.join(' and ')}` : ''}`;
+  const why = head && !listed && !created ? ': HEAD is GET without content (RFC 9110 §9.3.2), the list let through' : '';
+  throw new CheckFailure(`${words} answered ${found}${why}: expected a refusal, and nothing of the categories without a valid key`, exchange, {
+    expected: 'a refusal without a valid key',
+    found: `status ${found}`,
+    defect: LET_THROUGH,
+  });
+}
+
+/** A header field's name as clients commonly write it: `X-Total-Count`, `ETag`. */
+function canonicalName(name: string): string {
+  return name === 'etag' ? 'ETag' : name.replace(/(^|-)([a-z])/g, (_m, dash: string, c: string) => dash + c.toUpperCase());
 }
 
 /**

@@ -110,7 +110,10 @@ export class CheckCollector {
 
   /** Categories the target reported as created, grouped by check. */
   get created(): CreatedCategory[] {
-    return [...this.#created.values()].flat();
+    const all = [...this.#created.values()].flat();
+    // A category a list showed before its create's answer arrived is that create's.
+    const announced = new Set(all.filter((category) => !category.unannounced).map((category) => category.id));
+    return all.filter((category) => !category.unannounced || !announced.has(category.id));
   }
 
   #accept(test: SuiteTest): void {

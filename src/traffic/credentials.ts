@@ -7,6 +7,7 @@
 import { KEY_PLACEHOLDER, type Redactor } from '../secrets/redactor.js';
 import type { HarPair } from './har-reader.js';
 import { KEY_FORM_FIELD, KEY_HEADERS, KEY_QUERY_PARAMETERS } from '../http/key-placement.js';
+import { javaHashCode } from '../arbitraries/invalid-credential.js';
 
 /**
  * What the judge knows of the valid key. The spec does not say how keys are issued
@@ -31,7 +32,10 @@ export interface KnownKey {
  *   scheme case-insensitive), for the key the judge knows;
  * - one edit from it: `key-char-added`, `key-char-removed`, `key-char-changed`,
  *   `key-case-swapped`; the key base64-encoded or followed by a second credential:
- *   `bearer-base64`, `key-twice`; in this tool's own captures any other token is `unknown-key`;
+ *   `bearer-base64`, `key-twice`; the key with a second word, after another key,
+ *   percent-encoded, with characters outside ASCII, or another token of its Java hash:
+ *   `key-second-word`, `key-and-another`, `key-percent-encoded`, `key-non-ascii`,
+ *   `key-hash-collision`; in this tool's own captures any other token is `unknown-key`;
  * - else `unverified`: perhaps another client's key.
  */
 export function credentialName(authorization: string | undefined, known: KnownKey): string {
@@ -74,7 +78,32 @@ function encodedKind(token: string, key: string): string | undefined {
   const forms = new Set([base64, base64.replace(/=+$/, ''), Buffer.from(key).toString('base64url')]);
   if (forms.has(token)) return 'bearer-base64';
   if (token.startsWith(key) && /^\s*,/.test(token.slice(key.length))) return 'key-twice';
+  if (token.startsWith(key) && /^[ \t]+\S/.test(token.slice(key.length))) return 'key-second-word';
+  if (token.endsWith(key) && /,\s*(bearer\s+)?$/i.test(token.slice(0, -key.length))) return 'key-and-another';
+  if (token.includes('%') && [decoded(token), decoded(decoded(token) ?? '')].includes(key)) return 'key-percent-encoded';
+  if (/[^\x00-\x7f]/.test(token) && (token.startsWith(key) || onlyOutsideAsciiDiffers(token, key))) return 'key-non-ascii';
+  if (token.length === key.length && javaHashCode(token) === javaHashCode(key)) return 'key-hash-collision';
   return undefined;
+}
+
+/** A token percent-decoded once (RFC 3986 §2.1), or undefined when it does not decode. */
+function decoded(token: string): string | undefined {
+  try {
+    return decodeURIComponent(token);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether a token is the key with characters outside ASCII in some places (a confusable, a
+ * fullwidth form), read as a capture holds it: each character, or the UTF-8 bytes of one as
+ * Latin-1 characters (what a server's Latin-1 reading of the field shows).
+ */
+function onlyOutsideAsciiDiffers(token: string, key: string): boolean {
+  const ascii = token.replace(/[^\x00-\x7f]+/g, '\u0000');
+  if (ascii.length !== key.length) return false;
+  return [...ascii].every((c, i) => c === key[i] || c === '\u0000');
 }
 
 /** Whether a credential is a valid key (under any spelling of the scheme). */

@@ -17,7 +17,8 @@ import { CheckFailure, hasCode } from '../core/errors.js';
 import { requestLine, targetAsWritten } from '../core/exchange.js';
 import { carriedKey } from '../http/key-placement.js';
 import type { RequestVariation } from '../http/request-variations.js';
-import { challengesInvalidToken, credentialRefused, isEmptyList, keyElsewhereRefused, refusedWithoutKey, spelledPathClosed } from '../judgements/auth.js';
+import { challengesInvalidToken, credentialRefused, isEmptyList, keyedListOf, keyElsewhereRefused, refusedWithoutKey, revealsNothing, spelledPathClosed, type KeyedList } from '../judgements/auth.js';
+import { capturedBypassWords, overridesPathTo } from '../arbitraries/auth-bypass.js';
 import { spellingOf, type PathSpelling } from '../http/path-spellings.js';
 import { chunkedBodyAnswered, chunkedCreatedExactly, chunkedNotAsked } from '../judgements/transport.js';
 import { clientIdNotAdopted, createdExactly, createdListed, deepBodyAnswered, idsFresh, PARSER_LIMITS_WORDS, type SentCategory } from '../judgements/create.js';
@@ -127,6 +128,8 @@ export class TrafficJudge {
   #lastRemembered: string | undefined;
   /** Whether the latest complete list with the key was an empty array; undefined before one (auth-path-spellings). */
   #lastListEmpty: boolean | undefined;
+  /** What the latest complete list with the key told (auth-rejects-generated-credentials: a refusal that tells the same revealed it). */
+  #keyedList: KeyedList = keyedListOf(undefined);
 
   /**
    * @param baseUrl the interface's base URL, ending with `/v1` (9/R2).
@@ -180,6 +183,13 @@ export class TrafficJudge {
       this.#judgeSpelling(exchange, spelling, judge);
       return findings;
     }
+    // A request without the key around the interface's methods or paths (a CORS preflight is left alone, as above).
+    const around = !operation && !spelling && variation?.id !== 'cors-preflight' && isInvalidCredential(exchange.credential);
+    const bypassed = around && exchange.response && !exchange.superseded && !waitedOut(exchange.response) ? this.#bypassedPath(exchange) : undefined;
+    if (bypassed) {
+      this.#judgeBypass(exchange, bypassed, judge);
+      return findings;
+    }
     if (!operation || !exchange.response || exchange.superseded || waitedOut(exchange.response)) {
       this.counts.other++;
       if (!operation && variation?.id !== 'cors-preflight') this.#noteOrigin(exchange.request.url);
@@ -205,7 +215,7 @@ export class TrafficJudge {
       // Not every credential has a check of its own per operation (a scheme other than Bearer on a list): the property below judges those.
       if (this.#definitions.has(scoped)) judge(scoped, () => void refusedWithoutKey(exchange));
       // The property's own rule: 401 with an Error body whose status is 401 (the status alone, when the capture lost the body).
-      const refused = lostResponseBody(exchange) ? () => void expectStatus(exchange, 401) : () => void credentialRefused(exchange, `the credential the capture names ${credential}`);
+      const refused = lostResponseBody(exchange) ? () => void expectStatus(exchange, 401) : () => void credentialRefused(exchange, capturedBypassWords(exchange.request, credential));
       if (operation === 'list' || operation === 'create') judge('auth-rejects-generated-credentials', refused);
       if (credential !== 'missing') judge('unauthorized-invalid-token', () => !INVALID_WITHOUT_SCHEME.has(credential) && void challengesInvalidToken(exchange));
     }
@@ -234,7 +244,34 @@ export class TrafficJudge {
   #judgeSpelling(exchange: CapturedExchange, spelling: PathSpelling, judge: Judge): void {
     this.counts.judged++;
     this.#judgeInvariants(exchange, judge);
-    if (isInvalidCredential(exchange.credential)) judge('auth-path-spellings', () => void spelledPathClosed(exchange, spelling.words, this.#lastListEmpty === true));
+    if (!isInvalidCredential(exchange.credential)) return;
+    judge('auth-path-spellings', () => void spelledPathClosed(exchange, spelling.words, this.#lastListEmpty === true));
+    judge('auth-rejects-generated-credentials', () => void revealsNothing(exchange, capturedBypassWords(exchange.request, exchange.credential), this.#keyedList, true));
+  }
+
+  /**
+   * Where a request outside the interface reaches the list around its method or path: the
+   * list's own path by another method (HEAD, OPTIONS, any), or the origin with a header
+   * that overrides the path to it (X-Original-URL); undefined for any other request.
+   */
+  #bypassedPath(exchange: CapturedExchange): 'list-path' | 'path-override' | undefined {
+    if (!this.#atOrigin(exchange)) return undefined;
+    const written = targetAsWritten(exchange.request.url);
+    if (written.path === `${this.#basePath}/categories`) return 'list-path';
+    return overridesPathTo(exchange.request.headers, `${this.#basePath}/categories`) ? 'path-override' : undefined;
+  }
+
+  /**
+   * A request without the key that reaches around the interface's methods or paths
+   * (arbitraries/auth-bypass.ts): judged by what holds for any request (the invariants'
+   * premises), and by auth-rejects-generated-credentials as the active run judges its own:
+   * nothing of the categories revealed.
+   */
+  #judgeBypass(exchange: CapturedExchange, where: 'list-path' | 'path-override', judge: Judge): void {
+    this.counts.judged++;
+    this.#judgeInvariants(exchange, judge);
+    const credential = exchange.credential;
+    judge('auth-rejects-generated-credentials', () => void revealsNothing(exchange, capturedBypassWords(exchange.request, credential), this.#keyedList, where === 'list-path'));
   }
 
   /** Whether an exchange went to the interface's origin, under its base path. */
@@ -283,7 +320,10 @@ export class TrafficJudge {
     // An authorized list answers 200 with an array: with the key known, whatever came back; else what a 200 holds.
     if (list.credential === 'valid' || status === 200) judge('list-answers-200-array', () => (complete || status !== 200) && void listAnswers200Array(list));
     if (status !== 200 || !complete) return;
-    if (list.credential === 'valid') this.#lastListEmpty = isEmptyList(list);
+    if (list.credential === 'valid') {
+      this.#lastListEmpty = isEmptyList(list);
+      this.#keyedList = keyedListOf(list);
+    }
     judge('list-items-are-categories', () => void listItemsAreCategories(list));
     judge('list-ids-unique', () => void listIdsUnique(list));
     let listed: ListedItems;

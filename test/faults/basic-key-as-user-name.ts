@@ -16,6 +16,8 @@ export default {
   }),
   expected: {
     failed: ['auth-rejects-generated-credentials'],
+    // Its sequences draw a credential from the whole grammar: the Basic form only in some runs.
+    mayFail: ['model-based-sequences'],
   },
   counterexamples: {
     'auth-rejects-generated-credentials': (shown) => shown.includes('as a Basic user name (Basic base64(KEY:))'),

@@ -17,6 +17,6 @@ export default {
     },
   }),
   expected: {
-    failed: ['auth-path-spellings'],
+    failed: ['auth-path-spellings', 'auth-rejects-generated-credentials'],
   },
 } satisfies Fault;

@@ -6,7 +6,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
-import { LET_THROUGH, challengesInvalidToken, credentialRefused, isEmptyList, keyElsewhereRefused, refusedWithoutKey, spelledCreatesAbsent, spelledPathClosed } from '../../src/judgements/auth.js';
+import { LET_THROUGH, challengesInvalidToken, credentialRefused, isEmptyList, keyedListOf, keyElsewhereRefused, refusedWithoutKey, revealsNothing, spelledCreatesAbsent, spelledPathClosed } from '../../src/judgements/auth.js';
 import { jarCookies, keyPlacements, placementWords } from '../../src/http/key-placement.js';
 import { signalsDeprecation } from '../../src/judgements/deprecation.js';
 import { answered, judged, unanswered } from '../support/exchanges.js';
@@ -65,17 +65,70 @@ describe('auth-rejects-generated-credentials: an invalid credential is answered 
   test.each([
     ['401 with an Error body', error(401), 'passed'],
     ['near miss: 401 with the Error status field 400', error(401, 400), { expected: 'status field 401', found: 'status field 400', breaks: ['R-7-STATUS'], pointer: '/status' }],
-    ['near miss: 403', error(403), { expected: 'status 401', found: 'status 403' }],
+    ['near miss: 403', error(403), { expected: 'status 401', found: `status 403 to ${words}` }],
     ['near miss: 200, the credential accepted', answered(200, []), { expected: 'status 401', found: `status 200: accepted ${words}`, defect: LET_THROUGH }],
     ['near miss: 299, the credential accepted', answered(299, []), { expected: 'status 401', found: `status 299: accepted ${words}`, defect: LET_THROUGH }],
-    ['near miss: 300 is no acceptance, and no 401', answered(300, ''), { expected: 'status 401', found: 'status 300' }],
-    ['near miss: 199 is no acceptance, and no 401', answered(199, ''), { expected: 'status 401', found: 'status 199' }],
+    ['near miss: 300 is no acceptance, and no 401', answered(300, ''), { expected: 'status 401', found: `status 300 to ${words}` }],
+    ['near miss: 199 is no acceptance, and no 401', answered(199, ''), { expected: 'status 401', found: `status 199 to ${words}` }],
+    ['near miss: 500, the credential crashed the comparison', error(500), { expected: 'status 401', found: `status 500 to ${words}` }],
   ] as const)('%s', (_what, exchange, outcome) => {
     expect(judged(() => credentialRefused(exchange, words))).toEqual(outcome);
   });
 
   test('the message names what the server accepted', () => {
     expect(() => credentialRefused(answered(200, []), words)).toThrow(`Expected status 401, received 200: the server accepted ${words}`);
+  });
+
+  test('the message names what the server answered another status to', () => {
+    expect(() => credentialRefused(error(500), words)).toThrow(`Expected status 401, received 500 to ${words}`);
+  });
+});
+
+describe('auth-rejects-generated-credentials: a request outside the interface without the key reveals nothing of the categories', () => {
+  const keyedList = answered(200, [{ id: 1, name: 'a' }], { headers: { 'x-total-count': '1', etag: '"v1"', 'content-length': '20' } });
+  const keyed = keyedListOf(keyedList);
+  const words = '`HEAD` without a key';
+  const reveal = (found: string) => ({ expected: 'a refusal without a valid key', found: `status ${found}`, defect: LET_THROUGH });
+  test.each([
+    ['401 to HEAD', answered(401, '', { method: 'HEAD' }), true, 'passed'],
+    ['405 to HEAD', answered(405, '', { method: 'HEAD' }), true, 'passed'],
+    ['near miss: 200 to HEAD on the list path, nothing told', answered(200, '', { method: 'HEAD' }), true, reveal('200')],
+    ['near miss: 200 to HEAD with the list\'s count', answered(200, '', { method: 'HEAD', headers: { 'x-total-count': '1' } }), true, reveal('200 with `X-Total-Count: 1`')],
+    ['200 to HEAD on the root (a path override): a page, nothing told', answered(200, '', { method: 'HEAD', path: '/' }), false, 'passed'],
+    ['204 to OPTIONS, an Allow list', answered(204, '', { method: 'OPTIONS', headers: { allow: 'GET, POST' } }), true, 'passed'],
+    ['200 to OPTIONS, an empty array where the keyed list holds one', answered(200, [], { method: 'OPTIONS' }), true, 'passed'],
+    ['near miss: 200 to OPTIONS with the list', answered(200, [{ id: 1, name: 'a' }], { method: 'OPTIONS' }), true, reveal('200 with the list')],
+    ['near miss: 200 to OPTIONS with the keyed list\'s entity tag', answered(200, '', { method: 'OPTIONS', headers: { etag: '"v1"' } }), true, reveal('200 with `ETag: "v1"`')],
+    ['200 to OPTIONS with another entity tag', answered(200, '', { method: 'OPTIONS', headers: { etag: '"v2"' } }), true, 'passed'],
+    ['near miss: 200 to OPTIONS with the keyed list\'s length', answered(200, 'x'.repeat(20), { method: 'OPTIONS', headers: { 'content-length': '20' } }), true, reveal('200 with `Content-Length: 20`')],
+    ['near miss: 201 with a created category', answered(201, { id: 7, name: 'x' }, { method: 'PUT' }), true, reveal('201 with category 7 created')],
+    ['299 that tells nothing', answered(299, 'ok', { method: 'OPTIONS' }), true, 'passed'],
+    ['near miss: 300 is no success', answered(300, [{ id: 1 }], { method: 'OPTIONS' }), true, 'passed'],
+    ['a 500 is no-server-error\'s', answered(500, [{ id: 1 }], { method: 'OPTIONS' }), true, 'passed'],
+    ['no answer, no evidence', unanswered('TIMEOUT', { method: 'HEAD' }), true, 'passed'],
+  ] as const)('%s', (_what, exchange, onListPath, outcome) => {
+    expect(judged(() => revealsNothing(exchange, words, keyed, onListPath))).toEqual(outcome);
+  });
+
+  test('an empty array reveals the list when the keyed list is empty too', () => {
+    const empty = keyedListOf(answered(200, []));
+    expect(judged(() => revealsNothing(answered(200, [], { method: 'OPTIONS' }), words, empty, true))).toEqual(reveal('200 with the list'));
+  });
+
+  test('the message names the change, what was told, and why HEAD is the list', () => {
+    expect(() => revealsNothing(answered(200, '', { method: 'HEAD', headers: { 'x-total-count': '1' } }), words, keyed, true)).toThrow(
+      '`HEAD` without a key answered 200 with `X-Total-Count: 1`: HEAD is GET without content (RFC 9110 §9.3.2), the list let through: expected a refusal, and nothing of the categories without a valid key',
+    );
+    expect(() => revealsNothing(answered(200, '', { method: 'HEAD' }), words, keyed, true)).toThrow('`HEAD` without a key answered 200: HEAD is GET without content (RFC 9110 §9.3.2), the list let through: expected a refusal');
+  });
+
+  test.each([
+    ['a 200 list: its count, entity tag and length', keyedList, { empty: false, headers: [['x-total-count', '1'], ['etag', '"v1"'], ['content-length', '20']] }],
+    ['near miss: a length of 2, an empty array\'s, tells nothing', answered(200, [], { headers: { 'content-length': '2' } }), { empty: true, headers: [] }],
+    ['near miss: a 401 tells nothing to compare', answered(401, '', { headers: { etag: '"v1"' } }), { empty: false, headers: [] }],
+    ['no list', undefined, { empty: false, headers: [] }],
+  ] as const)('keyedListOf: %s', (_what, list, shown) => {
+    expect(keyedListOf(list)).toEqual(shown);
   });
 });
 

@@ -291,11 +291,12 @@ describe('docs/checks.md', () => {
 describe('the request budget of a full run', () => {
   /**
    * Requests a full run sends against the embedded server, declared: 411–446 over seeds
-   * (2026-11-25), then some 25 more for the path spellings and the deep bodies (issue 44).
+   * (2026-11-25), then some 25 more for the path spellings and the deep bodies (issue 44),
+   * then 49 more for the grammar of bypasses (issue 57): 514–535 over seeds 1–8.
    * A change that sends more than 10 % more, or 10 % fewer (coverage lost), fails here
    * until the budget is changed with it, on purpose.
    */
-  const FULL_RUN_REQUESTS = 460;
+  const FULL_RUN_REQUESTS = 525;
   test('seed 1: within 10 % of the budget', async () => {
     const seed = 1;
     const outcome = await runConformance({ reportDir: null, seed, out: null });

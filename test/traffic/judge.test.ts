@@ -480,6 +480,29 @@ describe('a captured request is held only to the rules whose premise it meets (s
     expect((await judge([preflight(204)])).get('cors-preflight-answered')!.status).toBe('passed');
   });
 
+  test('a request without the key around the interface (another method, an override, a forwarding header, a path override): the active property, its change named', async () => {
+    const keyed = { ...list([{ id: 1, name: 'Cats' }]), responseHeaders: { 'X-Total-Count': '1' } };
+    const keyless = (spec: Partial<EntrySpec>): EntrySpec => ({ ...list([]), startMs: 100, authorization: null, ...spec });
+    const failure = async (spec: EntrySpec, alsoFailed: string[] = []) => {
+      const checks = await judge([keyed, spec], { apiKey: KEY });
+      expect(musts(checks).sort()).toEqual(['auth-rejects-generated-credentials', ...alsoFailed]);
+      return checks.get('auth-rejects-generated-credentials')!.failure!.message;
+    };
+    expect(await failure(keyless({ method: 'HEAD', responseBody: '', responseHeaders: { 'X-Total-Count': '1' } }))).toContain('`HEAD` without a key answered 200 with `X-Total-Count: 1`');
+    expect(await failure(keyless({ method: 'OPTIONS', requestHeaders: { 'X-HTTP-Method-Override': 'GET' }, responseBody: JSON.stringify([{ id: 1, name: 'Cats' }]) }))).toContain('`OPTIONS` + `X-HTTP-Method-Override: GET` without a key answered 200 with the list');
+    expect(await failure(keyless({ requestHeaders: { 'X-Forwarded-For': '127.0.0.1' }, responseBody: JSON.stringify([{ id: 1, name: 'Cats' }]) }), ['list-401-missing'])).toContain('the server accepted `X-Forwarded-For: 127.0.0.1` without a key');
+    expect(await failure(keyless({ url: new URL('/', BASE).href, requestHeaders: { 'X-Original-URL': '/v1/categories' }, responseBody: JSON.stringify([{ id: 1, name: 'Cats' }]) }))).toContain('`X-Original-URL: /v1/categories` without a key answered 200 with the list');
+    // Near misses: refused, or with the key, or a path override naming another path.
+    for (const spec of [
+      keyless({ method: 'HEAD', status: 401, responseBody: '' }),
+      keyless({ method: 'OPTIONS', status: 405, responseBody: error(405) }),
+      { ...keyless({ method: 'HEAD', responseBody: '' }), authorization: `Bearer ${KEY}` },
+      keyless({ url: new URL('/', BASE).href, requestHeaders: { 'X-Original-URL': '/v1/other' }, responseBody: JSON.stringify([{ id: 1, name: 'Cats' }]) }),
+    ]) {
+      expect(musts(await judge([keyed, spec], { apiKey: KEY })), JSON.stringify(spec)).toEqual([]);
+    }
+  });
+
   test('the key in a query parameter, a key header or a cookie, let through: auth-key-outside-authorization, not the 401 checks', async () => {
     const keyless = (requestHeaders: Record<string, string>, path = '/categories'): EntrySpec => ({ ...list([]), path, authorization: null, requestHeaders });
     for (const [spec, where] of [

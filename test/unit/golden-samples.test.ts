@@ -15,6 +15,7 @@ import { deepBodiesBeyondLimits, deepBodiesWithinLimits } from '../../src/arbitr
 import { fieldText } from '../../src/arbitraries/field-text.js';
 import { bodyMutation, invalidBody, invalidBodyCoverage } from '../../src/arbitraries/invalid-body.js';
 import { credentialCoverage, exampleCredentials, invalidCredential } from '../../src/arbitraries/invalid-credential.js';
+import { bypass, bypassCoverage, bypassWords, type Bypass, type Operation } from '../../src/arbitraries/auth-bypass.js';
 import { longText } from '../../src/arbitraries/long-text.js';
 import { newCategory, newCategoryCoverage } from '../../src/arbitraries/new-category.js';
 import { schemaValue } from '../../src/arbitraries/schema-value.js';
@@ -49,6 +50,9 @@ const SOURCES: ReadonlyArray<[string, () => readonly unknown[]]> = [
   ['schemaValue', () => drawn(schemaValue(schemas.NewCategory, { text: unicodeText({ maxLength: 8 }) }))],
   ['newCategoryCoverage', () => newCategoryCoverage((what) => `pcs-0123 ${what}`)],
   ['credentialCoverage', () => credentialCoverage(KEY)],
+  ['bypass (full)', () => drawn(bypass(KEY, fc.constant<Operation>({ operation: 'list' }), false))],
+  ['bypassCoverage (full)', () => bypassCoverage(KEY, false, { operation: 'create', body: { json: { name: 'n' } } }).map(({ label }) => label)],
+  ['bypassCoverage (read-only)', () => bypassCoverage(KEY, true, { operation: 'list' }).map(({ label }) => label)],
   ['exampleCredentials', () => exampleCredentials(KEY, 'ab12')],
   ['invalidBodyCoverage', () => invalidBodyCoverage(schemas.NewCategory, { name: 'Cats', description: 'Felines' })],
   ['deepBodiesWithinLimits', () => deepBodiesWithinLimits((label) => `pcs-0123 ${label}`)],
@@ -68,6 +72,10 @@ const SHRUNK: ReadonlyArray<[string, () => unknown]> = [
   ['fieldText, a control character', () => counterexample(fieldText(), (text) => !/[\u0000-\u001f\u007f]/.test(text))],
   ['newCategory, a name of 50 code points or more', () => counterexample(newCategory(), (value) => [...value.name].length < 50)],
   ['invalidCredential, a token with a comma', () => counterexample(invalidCredential(KEY), (credential) => !credential.header?.includes(','))],
+  // A server that trusts any client-address header: the fewest changes that get through are one such header alone, without a key.
+  ['bypass, a client-address header', () => bypassWords(counterexample(bypass(KEY, fc.constant<Operation>({ operation: 'list' }), false), (b) => b.context?.kind !== 'address') as Bypass)],
+  // A server that lets HEAD through: HEAD alone, without a key.
+  ['bypass, HEAD', () => bypassWords(counterexample(bypass(KEY, fc.constant<Operation>({ operation: 'list' }), true), (b) => b.method?.verb !== 'HEAD') as Bypass)],
 ];
 
 function counterexample<T>(arbitrary: fc.Arbitrary<T>, holds: (value: T) => boolean): unknown {

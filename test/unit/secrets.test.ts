@@ -302,7 +302,8 @@ describe('shown credentials replay exactly what was sent', () => {
     // (one shell for every case: case i's key is in K_i).
     const script = cases.map(({ credential }, i) => `export PETSTORE_API_KEY="$K_${i}"; printf '%s\\0' "${credential.shown}"`).join('\n');
     const keys = Object.fromEntries(cases.map(({ apiKey }, i) => [`K_${i}`, apiKey]));
-    const printed = execFileSync(shell, ['-c', script], { env: { PATH: process.env.PATH, ...keys }, encoding: 'utf8' }).split('\0').slice(0, -1);
+    // Read as bytes, one character each: a header goes on the wire so (undici writes each character as a Latin-1 byte), the UTF-8 of a non-ASCII token included.
+    const printed = execFileSync(shell, ['-c', script], { env: { PATH: process.env.PATH, ...keys }, encoding: 'latin1' }).split('\0').slice(0, -1);
     expect(printed).toHaveLength(cases.length);
     for (const [i, { kind, apiKey, credential }] of cases.entries()) {
       expect(printed[i], `${kind} for key ${apiKey}: shown ${credential.shown}`).toBe(credential.header);
