@@ -8,7 +8,7 @@ import { invalidBody } from '../src/arbitraries/invalid-body.js';
 import { bypass, bypassCoverage, bypassRequest, bypassWords, type Operation } from '../src/arbitraries/auth-bypass.js';
 import { coverageLabels } from '../src/arbitraries/coverage.js';
 import { newCategory } from '../src/arbitraries/new-category.js';
-import { sizedNewCategory } from '../src/arbitraries/sized-new-category.js';
+import { largestNewCategory, sizedNewCategory } from '../src/arbitraries/sized-new-category.js';
 import { check } from '../src/check/define.js';
 import { expectEachCase, expectStatus } from '../src/check/expect.js';
 import { challengesInvalidToken, credentialRefused, keyedListOf, keyElsewhereRefused, noneCreatedWithoutKey, refusedWithoutKey, revealsNothing } from '../src/judgements/auth.js';
@@ -66,8 +66,8 @@ export default function register(): void {
   const readOnlyRun = settings.profile === 'read-only';
   /** Valid bodies carry this description, so a create that slipped through is found in the list. */
   const tag = `pcs-${settings.runId} created without a valid key`;
-  const taggedCreate: Operation = { operation: 'create', body: { json: { name: testDataName(settings.runId, 'auth-rejects-generated-credentials', 'without a valid key'), description: tag } } };
-  const coverage = bypassCoverage(settings.apiKey, readOnlyRun, taggedCreate);
+  const tagged = { name: testDataName(settings.runId, 'auth-rejects-generated-credentials', 'without a valid key'), description: tag };
+  const coverage = bypassCoverage(settings.apiKey, readOnlyRun, { operation: 'create', body: { json: tagged } }, { operation: 'create', body: { json: largestNewCategory(tagged) } });
 
   check(
     {

@@ -51,7 +51,7 @@ export default function register(): void {
 
   invariant({
     id: 'path-spellings-no-server-error',
-    title: 'no request on another spelling of an operation’s path (a trailing slash, //, /./, %63, other case, ;x=1, an empty query) is answered with a server error (5xx)',
+    title: 'no request on another spelling of an operation’s path (a trailing slash, //, /./, %63, other case, ;x=1, an empty query), nor another method on its path (HEAD, OPTIONS), is answered with a server error (5xx; 501 to a method not implemented aside)',
     clause: '5',
     level: 'should',
     requirements: ['H-ANY-REQUEST-NO-5XX'],

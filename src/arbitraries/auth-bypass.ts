@@ -19,6 +19,7 @@ import { PATH_SPELLINGS } from '../http/path-spellings.js';
 import type { PlacedParts } from '../http/key-placement.js';
 import type { RequestBody } from '../http/request.js';
 import { NO_CREDENTIAL } from '../http/credential.js';
+import { LARGEST_BODY_BYTES } from '../http/request-variations.js';
 import { METHOD_OVERRIDE_HEADERS, METHOD_OVERRIDE_PARAMETER } from '../http/method-override.js';
 import { covers, type CoverageInput } from './coverage.js';
 import { credentialCoverage, credentialWords, invalidCredential, type InvalidCredential } from './invalid-credential.js';
@@ -201,8 +202,9 @@ export function bypass(apiKey: string, operation: fc.Arbitrary<Operation>, readO
  * for the commonest three, a private address; each path override; each claiming parameter).
  * Path spellings are auth-path-spellings' coverage, generated here in combinations only.
  * @param create a create's operation with a valid body (tagged, so one stored is found).
+ * @param largest a create's operation with the largest valid body the interface sends.
  */
-export function bypassCoverage(apiKey: string, readOnly: boolean, create: Operation): Array<CoverageInput<Bypass>> {
+export function bypassCoverage(apiKey: string, readOnly: boolean, create: Operation, largest: Operation = create): Array<CoverageInput<Bypass>> {
   const list: Operation = { operation: 'list' };
   const credentials = credentialCoverage(apiKey)
     .filter(({ value: { operations } }) => !readOnly || operations !== 'create')
@@ -226,6 +228,8 @@ export function bypassCoverage(apiKey: string, readOnly: boolean, create: Operat
   const writes: Bypass[] = readOnly
     ? []
     : [
+        // 401 wins whatever the body's size (4.2/R3): a server that checks the size first answers 413.
+        { credential: missing, operation: largest },
         { credential: missing, operation: create, method: { override: { via: METHOD_OVERRIDE_HEADERS[0], to: 'GET' } } },
         { credential: missing, operation: list, method: { override: { via: METHOD_OVERRIDE_HEADERS[0], to: 'POST' } } },
         { credential: missing, operation: list, method: { override: { via: METHOD_OVERRIDE_PARAMETER, to: 'POST' } } },
@@ -240,7 +244,11 @@ export function bypassCoverage(apiKey: string, readOnly: boolean, create: Operat
   return bypasses
     .map((b, i) => ({ b, i }))
     .sort((x, y) => changes(x.b) - changes(y.b) || x.i - y.i)
-    .map(({ b }) => covers(`${b.operation.operation === 'list' ? 'listCategories' : 'createCategory with a valid body'}, ${bypassWords(printable(b))}`, printable(b)));
+    .map(({ b }) => covers(`${operationWords(b.operation)}, ${bypassWords(printable(b))}`, printable(b)));
+  function operationWords(operation: Operation): string {
+    if (operation.operation === 'list') return 'listCategories';
+    return operation === largest && largest !== create ? `createCategory with the largest valid body (${LARGEST_BODY_BYTES} bytes)` : 'createCategory with a valid body';
+  }
 }
 
 /** A request as recorded or captured: what {@link capturedBypassWords} reads. */

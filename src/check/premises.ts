@@ -11,6 +11,7 @@ import { isJsonMediaType } from '../http/media-type.js';
 import { LARGEST_BODY_BYTES, PARSER_DEPTH_FLOOR, PARSER_WIDTH_FLOOR, requestVariation, type RequestVariation } from '../http/request-variations.js';
 import { exceedsExtent } from '../json/extent.js';
 import { spellingOf } from '../http/path-spellings.js';
+import { targetAsWritten } from '../core/exchange.js';
 
 /** The statuses the interface defines for errors (4.1, 4.2, section 7): their Error shape holds for any request. */
 export const INTERFACE_ERROR_STATUSES: readonly number[] = [400, 401];
@@ -24,6 +25,8 @@ export function variationOf(request: PremiseRequest): RequestVariation | undefin
   const method = request.method.toUpperCase();
   const { headers } = request;
   if (request.url !== undefined && spellingOf(request.url)) return requestVariation('path-spelling');
+  // Every path of the service is below a base URL ending in /v1 (9/R2): one without that segment is another resource's.
+  if (request.url !== undefined && !/\/v1(\/|$)/.test(targetAsWritten(request.url).path)) return requestVariation('other-path');
   if (method === 'OPTIONS' && headers['access-control-request-method'] !== undefined) return requestVariation('cors-preflight');
   if (method !== 'GET' && method !== 'POST') return requestVariation('other-method');
   const chunked = /(^|,)\s*chunked\s*$/i.test(headers['transfer-encoding'] ?? '');
@@ -83,6 +86,9 @@ function bodyUntold(request: PremiseRequest): boolean {
   return request.body === undefined && (request.bodyBytes ?? 0) >= SHORTEST_BEYOND;
 }
 
+/** Variations whose request may reach another resource than the interface's (a static handler, a firewall, the root): its errors are its own. */
+const OTHER_RESOURCE: ReadonlySet<string> = new Set(['path-spelling', 'other-path']);
+
 /** The premises, by name. */
 export const PREMISES = {
   interface: {
@@ -94,10 +100,10 @@ export const PREMISES = {
     holds: (request) => kindOf(request) !== 'outside',
   },
   'interface-error': {
-    words: `a request of the interface as the suite writes it, or any request on its paths but HEAD answered ${INTERFACE_ERROR_STATUSES.join(' or ')} (the errors the interface defines)`,
-    // Another spelling of a path may reach another route (a static handler, a firewall): its errors are its own.
+    words: `a request of the interface as the suite writes it, or any request but HEAD on its paths as written answered ${INTERFACE_ERROR_STATUSES.join(' or ')} (the errors the interface defines)`,
+    // Another spelling of a path, or another path, may reach another route (a static handler, a firewall): its errors are its own.
     // An answer to HEAD has no content (RFC 9110 §9.3.2): no Error body to judge.
-    holds: (request, status) => (isInterfaceRequest(request, status) && !bodyUntold(request)) || (status !== undefined && INTERFACE_ERROR_STATUSES.includes(status) && variationOf(request)?.id !== 'path-spelling' && request.method.toUpperCase() !== 'HEAD'),
+    holds: (request, status) => (isInterfaceRequest(request, status) && !bodyUntold(request)) || (status !== undefined && INTERFACE_ERROR_STATUSES.includes(status) && !OTHER_RESOURCE.has(variationOf(request)?.id ?? '') && request.method.toUpperCase() !== 'HEAD'),
   },
   'chunked-create': {
     words: 'a valid create whose body is framed with Transfer-Encoding: chunked, to a server that answers in HTTP/1.1',

@@ -36,7 +36,9 @@ export class RunState {
   readonly repeats: Exchange[] = [];
   /** The ids of {@link created}, for telling a repeat at once. */
   readonly #createdIds = new Set<string>();
-  #ownNamePattern: RegExp | undefined;
+  #ownPattern: RegExp | undefined;
+  /** Strings starting with the run's prefix in the categories it knows of (#noteListedOwn). */
+  #ownStringsKnown = 0;
   /** This run's categories that keyed lists showed before any create's answer told of them, by id. */
   readonly #listedOwn = new Map<string, CreatedCategory>();
   /** The HTTP version of the target's latest answer (`HTTP/1.0`, `HTTP/1.1`); undefined before any answer. */
@@ -91,31 +93,40 @@ export class RunState {
         if (!category) return;
         if (category.id !== 'unknown' && this.#createdIds.has(category.id)) this.repeats.push(withBodyCapped(exchange));
         this.#createdIds.add(category.id);
+        this.#ownStringsKnown += this.#ownStrings(exchange.response!.body);
         this.created.push(category);
       },
     });
   }
 
   /**
-   * Notes the categories of this run's (named `pcs-<runId> <check id> …`, context.ts) that a
-   * keyed list shows and no create's answer has told of yet. A list is parsed only when it
-   * names more of the run's categories than the run knows of.
+   * Notes the categories of this run's that a keyed list shows and no create's answer has
+   * told of yet: a name or a description that starts `pcs-<runId> ` (context.ts names what a
+   * check writes so, and tags descriptions so). A list is parsed only when it holds more
+   * such strings than the categories the run knows of hold.
    */
   #noteListedOwn(exchange: Exchange): void {
     const response = exchange.response;
     if (exchange.request.method !== 'GET' || exchange.credential !== 'valid' || response?.status !== 200) return;
-    const named = response.body.match(this.#ownName)?.length ?? 0;
-    if (named <= this.#createdIds.size) return;
+    if (this.#ownStrings(response.body) <= this.#ownStringsKnown) return;
     const parsed = parseJson(response.body);
     if (!parsed.ok || !Array.isArray(parsed.json.tree)) return;
     const prefix = `pcs-${this.settings.runId} `;
     for (const item of parsed.json.tree as unknown[]) {
       const fields = item !== null && typeof item === 'object' ? (item as Record<string, unknown>) : {};
       const name = typeof fields.name === 'string' ? fields.name : '';
+      const ours = name.startsWith(prefix) || (typeof fields.description === 'string' && fields.description.startsWith(prefix));
       const id = fields.id === undefined ? undefined : (exactInteger(fields.id)?.toString() ?? lexemeOf(fields.id));
-      if (!name.startsWith(prefix) || id === undefined || this.#createdIds.has(id) || this.#listedOwn.has(id)) continue;
+      if (!ours || id === undefined || this.#createdIds.has(id) || this.#listedOwn.has(id)) continue;
       this.#listedOwn.set(id, { id, name, checkId: exchange.checkId, unannounced: true });
+      this.#ownStringsKnown += this.#ownStrings(JSON.stringify(item));
     }
+  }
+
+  /** How many JSON strings in `text` start with this run's prefix, `"pcs-<runId> `. */
+  #ownStrings(text: string): number {
+    this.#ownPattern ??= new RegExp(`"pcs-${escapeStringRegexp(this.settings.runId)} `, 'g');
+    return text.match(this.#ownPattern)?.length ?? 0;
   }
 
   /**
@@ -127,11 +138,6 @@ export class RunState {
    */
   storedUnannounced(checkId: string): CreatedCategory[] {
     return [...this.#listedOwn.values()].filter((category) => category.checkId === checkId && !this.#createdIds.has(category.id));
-  }
-
-  /** The start of a category name this run wrote, as JSON writes it (whitespace around the colon allowed). */
-  get #ownName(): RegExp {
-    return (this.#ownNamePattern ??= new RegExp(`"name"\\s*:\\s*"pcs-${escapeStringRegexp(this.settings.runId)} `, 'g'));
   }
 
   /**

@@ -83,6 +83,7 @@ export const REQUEST_VARIATIONS: readonly RequestVariation[] = [
   { id: 'oversized-body', kind: 'outside', level: 'none', what: 'a body larger than the largest the suite sends (section 8 leaves size limits open)', source: '8', honestRefusal: { status: 413, reference: 'RFC 9110 §15.5.14' } },
   { id: 'path-spelling', kind: 'outside', level: 'none', what: 'another spelling of the path of an operation: a trailing slash, a doubled slash, a dot segment, a percent-encoded character, other case, a matrix parameter, an empty query (http/path-spellings.ts)', source: '5, RFC 3986 §6.2', sentBy: ['auth-path-spellings'] },
   { id: 'other-method', kind: 'outside', level: 'none', what: 'a method the interface does not define on its paths', source: '4.1, 4.2' },
+  { id: 'other-path', kind: 'outside', level: 'none', what: 'a request on a path outside the base URL: the root a path override (X-Original-URL, X-Rewrite-URL) is sent to', source: '5', sentBy: ['auth-rejects-generated-credentials'] },
   { id: 'cors-preflight', kind: 'outside', level: 'none', what: 'an OPTIONS preflight with Access-Control-Request-Method, which browsers send without credentials', source: 'Fetch standard §3.2.2' },
 ];
 

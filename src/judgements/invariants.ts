@@ -79,17 +79,18 @@ export const INVARIANTS = {
     kinds: 'responses of listCategories or createCategory',
     rule: 'no server error',
     everyLevel: true,
-    // Only the two specified operations: the status codes of the others are not shown (4.3).
-    applies: (_response, exchange) => onOperationPath(exchange.request.url),
+    // Only the two specified operations: the status codes of the others are not shown (4.3), and another method on their path is outside the interface.
+    applies: (_response, exchange) => operationOf(exchange) !== undefined,
     // A refusal of any value is a 4xx answer; a 5xx answers nothing the spec describes (R-4-ANSWERS).
     problem: serverError,
   },
   'path-spellings-no-server-error': {
-    kinds: 'answers to other spellings of an operation’s path',
+    kinds: 'answers to other spellings of an operation’s path, and to other methods on it',
     rule: 'no server error',
     everyLevel: true,
-    // Outside the interface (http/path-spellings.ts): only what holds for any request, that it is answered without a 5xx.
-    applies: (_response, exchange) => spellingOf(exchange.request.url) !== undefined,
+    // Outside the interface (http/path-spellings.ts, other methods): only what holds for any request, that it is answered
+    // without a 5xx; 501 is the honest answer to a method a server does not implement (RFC 9110 §15.6.2).
+    applies: (response, exchange) => spellingOf(exchange.request.url) !== undefined || (onOperationPath(exchange.request.url) && operationOf(exchange) === undefined && response.status !== 501),
     problem: serverError,
   },
   'error-body-is-error': {

@@ -370,7 +370,13 @@ export class TrafficJudge {
   #judgeCreate(create: CapturedExchange, judge: Judge): void {
     const credential = create.credential;
     // An invalid key is judged by the 401 rules alone ("regardless of the body"); a body the capture did not keep, not at all.
-    if (isInvalidCredential(credential) || create.missing.some((what) => what.startsWith('request body'))) return;
+    if (create.missing.some((what) => what.startsWith('request body'))) return;
+    if (isInvalidCredential(credential)) {
+      // Refused without a key, a valid body is still one no later list may show (4.2/R3: nothing created).
+      const refused = bodyKind(create.request.body);
+      if (refused.kind === 'valid' && create.response!.status === 401) this.#refused(create, refused.fields);
+      return;
+    }
     const status = create.response!.status;
     // A response body the capture lost is never judged: only the status is (HTTPolice's stance on erratic exporters).
     const bodyLost = lostResponseBody(create);

@@ -17,6 +17,8 @@ export default {
     },
   }),
   expected: {
-    failed: ['auth-path-spellings', 'auth-rejects-generated-credentials'],
+    failed: ['auth-path-spellings'],
+    // The property draws the spellings in combinations: other case in some runs only.
+    mayFail: ['auth-rejects-generated-credentials'],
   },
 } satisfies Fault;

@@ -67,7 +67,23 @@ describe('path-spellings-no-server-error', () => {
     ['a 401, a 404 page and a redirect on other spellings pass', [answered(401, error(401), { path: '/categories/' }), answered(404, '<h1>404</h1>', { path: '/./categories' }), answered(308, '', { path: '/Categories' })], 'passed'],
     ['near miss: a 500 on a matrix parameter', [answered(500, '<h1>Whitelabel</h1>', { path: '/categories;x=1' })], { expected: 'no server error', found: 'a server error (500)' }],
     ['a 500 on the path itself is no-server-error’s', [answered(500, error(500))], 'passed'],
+    ['near miss: a 500 to OPTIONS on the path', [answered(500, '', { method: 'OPTIONS' })], { expected: 'no server error', found: 'a server error (500)' }],
+    ['a 501 to HEAD on the path: a method not implemented (RFC 9110 §15.6.2)', [answered(501, '', { method: 'HEAD' })], 'passed'],
+    ['near miss: a 502 to HEAD on the path', [answered(502, '', { method: 'HEAD' })], { expected: 'no server error', found: 'a server error (502)' }],
   ])('%s', (_d, exchanges, outcome) => expect(judge('path-spellings-no-server-error', 'should', exchanges).outcome).toEqual(outcome));
+
+  test('another method on the path is outside the interface: no-server-error leaves its 5xx, and the Error rules its 401 to HEAD (no content) and its errors on the root', () => {
+    expect(judge('no-server-error', 'must', [answered(501, '', { method: 'HEAD' }), answered(500, '', { method: 'OPTIONS' })]).outcome).toBe('passed');
+    expect(judge('no-server-error', 'must', [answered(500, error(500), { method: 'GET' })]).outcome).toEqual({ expected: 'no server error', found: 'a server error (500)' });
+    expect(judge('error-body-is-error', 'must', [answered(401, '', { method: 'HEAD' })]).outcome).toBe('passed');
+    // Near miss: the same 401 without content to OPTIONS is an error of the interface's paths.
+    expect(judge('error-body-is-error', 'must', [answered(401, '', { method: 'OPTIONS' })]).outcome).toEqual({ expected: 'an Error body', found: expect.stringMatching(/not JSON/) });
+    // The root, where a path override is sent: another resource's errors.
+    const root = { url: 'http://127.0.0.1:9/' };
+    expect(judge('error-body-is-error', 'must', [{ ...answered(404, '<h1>Not Found</h1>'), request: { ...answered(404, '').request, ...root } }]).outcome).toBe('passed');
+    expect(judge('error-body-is-error', 'must', [{ ...answered(401, '<h1>401</h1>'), request: { ...answered(401, '').request, ...root } }]).outcome).toBe('passed');
+    expect(judge('error-body-is-error', 'must', [answered(401, '<h1>401</h1>', { path: '/pets/1' })]).outcome).toEqual({ expected: 'an Error body', found: expect.stringMatching(/not JSON/) });
+  });
 
   test('every level’s exchanges count, and only spellings: an exact path is not judged', () => {
     expect(judge('path-spellings-no-server-error', 'should', [answered(401, error(401), { path: '/categories/', checkId: 'x' })], { x: 'info' }).judged).toBe(1);
@@ -185,7 +201,7 @@ describe('what each invariant calls what it judges: the words of "1 of 2 … bro
 const WORDS: Record<InvariantId, string> = {
   'answers-allowed-status': 'answers to listCategories or createCategory',
   'no-server-error': 'responses of listCategories or createCategory',
-  'path-spellings-no-server-error': 'answers to other spellings of an operation’s path',
+  'path-spellings-no-server-error': 'answers to other spellings of an operation’s path, and to other methods on it',
   'error-body-is-error': 'error responses',
   'error-status-matches-http': 'error responses with a JSON object body',
   'error-content-type-json': 'error responses',

@@ -9,7 +9,10 @@ import type { ServerResponse } from 'node:http';
 import { describe, expect, test } from 'vitest';
 import { SETTINGS } from '../../src/config/settings.js';
 import { UNTESTED_READ_ONLY } from '../../src/check/reasons.js';
-import type { Exchange } from '../../src/core/exchange.js';
+import { targetAsWritten, type Exchange } from '../../src/core/exchange.js';
+import { overriddenMethod } from '../../src/http/method-override.js';
+import { RequestGuard } from '../../src/http/safety.js';
+import type { RequestSpec } from '../../src/http/request.js';
 import type { Reply, Variation } from '../../src/reference/behaviour.js';
 import { runConformance } from '../../src/runner/run.js';
 import { startRawServer } from '../support/raw-server.js';
@@ -21,9 +24,11 @@ describe('the read-only profile', () => {
   test('sends no POST at all: a server that stores every POST, whatever its body or header, stores nothing', async () => {
     // Stores first and parses later: any POST, even an unparseable body without a key, becomes a category.
     let posts = 0;
+    // It honours every method override too (http/method-override.ts), as Express's method-override and Rails do.
     const storesEveryPost: Variation = (base, { store }) => ({
       async respond(req) {
-        if (req.method !== 'POST') return base.respond(req);
+        const override = overriddenMethod(req.headers as Record<string, string>, req.query.toString());
+        if (req.method !== 'POST' && override !== 'POST') return base.respond(req);
         posts++;
         return { status: 201, body: base.represent(store.create({ name: req.body.toString('latin1') })) };
       },
@@ -31,8 +36,22 @@ describe('the read-only profile', () => {
     const outcome = await runAgainst({ variations: [storesEveryPost] }, { profile: 'read-only' });
     expect(posts).toBe(0);
     expect(outcome.created).toBe(0);
-    expect(outcome.exchanges.filter((e) => e.request.method !== 'GET')).toEqual([]);
+    // GET, HEAD and OPTIONS alone, none of them overridden to another method.
+    expect(outcome.exchanges.filter(({ request }) => !['GET', 'HEAD', 'OPTIONS'].includes(request.method) || !['GET', 'HEAD', 'OPTIONS', undefined].includes(overriddenMethod(request.headers, targetAsWritten(request.url).query)))).toEqual([]);
+    expect(outcome.exchanges.some(({ request }) => request.method === 'HEAD') && outcome.exchanges.some(({ request }) => overriddenMethod(request.headers, targetAsWritten(request.url).query) === 'GET')).toBe(true);
     expect(outcome.report.created).toEqual([]);
+  });
+
+  test('the request guard refuses, in a read-only run, a GET whose method override names a write', () => {
+    const guard = new RequestGuard({ profile: 'read-only' });
+    const overridden = (name: string, value: string, query?: string): RequestSpec => ({ method: 'GET', path: '/categories', credential: { name: 'missing', description: '', placed: { headers: { [name]: { sent: value, shown: value } }, ...(query ? { query: { sent: query, shown: query } } : {}) } } });
+    expect(() => guard.admit(overridden('x-http-method-override', 'POST'))).toThrow('the read-only profile forbids GET /categories');
+    expect(() => guard.admit(overridden('x-method-override', 'delete'))).toThrow('the read-only profile forbids GET /categories');
+    expect(() => guard.admit(overridden('x-other', 'x', '_method=PUT'))).toThrow('the read-only profile forbids GET /categories');
+    // Near misses: an override naming a safe method, and a header that overrides nothing.
+    expect(() => guard.admit(overridden('x-http-method', 'GET'))).not.toThrow();
+    expect(() => guard.admit(overridden('x-forwarded-for', 'POST'))).not.toThrow();
+    expect(guard.counts).toEqual({ requests: 2, writes: 0 });
   });
 
   test('against a correct server: conformant on what it tests, every write check untested', async () => {

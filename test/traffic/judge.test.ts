@@ -164,6 +164,14 @@ describe('across the capture, in time order', () => {
     expect(alreadyThere.get('model-based-sequences')!.status).toBe('passed');
   });
 
+  test('a create refused 401 without a key that appears later: model-based-sequences fails (nothing created without the key); near misses: a 400 to an invalid body, a list that does not show it', async () => {
+    const keyless = (body: object, status: number, startMs: number): EntrySpec => ({ ...create(body, status, error(status), startMs), authorization: null });
+    const stored = await judge([list([], 0), keyless({ name: 'Ghost' }, 401, 100), list([{ id: 3, name: 'Ghost' }], 200)]);
+    expect(stored.get('model-based-sequences')!.failure?.message).toMatch(/refused creates to stay absent, found id 3 .* exchange #2/);
+    expect((await judge([list([], 0), keyless({ name: 'Ghost' }, 401, 100), list([], 200)])).get('model-based-sequences')!.status).toBe('passed');
+    expect((await judge([list([], 0), keyless({ description: 'no name' }, 401, 100), list([{ id: 3, name: 'Ghost' }], 200)])).get('model-based-sequences')!.status).toBe('skipped');
+  });
+
   test.each([
     ['ends 1 ms before the list starts: ordered, judged', 111, 'failed'],
     ['near miss: ends the very ms the list starts: overlapping, never ordered', 110, 'skipped'],
