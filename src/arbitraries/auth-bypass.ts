@@ -97,6 +97,8 @@ export interface BypassRequest {
   body?: RequestBody;
   /** Whether it is a request the interface defines (GET or POST on the operation's path), held to 401 with an Error body; else to revealing nothing. */
   defined: boolean;
+  /** Whether it is on the list's path, as written or spelled otherwise (not the root of a path override): where HEAD is the list. */
+  onListPath: boolean;
 }
 
 /** A header field's value as a client writes it: `Forwarded` takes `for=` (RFC 7239 §4, an IPv6 address quoted and bracketed). */
@@ -132,7 +134,15 @@ export function bypassRequest(bypass: Bypass, basePath: string): BypassRequest {
   const placed: PlacedParts = { headers, ...(query.length > 0 ? { query: { sent: query.join('&'), shown: query.join('&') } } : {}) };
   const body = method === 'POST' && operation.operation === 'create' ? operation.body : undefined;
   const onPath = context?.kind !== 'path-override' && context?.kind !== 'spelling';
-  return { method, path, fromOrigin, credential: { ...credential, placed }, ...(body ? { body } : {}), defined: onPath && (method === 'GET' || method === 'POST') };
+  return {
+    method,
+    path,
+    fromOrigin,
+    credential: { ...credential, placed },
+    ...(body ? { body } : {}),
+    defined: onPath && (method === 'GET' || method === 'POST'),
+    onListPath: context?.kind !== 'path-override',
+  };
 }
 
 /** A bypass's changes in words: "`OPTIONS` + `X-HTTP-Method-Override: GET` without a key", "the valid key followed by … (Bearer KEY x)". */
