@@ -382,6 +382,8 @@ export class HttpClient {
         signal,
       );
       phase = 'body';
+      // undici closes the connection after a HEAD, and after an answer that says it closes (RFC 9112 §9.6).
+      if (spec.method === 'HEAD' || /(^|,)\s*close\s*(,|$)/i.test(String(res.headers.connection ?? ''))) slot.noteClosing();
       this.#keepCookies(res.headers['set-cookie'], url, spec, res.statusCode);
       const answeredAs = overriddenMethod(headers, asWritten.query) ?? spec.method;
       const cap = responseCap(answeredAs, body === undefined ? 0 : Buffer.byteLength(body), this.#options.maxResponseBytes);

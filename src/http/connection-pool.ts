@@ -23,6 +23,8 @@ export class ConnectionSlot {
   #written = 0;
   /** Whether the open connection has carried an answer: the target holds it. */
   #answered = false;
+  /** Whether the open connection closes after its current answer. */
+  #closing = false;
   /** Whether the open connection's latest answer refused a request that had a body, perhaps unread. */
   #refusedBody = false;
   #peerVersion: string | undefined;
@@ -57,9 +59,18 @@ export class ConnectionSlot {
     return this.#connects;
   }
 
-  /** Whether a connection is open now and has carried an answer: one the target holds. */
+  /**
+   * Whether a connection is open now and has carried an answer: one the target holds. Not
+   * one that is closing after its answer (a HEAD's, a `Connection: close`): the target may
+   * have let it go before the client's close is seen here.
+   */
   get held(): boolean {
-    return this.#open && this.#answered;
+    return this.#open && this.#answered && !this.#closing;
+  }
+
+  /** Notes that the open connection closes after the answer under way (RFC 9112 §9.6): it no longer counts as held. */
+  noteClosing(): void {
+    this.#closing = this.#open;
   }
 
   /** Notes an answer on the open connection. */
@@ -132,6 +143,7 @@ export class ConnectionSlot {
         if (this.#dispatcher !== dispatcher) return;
         this.#open = true;
         this.#answered = false;
+        this.#closing = false;
         this.#refusedBody = false;
         this.#connects++;
         this.#peerVersion = undefined;

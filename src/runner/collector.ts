@@ -111,10 +111,21 @@ export class CheckCollector {
   /** Categories the target reported as created, grouped by check. */
   get created(): CreatedCategory[] {
     const all = [...this.#created.values()].flat();
-    // A category a list showed before its create's answer arrived is that create's.
-    const announced = new Set(all.filter((category) => !category.unannounced).map((category) => category.id));
-    return all.filter((category) => !category.unannounced || !announced.has(category.id));
+    const announced = all.filter((category) => !category.unannounced);
+    const announcedIds = new Set(announced.map((category) => category.id));
+    // A category a list showed before its create's answer arrived is that create's; one whose
+    // create answered without an id (`unknown`) is that create's too, and the list gives its id.
+    const idless = announced.filter((category) => category.id === 'unknown');
+    const found = new Map<CreatedCategory, string>();
+    const unannounced = all.filter((category) => {
+      if (!category.unannounced || announcedIds.has(category.id)) return false;
+      const create = idless.find((other) => other.name === category.name && !found.has(other));
+      if (create) found.set(create, category.id);
+      return create === undefined;
+    });
+    return [...announced.map((category) => (found.has(category) ? { ...category, id: found.get(category)! } : category)), ...unannounced];
   }
+
 
   #accept(test: SuiteTest): void {
     const meta = test.meta;

@@ -79,6 +79,34 @@ describe('a connection slot', () => {
     expect(slot.dispatcher(false)).toBe(made[1]);
   });
 
+  test('a connection closing after its answer (a HEAD’s) is no longer held, and a waiter learns when it has closed; a new connection is held again once answered', async () => {
+    const { slot, made } = slotWithFakes();
+    // No connection open: nothing to wait for.
+    await expect(slot.closed()).resolves.toBeUndefined();
+    slot.dispatcher(false);
+    made[0]!.emit('connect');
+    slot.noteAnswer();
+    expect(slot.held).toBe(true);
+    slot.noteClosing();
+    expect([slot.open, slot.held]).toEqual([true, false]);
+    let closed = false;
+    const waiting = slot.closed().then(() => (closed = true));
+    await Promise.resolve();
+    expect(closed).toBe(false);
+    made[0]!.emit('disconnect');
+    await waiting;
+    expect(closed).toBe(true);
+    made[0]!.emit('connect');
+    slot.noteAnswer();
+    expect(slot.held).toBe(true);
+    // Near miss: closing noted with no connection open changes nothing for the next.
+    made[0]!.emit('disconnect');
+    slot.noteClosing();
+    made[0]!.emit('connect');
+    slot.noteAnswer();
+    expect(slot.held).toBe(true);
+  });
+
   test('a refusal that may leave a body unread marks its connection only: a new connection holds no unread body, nor an answer yet', () => {
     const { slot, made } = slotWithFakes();
     slot.dispatcher(false);
