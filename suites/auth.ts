@@ -9,7 +9,7 @@ import { invalidBody } from '../src/arbitraries/invalid-body.js';
 import { bypass, bypassCoverage, bypassRequest, bypassWords, type Operation } from '../src/arbitraries/auth-bypass.js';
 import { coverageLabels } from '../src/arbitraries/coverage.js';
 import { newCategory } from '../src/arbitraries/new-category.js';
-import { largestNewCategory, sizedNewCategory } from '../src/arbitraries/sized-new-category.js';
+import { paddedNewCategory, sizedNewCategory } from '../src/arbitraries/sized-new-category.js';
 import { check } from '../src/check/define.js';
 import { expectEachCase, expectStatus } from '../src/check/expect.js';
 import { challengesInvalidToken, credentialRefused, keyedListOf, keyElsewhereRefused, noneCreatedWithoutKey, refusedWithoutKey, revealsNothing } from '../src/judgements/auth.js';
@@ -63,11 +63,13 @@ export default function register(): void {
   }
 
   const { settings } = runState();
+  /** The body past front limits that every full run sends without a key (arbitraries/auth-bypass.ts): 128 KiB. */
+  const LARGE_BODY_BYTES = 128 * 1024;
   const readOnlyRun = settings.profile === 'read-only';
   /** Valid bodies carry this description, so a create that slipped through is found in the list. */
   const tag = `pcs-${settings.runId} created without a valid key`;
   const tagged = { name: testDataName(settings.runId, 'auth-rejects-generated-credentials', 'without a valid key'), description: tag };
-  const coverage = bypassCoverage(settings.apiKey, readOnlyRun, { operation: 'create', body: { json: tagged } }, { operation: 'create', body: { json: largestNewCategory(tagged) } });
+  const coverage = bypassCoverage(settings.apiKey, readOnlyRun, { operation: 'create', body: { json: tagged } }, { operation: 'create', body: { json: paddedNewCategory(tagged, LARGE_BODY_BYTES) } });
 
   check(
     {
