@@ -117,8 +117,9 @@ export const ECHO_SLACK_BYTES = 64 * 1024;
  * so it is held to 8 times the body (`\uXXXX` escapes of every character at most sextuple
  * it) plus {@link ECHO_SLACK_BYTES}. Checks send creates in parallel (26 at once) and hold
  * their answers to judge them together: 26 answers of 16 MiB were 416 MB of strings.
- * @param method the method the request is answered as: its own, or the one its override
- *   names (http/method-override.ts), which a server that honours it answers with the list.
+ * @param method a method the request may be answered as: its own, or the one its override
+ *   names (http/method-override.ts), which a server that honours it answers as (the client
+ *   takes the larger cap of the two).
  * @param bodyBytes the request body, in bytes.
  */
 export function responseCap(method: string, bodyBytes: number, maxResponseBytes: number): number {

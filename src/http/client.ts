@@ -385,8 +385,9 @@ export class HttpClient {
       // undici closes the connection after a HEAD, and after an answer that says it closes (RFC 9112 §9.6).
       if (spec.method === 'HEAD' || /(^|,)\s*close\s*(,|$)/i.test(String(res.headers.connection ?? ''))) slot.noteClosing();
       this.#keepCookies(res.headers['set-cookie'], url, spec, res.statusCode);
-      const answeredAs = overriddenMethod(headers, asWritten.query) ?? spec.method;
-      const cap = responseCap(answeredAs, body === undefined ? 0 : Buffer.byteLength(body), this.#options.maxResponseBytes);
+      // Answered as its own method or as the one its override names, whichever a server honours: the larger cap of the two.
+      const answeredAs = [spec.method, overriddenMethod(headers, asWritten.query) ?? spec.method];
+      const cap = Math.max(...answeredAs.map((method) => responseCap(method, body === undefined ? 0 : Buffer.byteLength(body), this.#options.maxResponseBytes)));
       // A HEAD answer has no content, whatever length it tells (RFC 9110 §9.3.2: the GET's).
       const length = spec.method === 'HEAD' ? 0 : Number(res.headers['content-length'] ?? cap);
       const owner = { owner: checkId, expected: Number.isFinite(length) ? length : cap, idempotent: isIdempotent(spec), cap };

@@ -155,7 +155,8 @@ export function keyedListOf(list: Exchange | undefined): KeyedList {
  * too, or a created Category) or a header field the keyed list carried with the same value
  * (`X-Total-Count: 3`, its ETag, its Content-Length). Any refusal passes (401, 404, 405, a
  * 400 to what is not valid HTTP, a 204 to a CORS preflight), and so does a 2xx that tells
- * nothing (an `Allow` list); a 5xx is no-server-error's.
+ * nothing (an `Allow` list); a 5xx is the server-error checks' (path-spellings-no-server-error
+ * for another method or spelling).
  * @param words the bypass in words (arbitraries/auth-bypass.ts `bypassWords`).
  * @param onListPath whether the request was on the list's path (as written or spelled otherwise), where HEAD is the list.
  * @throws CheckFailure with what was revealed, under the defect {@link LET_THROUGH}.

@@ -45,6 +45,24 @@ describe('no request goes out where a refused body may lie unread', () => {
   });
 });
 
+describe('the cap of an answer follows every method it may be answered as (http/method-override.ts)', () => {
+  const big = `[${Array.from({ length: 3000 }, (_, i) => `{"id":${i},"name":"${'n'.repeat(30)}"}`).join(',')}]`;
+  const keyless = (method: string, headers: Record<string, string>, query?: string) => ({
+    method,
+    path: '/categories',
+    credential: { name: 'missing', description: 'no key', placed: { headers: Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, { sent: value, shown: value }])), ...(query ? { query: { sent: query, shown: query } } : {}) } },
+  });
+  test.each([
+    ['a GET overridden to POST, answered as the GET it is (a list of 130 KB)', keyless('GET', {}, '_method=POST'), true],
+    ['an OPTIONS overridden to GET, answered as that GET', keyless('OPTIONS', { 'x-http-method-override': 'GET' }), true],
+    ['near miss: an OPTIONS without an override: an answer past 64 KiB is no answer of its', keyless('OPTIONS', {}), false],
+  ] as const)('%s', async (_what, spec, read) => {
+    server = await startRawServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(big));
+    const exchange = await clientFor(server.baseUrl).send(spec, 'test');
+    expect(exchange.response?.bodyBytes ?? exchange.error?.code).toBe(read ? Buffer.byteLength(big) : 'RESPONSE_TOO_LARGE');
+  });
+});
+
 describe('every attempt is in the record, on the connection it went out on', () => {
   /** Each attempt of a request: its outcome, connection and whether it was superseded. */
   const traced = (c: HttpClient, spec: Parameters<HttpClient['send']>[0]) => {
