@@ -17,7 +17,7 @@ import fc from 'fast-check';
 import type { PathSpelling } from '../http/path-spellings.js';
 import { PATH_SPELLINGS } from '../http/path-spellings.js';
 import type { PlacedParts } from '../http/key-placement.js';
-import type { RequestBody } from '../http/request.js';
+import { bodyText, type RequestBody } from '../http/request.js';
 import { NO_CREDENTIAL } from '../http/credential.js';
 import { METHOD_OVERRIDE_HEADERS, METHOD_OVERRIDE_PARAMETER } from '../http/method-override.js';
 import { covers, type CoverageInput } from './coverage.js';
@@ -40,7 +40,7 @@ export interface MethodChange {
 }
 
 /** Addresses a client claims to come from: loopback and private (RFC 1918, RFC 4193), as gateways write them for internal traffic. */
-export const INTERNAL_ADDRESSES = ['127.0.0.1', '10.0.0.1', '192.168.1.1', '172.16.0.1', '::1', 'localhost'] as const;
+const INTERNAL_ADDRESSES = ['127.0.0.1', '10.0.0.1', '192.168.1.1', '172.16.0.1', '::1', 'localhost'] as const;
 
 /** Headers a gateway sets for the client's address, which a server may trust to skip the key (HackTricks' 403 bypass list; RFC 7239 for Forwarded). */
 export const CLIENT_ADDRESS_HEADERS = [
@@ -66,7 +66,7 @@ export const CLIENT_ADDRESS_HEADERS = [
 export const PATH_OVERRIDE_HEADERS = ['X-Original-URL', 'X-Rewrite-URL'] as const;
 
 /** Parameters that claim a session is authenticated (WSTG-ATHN-04, "parameter modification"). */
-export const CLAIM_PARAMETERS = [
+const CLAIM_PARAMETERS = [
   ['authenticated', 'yes'],
   ['admin', '1'],
   ['debug', '1'],
@@ -252,17 +252,15 @@ export function bypassCoverage(apiKey: string, readOnly: boolean, create: Operat
     ...writes,
   ];
   const changes = (b: Bypass) => 1 + (b.method?.verb ? 1 : 0) + (b.method?.override ? 1 : 0) + (b.context ? 1 : 0);
-  return bypasses
-    .map((b, i) => ({ b, i }))
-    .sort((x, y) => changes(x.b) - changes(y.b) || x.i - y.i)
-    .map(({ b }) => covers(`${operationWords(b.operation)}, ${bypassWords(printable(b))}`, printable(b)));
-  function bodyBytes(operation: Operation): number {
-    return operation.operation === 'create' && operation.body && 'json' in operation.body ? Buffer.byteLength(JSON.stringify(operation.body.json)) : 0;
-  }
-  function operationWords(operation: Operation): string {
+  const operationWords = (operation: Operation) => {
     if (operation.operation === 'list') return 'listCategories';
-    return operation === large && large !== create ? `createCategory with a valid body of ${bodyBytes(operation)} bytes` : 'createCategory with a valid body';
-  }
+    if (operation !== large || large === create) return 'createCategory with a valid body';
+    return `createCategory with a valid body of ${Buffer.byteLength(bodyText(operation.body) ?? '')} bytes`;
+  };
+  return bypasses
+    .map((b, i) => ({ b: printable(b), i }))
+    .sort((x, y) => changes(x.b) - changes(y.b) || x.i - y.i)
+    .map(({ b }) => covers(`${operationWords(b.operation)}, ${bypassWords(b)}`, b));
 }
 
 /** A request as recorded or captured: what {@link capturedBypassWords} reads. */
