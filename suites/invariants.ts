@@ -85,7 +85,7 @@ export default function register(): void {
       reference: 'RFC 9112 §9.3',
     },
     async (t) => {
-      const { limit, answeredOnNew } = run.client.connections;
+      const { limit, answeredOnNew } = await run.client.connections();
       if (limit) t.observe(connectionLimitPolicy(limit));
       answeredOnTheirConnections(answeredOnNew);
     },

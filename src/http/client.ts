@@ -119,7 +119,8 @@ export class HttpClient {
    * connections, when a reset showed one, and the requests that went unanswered on a
    * kept-alive connection and were answered when sent again on a new one.
    */
-  get connections(): { limit: ConnectionLimitRecord | undefined; answeredOnNew: readonly Exchange[] } {
+  async connections(): Promise<{ limit: ConnectionLimitRecord | undefined; answeredOnNew: readonly Exchange[] }> {
+    await this.#pool.counted();
     return { limit: this.#pool.limit.record(), answeredOnNew: this.#answeredOnNew };
   }
 

@@ -61,12 +61,17 @@ export class ConnectionLimit {
 
   /**
    * Notes an answer: the limit grows by 1 ÷ limit (one connection per round of answers).
-   * @param heldOpen connections open when it arrived: the target held them all.
+   * @returns records the connections the target held as it answered, once they are known
+   *   (ConnectionPool counts them a turn of the event loop later): the most held, and what
+   *   the run used when the answer came after a reset.
    */
-  answered(heldOpen: number): void {
-    this.#mostHeld = Math.max(this.#mostHeld, heldOpen);
-    if (this.#met) this.#usedAfterReset = Math.max(this.#usedAfterReset, heldOpen);
+  answered(): (heldOpen: number) => void {
+    const afterReset = this.#met;
     this.#value = Math.min(this.max, this.#value + 1 / this.current);
+    return (heldOpen) => {
+      this.#mostHeld = Math.max(this.#mostHeld, heldOpen);
+      if (afterReset) this.#usedAfterReset = Math.max(this.#usedAfterReset, heldOpen);
+    };
   }
 
   /** Notes a request answered after `resets` of its connections were reset: those resets were the limit, confirmed. */

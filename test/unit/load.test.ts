@@ -54,9 +54,9 @@ describe('ConnectionLimit: found by measuring', () => {
     const limit = new ConnectionLimit(48);
     expect(limit.reset(8, limit.epoch)).toBe(true);
     expect(limit.current).toBe(8);
-    for (let i = 0; i < 7; i++) limit.answered(8);
+    for (let i = 0; i < 7; i++) limit.answered()(8);
     expect(limit.current).toBe(8);
-    limit.answered(8);
+    limit.answered()(8);
     expect(limit.current).toBe(9);
     // Held as many as the limit: one fewer.
     expect(limit.reset(20, limit.epoch)).toBe(true);
@@ -77,16 +77,16 @@ describe('ConnectionLimit: found by measuring', () => {
     const limit = new ConnectionLimit(3);
     limit.reset(0, limit.epoch);
     expect(limit.current).toBe(1);
-    for (let i = 0; i < 100; i++) limit.answered(1);
+    for (let i = 0; i < 100; i++) limit.answered()(1);
     expect(limit.current).toBe(3);
   });
 
   test('it says what it learnt once a reset was confirmed by an answer; before, nothing', () => {
     const limit = new ConnectionLimit(48);
-    limit.answered(5);
+    limit.answered()(5);
     limit.reset(8, limit.epoch);
     expect(limit.record()).toBeUndefined();
-    limit.answered(7);
+    limit.answered()(7);
     limit.confirmed(3);
     expect(limit.record()).toEqual({ resets: 3, mostHeld: 7, used: 7 });
   });
@@ -202,6 +202,43 @@ describe('othersOpen: whether other connections may count at the target, as a ca
     expect([p.limit.current, p.open]).toEqual([1, 1]);
     expect(await p.use(async (slot) => [slot.open, slot.displaced, p.open, p.othersOpen(slot)])).toEqual([false, 1, 0, true]);
   });
+});
+
+describe('the connections the target held, counted once its closes are seen', () => {
+  /** Three slots, each with a connection that carried an answer, a limit met; then an answer on the third. */
+  const heldAtAnswer = async (between: (made: FakeDispatcher[], slots: ConnectionSlot[]) => void) => {
+    const made: FakeDispatcher[] = [];
+    const p = new ConnectionPool(3, () => (made.push(new FakeDispatcher()), made.at(-1) as unknown as WatchedDispatcher));
+    const slots: ConnectionSlot[] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const requests = [0, 1, 2].map(() =>
+      p.use(async (slot) => {
+        slots.push(slot);
+        slot.dispatcher(false);
+        made.at(-1)!.emit('connect');
+        await gate;
+      }),
+    );
+    await new Promise((resolve) => setImmediate(resolve));
+    p.limit.reset(3, p.limit.epoch);
+    p.limit.confirmed(1);
+    for (const slot of slots.slice(0, 2)) p.answered(slot);
+    p.answered(slots[2]!);
+    between(made, slots);
+    release();
+    await Promise.all(requests);
+    await p.counted();
+    return p.limit.record()!.mostHeld;
+  };
+
+  test('near miss: none closed, all three held', async () => expect(await heldAtAnswer(() => {})).toBe(3));
+
+  test('one the target closed, seen only after the answer was handled, is not counted (a cap of 8 read as 9 under load)', async () =>
+    expect(await heldAtAnswer((made) => made[0]!.emit('disconnect'))).toBe(2));
+
+  test('one the run closed itself after the answer (for room, to renew) was held when it came: counted', async () =>
+    expect(await heldAtAnswer((_made, slots) => slots[0]!.discard())).toBe(3));
 });
 
 describe('connectionsFor: defaults that fit the target', () => {
