@@ -14,7 +14,7 @@ import { check } from '../src/check/define.js';
 import { expectEachCase, expectStatus } from '../src/check/expect.js';
 import { challengesInvalidToken, credentialRefused, keyedListOf, keyElsewhereRefused, noneCreatedWithoutKey, refusedWithoutKey, revealsNothing } from '../src/judgements/auth.js';
 import { testDataName } from '../src/check/context.js';
-import { jarCookies, keyPlacements, placementWords } from '../src/http/key-placement.js';
+import { jarCookies, KEY_QUERY_PARAMETERS, keyPlacements, placementWords } from '../src/http/key-placement.js';
 import { assertProperty, PROPERTY_TIME_LIMIT_MS } from '../src/check/property.js';
 import { runState } from '../src/check/run-state.js';
 import type { RequestBody } from '../src/http/request.js';
@@ -116,14 +116,14 @@ export default function register(): void {
   check(
     {
       id: 'auth-key-outside-authorization',
-      title: 'the valid key anywhere but the Authorization header (query parameters, key headers, a cookie, a form field), and the cookies the server set sent back without it, are answered 401',
+      title: 'the valid key in a key header, a cookie or a form field, and the cookies the server set sent back without it, are answered 401',
       clause: '5/R1',
       level: 'must',
       requirements: ['R-5-R1', 'R-5-R2', 'R-4.1-401', 'R-4.2-R3'],
     },
     async (t) => {
-      // A form field is a POST: a read-only run sends the rest, all GETs.
-      const placed = keyPlacements(t.run.settings.apiKey).filter((credential) => !t.readOnly || credential.placement.in !== 'form');
+      // A form field is a POST: a read-only run sends the rest, all GETs. The query parameters are auth-key-in-query's.
+      const placed = keyPlacements(t.run.settings.apiKey).filter((credential) => credential.placement.in !== 'query' && (!t.readOnly || credential.placement.in !== 'form'));
       // A keyed answer first, so a server that hands out a session cookie has handed one to this client (RFC 6265).
       // It is not judged here: a list that fails is the list checks' finding, and the jar is what it holds.
       await t.list().catch(() => undefined);
@@ -134,7 +134,25 @@ export default function register(): void {
         keyElsewhereRefused(exchange, placementWords(credential.placement));
       });
     },
-    { serialRequests: 12 },
+    { serialRequests: 8 },
+  );
+
+  check(
+    {
+      id: 'auth-key-in-query',
+      title: `the valid key in a query parameter (${KEY_QUERY_PARAMETERS.join(', ')}), no Authorization header, is answered 401; off loopback only with --allow-key-in-url (the key would reach the target's access logs)`,
+      clause: '5/R1',
+      level: 'must',
+      requirements: ['R-5-R1', 'R-5-R2', 'R-4.1-401'],
+      keyInUrl: true,
+    },
+    async (t) => {
+      const placed = keyPlacements(t.run.settings.apiKey).filter((credential) => credential.placement.in === 'query');
+      await expectEachCase(placed, (credential) => credential.description, async (credential) => {
+        keyElsewhereRefused(await t.list(credential), placementWords(credential.placement));
+      });
+    },
+    { serialRequests: 5 },
   );
 
   check(

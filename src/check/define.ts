@@ -2,10 +2,10 @@ import { test } from 'vitest';
 import { CheckContext } from './context.js';
 import { failureRecord } from './failure-record.js';
 import { CheckError, CheckFailure, hasCode } from '../core/errors.js';
-import { NOT_RUN_INTERRUPTED, NOT_RUN_TOOL_FAILED, NOT_SELECTED, UNTESTED_READ_ONLY } from './reasons.js';
+import { KEY_IN_URL_WITHHELD, NOT_RUN_INTERRUPTED, NOT_RUN_TOOL_FAILED, NOT_SELECTED, UNTESTED_READ_ONLY } from './reasons.js';
 import { isToolFailureLine } from '../core/tool-failure.js';
 import { runState } from './run-state.js';
-import type { RunSettings } from '../config/settings.js';
+import { keyMayGoInUrl, type RunSettings } from '../config/settings.js';
 import { checkIdMatches } from '../config/check-pattern.js';
 import type { CheckDefinition, CheckMeta } from './types.js';
 
@@ -65,6 +65,10 @@ export function check(
       if (definition.writes && run.settings.profile === 'read-only') {
         meta.outcome = { status: 'skipped', reason: UNTESTED_READ_ONLY };
         return skip(UNTESTED_READ_ONLY);
+      }
+      if (definition.keyInUrl && !keyMayGoInUrl(run.settings)) {
+        meta.outcome = { status: 'skipped', reason: KEY_IN_URL_WITHHELD };
+        return skip(KEY_IN_URL_WITHHELD);
       }
       await body(t, (reason) => {
         meta.outcome = { status: 'skipped', reason };

@@ -136,6 +136,7 @@ const CHECK_PREMISES: Readonly<Record<string, PremiseId>> = {
   'chunked-body-answered': 'chunked-create',
   'chunked-body-created-exactly': 'chunked-create',
   'auth-key-outside-authorization': 'any',
+  'auth-key-in-query': 'any',
   // Its judgement tells them apart: 401 with an Error body to the interface's requests, nothing revealed to any other (judgements/auth.ts).
   'auth-rejects-generated-credentials': 'any',
   'auth-path-spellings': 'any',

@@ -4,6 +4,15 @@ export const NOT_SELECTED = 'not selected';
 /** Why a writing check did not run in a read-only run. */
 export const UNTESTED_READ_ONLY = 'untested (profile read-only)';
 
+/**
+ * Why a check that puts the key in a URL did not run against a target off loopback:
+ * servers, gateways and CDNs log URLs (`--allow-key-in-url` runs it).
+ */
+export const KEY_IN_URL_WITHHELD = "would write the key into the target's access logs; --allow-key-in-url runs it";
+
+/** Reasons a check was left out by a safe default rather than by the target: `--min-must-checks profile` does not ask for them. */
+export const SAFE_DEFAULT_SKIPS: readonly string[] = [UNTESTED_READ_ONLY, KEY_IN_URL_WITHHELD];
+
 /** Why a check did not run: the run was interrupted (a signal, the deadline, the caller's abort) before it started. */
 export const NOT_RUN_INTERRUPTED = 'not run: the run was interrupted';
 

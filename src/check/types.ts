@@ -34,6 +34,11 @@ export interface CheckDefinition {
    * it untested. Checks without it must keep to what the read-only profile lets through.
    */
   writes?: boolean;
+  /**
+   * The check sends the real key in a URL (a query parameter): against a target off
+   * loopback it does not run unless `allowKeyInUrl` (servers, gateways and CDNs log URLs).
+   */
+  keyInUrl?: boolean;
   /** What it relies on the target to do (see {@link Capability}). */
   needs?: Capability[];
   /**

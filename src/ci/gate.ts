@@ -81,7 +81,12 @@ export function shellWords(args: string): string[] {
 }
 
 /**
- * The arguments of `petstore-conformance run` for these inputs.
+ * The arguments of `petstore-conformance run` for these inputs. The gate requires what it
+ * gates: unless the step names the read-only profile itself (`profile: read-only`, or
+ * `--profile read-only` in args), every must check must be judged (`--min-must-checks all`),
+ * so a profile taken by default (read-only, for any target off loopback) never passes a
+ * gate with the creates untested; named, every must check the profile reaches
+ * (`--min-must-checks profile`). A `min-must-checks` given, in the input or in args, stands.
  * @throws GateInputError for an empty base URL without `self-test: true` (the gate would
  *   pass on the embedded server, checking nothing), for both given, and for args that are
  *   not words.
@@ -91,6 +96,8 @@ export function gateArguments(inputs: GateInputs): string[] {
     throw new GateInputError('base-url is empty: nothing to check (an unset variable?). Give the target\'s base URL, or self-test: true to check the tool on its embedded reference server');
   }
   if (inputs.baseUrl && inputs.selfTest) throw new GateInputError('base-url and self-test: true exclude each other: a self-test checks the embedded reference server');
+  const args = shellWords(inputs.args);
+  const minimum = inputs.minMustChecks || (flagIn(args, '--min-must-checks') !== undefined ? '' : readOnlyNamed(inputs.profile, args) ? 'profile' : 'all');
   return [
     'run',
     '--report-dir', inputs.reportDir,
@@ -99,9 +106,24 @@ export function gateArguments(inputs: GateInputs): string[] {
     ...(inputs.apiKeyEnv ? ['--api-key-env', inputs.apiKeyEnv] : []),
     ...(inputs.knownFailures ? ['--known-failures', inputs.knownFailures] : []),
     ...(inputs.strict ? ['--strict'] : []),
-    ...(inputs.minMustChecks ? ['--min-must-checks', inputs.minMustChecks] : []),
-    ...shellWords(inputs.args),
+    ...(minimum ? ['--min-must-checks', minimum] : []),
+    ...args,
   ];
+}
+
+/** Whether the step names the read-only profile itself: its input, or `--profile read-only` in args (the later wins, as the tool reads them). */
+function readOnlyNamed(profile: string, args: readonly string[]): boolean {
+  return (flagIn(args, '--profile') ?? profile) === 'read-only';
+}
+
+/** The value the last `flag` of `args` gives (`--flag value` or `--flag=value`); undefined when absent. */
+function flagIn(args: readonly string[], flag: string): string | undefined {
+  let value: string | undefined;
+  args.forEach((word, i) => {
+    if (word === flag) value = args[i + 1] ?? '';
+    else if (word.startsWith(`${flag}=`)) value = word.slice(flag.length + 1);
+  });
+  return value;
 }
 
 /**
@@ -120,17 +142,27 @@ export function artifactName(inputs: Pick<GateInputs, 'artifactName' | 'baseUrl'
 /** What the step ends with: its exit code, and a line for the pipeline when there is one to say. */
 export interface GateOutcome {
   exitCode: number;
-  annotation?: { level: 'error' | 'warning'; title: string; message: string };
+  annotation?: { level: 'error' | 'warning' | 'notice'; title: string; message: string };
 }
+
+/** What the gate reads of report.json (absent when no report was written). */
+export type GateReport = { verdict?: string; verdictReason?: string; coverage?: { must: number; ran: number }; settings?: { profile?: string } };
 
 /**
  * The step's outcome from the tool's exit code: 0, 1 and 2 as they are; 3 (not assessable)
- * fails the step, or is a warning naming the cause when the pipeline opted out.
- * @param cause why the target could not be assessed (report.json's verdictReason), when known.
+ * fails the step, or is a warning naming the cause when the pipeline opted out. A read-only
+ * run that passes says what it left out, in one notice: `read-only: 23 of 54 must checks
+ * assessed; creates not tested`.
+ * @param report report.json's verdict, its reason (why the target could not be assessed)
+ *   and coverage, when written.
  */
-export function gateOutcome(code: number, cause: string | undefined, inputs: Pick<GateInputs, 'notAssessableFails' | 'warnExit'>): GateOutcome {
+export function gateOutcome(code: number, report: GateReport | undefined, inputs: Pick<GateInputs, 'notAssessableFails' | 'warnExit'>): GateOutcome {
+  if (code === EXIT.conformant && report?.settings?.profile === 'read-only' && report.coverage) {
+    const { ran, must } = report.coverage;
+    return { exitCode: code, annotation: { level: 'notice', title: 'Read-only', message: `read-only: ${ran} of ${must} must checks assessed; creates not tested` } };
+  }
   if (code !== EXIT.error) return { exitCode: code };
-  const message = `the target could not be assessed (exit 3): ${cause ?? 'the reports say why'}`;
+  const message = `the target could not be assessed (exit 3): ${report?.verdictReason ?? 'the reports say why'}`;
   if (inputs.notAssessableFails) return { exitCode: EXIT.error, annotation: { level: 'error', title: 'Not assessable', message } };
   return { exitCode: inputs.warnExit, annotation: { level: 'warning', title: 'Not assessable', message: `${message} (not-assessable-fails: false)` } };
 }
@@ -161,11 +193,13 @@ export async function runGate({ err, env }: GateIo): Promise<number> {
     return EXIT.usage;
   }
   const code = await runTool(argv, env);
-  const report = await readFile(join(inputs.reportDir, 'report.json'), 'utf8').then((text) => JSON.parse(text) as { verdict?: string; verdictReason?: string }, () => undefined);
-  const outcome = gateOutcome(code, report?.verdictReason, inputs);
+  const report = await readFile(join(inputs.reportDir, 'report.json'), 'utf8').then((text) => JSON.parse(text) as GateReport, () => undefined);
+  const outcome = gateOutcome(code, report, inputs);
   if (env.GITHUB_OUTPUT) await appendFile(env.GITHUB_OUTPUT, `exit-code=${code}\nverdict=${report?.verdict ?? 'error'}\nartifact-name=${artifactName(inputs)}\n`);
   const summary = await readFile(join(inputs.reportDir, 'summary.md'), 'utf8').catch(() => undefined);
-  if (env.GITHUB_STEP_SUMMARY && summary !== undefined) await appendFile(env.GITHUB_STEP_SUMMARY, summary);
+  // The job summary says what a passing read-only gate left out, as its notice does.
+  const notice = outcome.annotation?.level === 'notice' ? `\n> **${outcome.annotation.message}**\n` : '';
+  if (env.GITHUB_STEP_SUMMARY && summary !== undefined) await appendFile(env.GITHUB_STEP_SUMMARY, summary + notice);
   if (outcome.annotation) say(outcome.annotation);
   return outcome.exitCode;
 }

@@ -162,6 +162,15 @@ export const SETTINGS = {
     help: 'largest list body read (any other answer: 8 times the body sent, plus 64 KiB); a check whose answer is larger is not judged (error)',
   },
   allowInsecureHttp: { type: 'boolean', default: false, flag: '--allow-insecure-http', config: true, help: 'allow plain http to a host that is not this machine' },
+  allowKeyInUrl: {
+    type: 'boolean',
+    default: false,
+    flag: '--allow-key-in-url',
+    config: true,
+    reported: true,
+    replays: true,
+    help: "send the key in a query parameter to a target that is not this machine (auth-key-in-query): servers, gateways and CDNs write URLs into their access logs, so by default that check does not run off loopback",
+  },
   insecure: {
     type: 'boolean',
     default: false,
@@ -411,6 +420,14 @@ export function channelOf(settings: Pick<RunSettings, 'channel' | 'runId'>): str
  */
 export function defaultProfile(baseUrl: string | undefined): Profile {
   return baseUrl === undefined || isLoopback(baseUrl) ? 'full' : 'read-only';
+}
+
+/**
+ * Whether the run may send the real key in a URL: to a target on loopback (or the embedded
+ * server) always; to any other only with `allowKeyInUrl`, for its access logs keep URLs.
+ */
+export function keyMayGoInUrl(settings: Pick<RunSettings, 'baseUrl'> & { allowKeyInUrl?: boolean }): boolean {
+  return Boolean(settings.allowKeyInUrl) || isLoopback(settings.baseUrl);
 }
 
 /** Connections a read-only run opens at most to a target that is not this machine, unless told otherwise: an audit of production stays light. */

@@ -119,6 +119,12 @@ function placedParts(placement: KeyPlacement, apiKey: string): PlacedParts {
   }
 }
 
+/** The first key query parameter (RFC 6750 §2.3's `access_token`, a gateway's `api_key` …) `url` holds; undefined for none, or a URL that does not parse. */
+export function keyQueryParameter(url: string): string | undefined {
+  const query = URL.canParse(url) ? new URL(url).searchParams : undefined;
+  return KEY_QUERY_PARAMETERS.find((name) => query?.has(name));
+}
+
 /**
  * Where a request without an Authorization header carries a key, read back from the
  * request as recorded or captured (the inverse of {@link keyPlacements}, by name): a key
@@ -126,13 +132,7 @@ function placedParts(placement: KeyPlacement, apiKey: string): PlacedParts {
  * @returns the place in words, as {@link placementWords} names it.
  */
 export function carriedKey(request: { url: string; headers: Record<string, string>; body?: string }): string | undefined {
-  let query: URLSearchParams | undefined;
-  try {
-    query = new URL(request.url).searchParams;
-  } catch {
-    // A URL that does not parse carries no query to read.
-  }
-  const parameter = KEY_QUERY_PARAMETERS.find((name) => query?.has(name));
+  const parameter = keyQueryParameter(request.url);
   if (parameter) return placementWords({ in: 'query', name: parameter });
   const header = KEY_HEADERS.find((name) => request.headers[name.toLowerCase()] !== undefined);
   if (header) return placementWords({ in: 'header', name: header });

@@ -2,7 +2,7 @@ import type { RequestSpec } from './request.js';
 import { placedOverride } from './method-override.js';
 import type { Exchange } from '../core/exchange.js';
 import { ProfileViolation, RunStopped } from '../core/errors.js';
-import type { RunSettings } from '../config/settings.js';
+import { keyMayGoInUrl, type RunSettings } from '../config/settings.js';
 
 /** Methods that cannot write (RFC 9110 §9.2.1: safe), but TRACE, which no check sends. */
 const SAFE = ['GET', 'HEAD', 'OPTIONS'];
@@ -17,8 +17,17 @@ export function mayWrite(spec: Pick<RequestSpec, 'method'> & { credential?: Pick
   return !SAFE.includes(spec.method.toUpperCase()) || (override !== undefined && !SAFE.includes(override));
 }
 
-/** Limits of a run (settings of config/settings.ts), each optional but the profile (absent: no limit). */
-export type Budgets = Pick<RunSettings, 'profile' | 'maxRequests' | 'maxWrites' | 'deadlineSeconds' | 'deadlineAt'>;
+/**
+ * Limits of a run (settings of config/settings.ts), each optional but the profile (absent:
+ * no limit); with the key and the target, the key is kept out of URLs off loopback.
+ */
+export type Budgets = Pick<RunSettings, 'profile' | 'maxRequests' | 'maxWrites' | 'deadlineSeconds' | 'deadlineAt'> & Partial<Pick<RunSettings, 'apiKey' | 'baseUrl' | 'allowKeyInUrl'>>;
+
+/** Whether the URL `spec` is sent to (its path and the query its credential places) holds `apiKey`, as written or percent-encoded. */
+function keyInUrl(spec: RequestSpec, apiKey: string): boolean {
+  const url = spec.path + (spec.credential.placed?.query?.sent ?? '');
+  return url.includes(apiKey) || url.includes(encodeURIComponent(apiKey));
+}
 
 /** Why a run stopped at its deadline (`deadlineSeconds`). */
 export const deadlineReached = (seconds: number) => `the run's deadline of ${seconds} s was reached`;
@@ -59,13 +68,18 @@ export class RequestGuard {
 
   /**
    * Lets a request through or throws.
-   * @throws ProfileViolation for a write a read-only run may not send.
+   * @throws ProfileViolation for a write a read-only run may not send, or the key in a URL to a target off loopback unasked.
    * @throws RunStopped when the run stopped or a budget is spent.
    */
   admit(spec: RequestSpec): void {
     const write = mayWrite(spec);
     // No body is safe to send: a server may store first and parse later, or count requests.
     if (write && this.budgets.profile === 'read-only') throw new ProfileViolation(`the read-only profile forbids ${spec.method} ${spec.path}`);
+    // A backstop behind the checks' own (CheckDefinition.keyInUrl): no key reaches a remote target's access logs unasked.
+    const { apiKey, baseUrl, allowKeyInUrl } = this.budgets;
+    if (apiKey && baseUrl && !keyMayGoInUrl({ baseUrl, allowKeyInUrl }) && keyInUrl(spec, apiKey)) {
+      throw new ProfileViolation(`the key goes in no URL to a target off loopback without --allow-key-in-url: ${spec.method} ${spec.path}`);
+    }
     // Read off the clock, not only from the deadline's timer, which a busy loop fires late.
     const { maxRequests, maxWrites, deadlineAt, deadlineSeconds } = this.budgets;
     if (deadlineAt !== undefined && Date.now() >= deadlineAt) this.stop(deadlineReached(deadlineSeconds!));

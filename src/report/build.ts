@@ -46,7 +46,7 @@ export function buildReport(record: RunRecord): Report {
   const decided = decideVerdict(record.checks, { ...facts, runErrors: record.runErrors, strict: settings.strict });
   // A gate on coverage (--min-must-checks) stops a verdict that stands on too little; a must failure stands whatever the coverage.
   // So does a capture cut short, unless the cut is expected (--accept-truncated).
-  const shortfall = decided.verdict === 'nonconformant' || !facts.assessable ? undefined : (coverageShortfall(record.checks, settings.minMustChecks) ?? truncationShortfall(record.traffic, settings.acceptTruncated));
+  const shortfall = decided.verdict === 'nonconformant' || !facts.assessable ? undefined : (coverageShortfall(record.checks, settings.minMustChecks, settings) ?? truncationShortfall(record.traffic, settings.acceptTruncated));
   const { verdict, reason } = shortfall ? { verdict: 'error' as const, reason: shortfall } : decided;
   const proxy = shownProxy(settings);
   const report: Report = {

@@ -91,7 +91,9 @@ export class ConsoleFormat {
     const proxy = shownProxy(settings);
     const via = proxy ? `\n  through the proxy ${proxy.url} (${proxy.variable}${proxy.noProxy ? `; directly if NO_PROXY matches: ${proxy.noProxy}` : ''})` : '';
     const unverified = settings.insecure ? ', TLS not verified (--insecure)' : '';
-    return `${this.#wrapped(`petstore-conformance ${version}: checking ${settings.baseUrl}${what}, profile ${settings.profile}, seed ${settings.seed}${unverified}`)}${via}`;
+    // A read-only profile taken by default (any target off loopback) says so: the creates go untested unless one is chosen.
+    const chosen = settings.profile === 'read-only' && settings.profileSource === 'default' && settings.targetKind !== 'embedded' ? ' (the default for a target not on loopback)' : '';
+    return `${this.#wrapped(`petstore-conformance ${version}: checking ${settings.baseUrl}${what}, profile ${settings.profile}${chosen}, seed ${settings.seed}${unverified}`)}${via}`;
   }
 
   /**

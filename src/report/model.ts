@@ -5,7 +5,7 @@ import type { Requirement } from '../requirements/catalogue.js';
 import type { Capability, CheckLevel, CheckStatus, CreatedCategory, FailureRecord, PropertyRecord } from '../check/types.js';
 
 /** Version of the report.json layout; bumped on incompatible change. */
-export const REPORT_VERSION = '1.4';
+export const REPORT_VERSION = '1.5';
 
 /** The run's verdict: every `must` check passed, one failed, or the target could not be assessed. */
 export type Verdict = 'conformant' | 'nonconformant' | 'error';

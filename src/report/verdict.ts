@@ -1,5 +1,6 @@
 import type { CheckResult, Coverage, Report, TrafficSummary, Verdict } from './model.js';
-import { UNTESTED_READ_ONLY } from '../check/reasons.js';
+import { SAFE_DEFAULT_SKIPS } from '../check/reasons.js';
+import type { RunSettings } from '../config/settings.js';
 
 /** Exit codes of `petstore-conformance run` (a stable contract for CI). */
 export const EXIT = {
@@ -82,11 +83,13 @@ const NAMED_AT_MOST = 5;
  * Why a verdict cannot stand on too little (`--min-must-checks`): fewer must checks ran,
  * or were judged on captured traffic, than the gate asks; undefined when enough did, or
  * no gate is set. A number names those that ran; `all` (every must check of the suite)
- * and `profile` (every one the profile reaches: none skipped for another reason) name
- * those that did not. A must failure is no less a failure on little evidence: the caller
- * keeps a nonconformant verdict.
+ * and `profile` (every one the profile reaches: none skipped but by the profile or by the
+ * key kept out of URLs) name those that did not. A must failure is no less a failure on
+ * little evidence: the caller keeps a nonconformant verdict.
+ * @param profile the run's profile and whether it was chosen: `all` after a read-only
+ *   profile taken by default says so, and how to choose one.
  */
-export function coverageShortfall(checks: readonly CheckResult[], minimum: number | 'all' | 'profile' | undefined): string | undefined {
+export function coverageShortfall(checks: readonly CheckResult[], minimum: number | 'all' | 'profile' | undefined, profile?: Pick<RunSettings, 'profile' | 'profileSource'>): string | undefined {
   if (minimum === undefined) return undefined;
   const must = checks.filter((check) => check.level === 'must');
   const ran = must.filter((check) => check.status !== 'skipped');
@@ -95,12 +98,17 @@ export function coverageShortfall(checks: readonly CheckResult[], minimum: numbe
     if (ran.length >= minimum) return undefined;
     return `only ${plural(ran.length, 'must check')} ${judged}, fewer than --min-must-checks ${minimum}${ran.length > 0 ? `: ${ran.map((check) => check.id).join(', ')}` : ''}`;
   }
-  const missing = must.filter((check) => check.status === 'skipped' && (minimum === 'all' || check.reason !== UNTESTED_READ_ONLY));
+  const missing = must.filter((check) => check.status === 'skipped' && (minimum === 'all' || !SAFE_DEFAULT_SKIPS.includes(check.reason ?? '')));
   if (missing.length === 0) return undefined;
+  // A profile taken by default never lowers a gate: the words say which one, and how to choose.
+  const byDefault =
+    minimum === 'all' && profile?.profile === 'read-only' && profile.profileSource === 'default'
+      ? 'the profile was read-only by default, as for every target not on loopback (--profile full runs the creates; --profile read-only, written, gates on reads alone); '
+      : '';
   const asked = minimum === 'all' ? 'every must check of the suite' : 'every must check the profile reaches';
   const named = missing.slice(0, NAMED_AT_MOST).map((check) => `${check.id} (${check.reason ?? 'skipped'})`);
   const more = missing.length > NAMED_AT_MOST ? `, and ${missing.length - NAMED_AT_MOST} more` : '';
-  return `${ran.length} of ${plural(must.length, 'must check')} ${judged}; --min-must-checks ${minimum} asks for ${asked}: not run ${named.join(', ')}${more}`;
+  return `${byDefault}${ran.length} of ${plural(must.length, 'must check')} ${judged}; --min-must-checks ${minimum} asks for ${asked}: not run ${named.join(', ')}${more}`;
 }
 
 /**
@@ -162,7 +170,7 @@ export function coverageOf(checks: readonly CheckResult[]): Coverage {
  * `--checks`): a partial pass must never read as a plain one. Captured traffic says what it
  * exercised. The numbers add up: ran + untested = must.
  */
-export function headline(report: Pick<Report, 'verdict' | 'target' | 'coverage' | 'traffic'> & { settings: Pick<Report['settings'], 'profile' | 'checkFilter' | 'insecure'> }): string {
+export function headline(report: Pick<Report, 'verdict' | 'target' | 'coverage' | 'traffic'> & { settings: Pick<Report['settings'], 'profile' | 'profileSource' | 'checkFilter' | 'insecure'> }): string {
   // A run that did not verify the target's certificate never reads as one that did.
   return `${verdictHeadline(report)}${report.settings.insecure ? ' (TLS not verified: --insecure)' : ''}`;
 }
@@ -178,7 +186,8 @@ function verdictHeadline({ verdict, target, settings, coverage, traffic }: Param
     return `${self}${shown}: ${plural(active, 'must check')} ran actively, ${coverage.traffic} more ${coverage.traffic === 1 ? 'was' : 'were'} judged on ${plural(traffic.judged, 'captured exchange')}${cut}, ${coverage.untested} untested`;
   }
   if (coverage.untested === 0) return `${self}${shown}`;
-  const scope = [settings.profile === 'read-only' ? 'the read-only profile' : undefined, settings.checkFilter !== undefined ? `the checks selected (--checks ${settings.checkFilter})` : undefined].filter((words) => words !== undefined);
+  const readOnly = settings.profileSource === 'default' ? 'the read-only profile (the default for a target not on loopback)' : 'the read-only profile';
+  const scope = [settings.profile === 'read-only' ? readOnly : undefined, settings.checkFilter !== undefined ? `the checks selected (--checks ${settings.checkFilter})` : undefined].filter((words) => words !== undefined);
   return `${self}${shown}${scope.length > 0 ? ` within ${scope.join(' and ')}` : ''}: ${coverage.ran} of ${plural(coverage.must, 'must check')} ran, ${coverage.untested} untested`;
 }
 

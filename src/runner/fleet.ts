@@ -9,6 +9,7 @@ import { fleetLine, fleetReport, fleetTarget, writeFleetReports, type FleetRepor
 import type { Report } from '../report/model.js';
 import { writtenLines } from '../report/report-dir.js';
 import { runLane, withDeadline } from './lane.js';
+import { given } from './given.js';
 import type { RunOptions } from './options.js';
 import { TargetRun } from './target-run.js';
 
@@ -19,8 +20,8 @@ export interface FleetMember extends Omit<RunOptions, 'reportDir' | 'out' | 'sig
 
 /** How a fleet runs, beyond each target's own options. */
 export interface FleetOptions extends Omit<Pick<SettingValues, FleetSettingName>, 'shard'> {
-  /** Where fleet.json, summary.md, junit.xml and one folder per target go; null writes nothing. */
-  reportDir: string | null;
+  /** Where fleet.json, summary.md, junit.xml and one folder per target go; absent (or `null`) writes nothing. */
+  reportDir?: string | null;
   /** Aborts the fleet (e.g. on SIGINT): every target's report is still written. */
   signal?: AbortSignal;
   /** One line per target as it finishes, then the fleet's; `null` prints nothing. */
@@ -50,7 +51,8 @@ export interface FleetOutcome {
  * @throws UsageError for two members of one name, or any member's bad options (before any
  *   request); Error when a report folder cannot be written.
  */
-export async function runFleet(members: readonly FleetMember[], options: FleetOptions): Promise<FleetOutcome> {
+export async function runFleet(members: readonly FleetMember[], asGiven: FleetOptions): Promise<FleetOutcome> {
+  const options = given(asGiven);
   const names = members.map((member) => member.targetName);
   const twice = names.find((name, i) => names.indexOf(name) !== i);
   if (twice !== undefined) throw new UsageError(`the fleet names the target ${twice} twice`);
@@ -71,7 +73,7 @@ export async function runFleet(members: readonly FleetMember[], options: FleetOp
         ...(options.deadlineSeconds ? { deadlineSeconds: options.deadlineSeconds } : {}),
         // Each target's report.json is what `merge` reads.
         formats: [...new Set(['json' as const, ...(member.formats ?? SETTINGS.formats.default)])],
-        reportDir: options.reportDir === null ? null : join(options.reportDir, member.targetName),
+        ...(options.reportDir === undefined ? {} : { reportDir: join(options.reportDir, member.targetName) }),
         out: null,
       };
       runs.push(await TargetRun.prepare(run, startedAt, keys.filter((key) => key.value !== member.apiKey)));
@@ -97,7 +99,7 @@ export async function runFleet(members: readonly FleetMember[], options: FleetOp
       lanes.map((lane) =>
         runLane(lane, stop, (run, outcome) => {
           const name = run.settings.targetName!;
-          const target = fleetTarget(name, outcome.report, outcome.exitCode, options.reportDir === null ? null : name);
+          const target = fleetTarget(name, outcome.report, outcome.exitCode, options.reportDir === undefined ? null : name);
           reports.set(name, outcome.report);
           targets.push(target);
           print(fleetLine(target));
@@ -106,7 +108,7 @@ export async function runFleet(members: readonly FleetMember[], options: FleetOp
       ),
     );
     const fleet = fleetReport(targets, startedAt.toISOString(), Date.now() - startedAt.getTime(), options.shard);
-    const written = options.reportDir === null ? [] : await writeFleetReports(options.reportDir, fleet, reports);
+    const written = options.reportDir === undefined ? [] : await writeFleetReports(options.reportDir, fleet, reports);
     print([`Fleet: exit ${fleet.exitCode}`, ...writtenLines(written)].join('\n'));
     return { fleet, exitCode: fleet.exitCode, written, reports };
   } finally {

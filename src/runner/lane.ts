@@ -56,7 +56,7 @@ export async function runLane(
     );
     // A thread that ends without a probe (it failed, or never started: a stop before it) sends none.
     void suite.finished.then(() => targets.forEach((target) => target.probed(undefined)));
-    if (targets.some((target) => target.options.reportDir !== null || target.options.reportStream)) void reportWriters(); // loads while the thread starts
+    if (targets.some((target) => target.options.reportDir !== undefined || target.options.reportStream)) void reportWriters(); // loads while the thread starts
     const reached = await Promise.all(
       targets.map(async (target) => {
         const answered = await target.reached;

@@ -22,8 +22,8 @@ export interface RunOptions extends Omit<SettingValues, 'reportDir'> {
    * NO_PROXY) are read; default: `process.env`.
    */
   env?: NodeJS.ProcessEnv;
-  /** Where the report files go; `null` writes nothing. */
-  reportDir: string | null;
+  /** Where the report files go; absent (or `null`) writes nothing. */
+  reportDir?: string | null;
   /** Whether to point `<reportDir>/../latest` at this run (for the default directory). */
   linkLatest?: boolean;
   /** Console output; `null` prints nothing. */
@@ -32,7 +32,7 @@ export interface RunOptions extends Omit<SettingValues, 'reportDir'> {
   err?: NodeJS.WritableStream | null;
   /**
    * Where to write the one report format asked for (`formats`), instead of files: the
-   * CLI's `--report-dir -` (stdout, the console then going to stderr). Needs `reportDir: null`.
+   * CLI's `--report-dir -` (stdout, the console then going to stderr). Needs no `reportDir`.
    */
   reportStream?: NodeJS.WritableStream;
   /** Aborts the run (e.g. on SIGINT); the report then has verdict `error`. */

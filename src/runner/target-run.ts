@@ -21,6 +21,7 @@ import { StatusLine, type Terminal } from '../report/status-line.js';
 import { listenForProgress } from '../core/progress-channel.js';
 import { KEY_PLACEHOLDER, Redactor, shortSecretNotice } from '../secrets/redactor.js';
 import { CheckCollector } from './collector.js';
+import { given, type Given } from './given.js';
 import type { RunOptions, RunOutcome } from './options.js';
 import type { JudgedTraffic } from '../traffic/judge-capture.js';
 import { joinTraffic } from '../traffic/join.js';
@@ -55,7 +56,7 @@ export class TargetRun {
   #stopProgress: (() => void) | undefined;
 
   private constructor(
-    readonly options: RunOptions,
+    readonly options: Given<RunOptions>,
     readonly settings: RunSettings,
     readonly redactor: Redactor,
     readonly startedAt: Date,
@@ -103,14 +104,14 @@ export class TargetRun {
    *   target's key appears in another target's report.
    * @throws UsageError for bad options.
    */
-  static async prepare(options: RunOptions, startedAt: Date, otherSecrets: ReadonlyArray<{ value: string; shown: string }> = []): Promise<TargetRun> {
+  static async prepare(asGiven: RunOptions, startedAt: Date, otherSecrets: ReadonlyArray<{ value: string; shown: string }> = []): Promise<TargetRun> {
+    const options = given(asGiven);
     if (options.baseUrl && !options.apiKey) throw new UsageError('an API key is required with a base URL');
     if (options.quiet && options.verbose) throw new UsageError('--quiet and --verbose exclude each other');
-    if (options.reportStream && (options.reportDir !== null || options.formats?.length !== 1)) {
+    if (options.reportStream && (options.reportDir !== undefined || options.formats?.length !== 1)) {
       throw new UsageError('a report goes to stdout alone: --report-dir - takes exactly one --format (json, junit, html, md or har)');
     }
     if (options.baseUrl) assertSendableKey(options.apiKey!, options.keySource ?? 'the caller');
-    // reportDir is the one option that may also be null (write nothing).
     checkValues(Object.fromEntries(SETTING_LIST.filter(([name]) => name !== 'reportDir').map(([name]) => [name, (options as SettingValues)[name]])), 'runConformance');
     // node:tls is loaded only for a run with a client certificate: not on every run's start.
     if (options.clientCertPem !== undefined || options.clientKeyPem !== undefined) {
@@ -133,7 +134,7 @@ export class TargetRun {
 
   /** The rest of {@link prepare}, once the embedded server (if any) runs. */
   static async #prepared(
-    options: RunOptions,
+    options: Given<RunOptions>,
     startedAt: Date,
     otherSecrets: ReadonlyArray<{ value: string; shown: string }>,
     embedded: ReferenceServer | undefined,
@@ -235,7 +236,7 @@ export class TargetRun {
     if (failure && !options.signal?.aborted) (options.err ?? options.out)?.write(`petstore-conformance: ${failure}\n`);
     // The verdict first: a report that cannot be written (a full disk) never hides it.
     this.#print(options.quiet ? this.#format.verdict(report) : this.#format.summary(report));
-    const files = options.reportDir === null ? { written: [], failed: [] } : await (await reportWriters()).writeReports(report, exchanges, options.reportDir, settings.formats, redactor);
+    const files = options.reportDir === undefined ? { written: [], failed: [] } : await (await reportWriters()).writeReports(report, exchanges, options.reportDir, settings.formats, redactor);
     if (options.reportStream) options.reportStream.write(await (await reportWriters()).renderReport(report, exchanges, settings.formats[0]!, redactor));
     if (files.written.length > 0 && options.linkLatest) await linkLatest(options.reportDir!).catch(() => {});
     this.#print(writtenLines(files.written).join('\n') || undefined);

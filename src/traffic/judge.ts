@@ -15,7 +15,7 @@ import { NOT_IN_TRAFFIC } from '../check/reasons.js';
 import type { CheckDefinition, CreatedCategory } from '../check/types.js';
 import { CheckFailure, hasCode } from '../core/errors.js';
 import { requestLine, targetAsWritten } from '../core/exchange.js';
-import { carriedKey } from '../http/key-placement.js';
+import { carriedKey, keyQueryParameter } from '../http/key-placement.js';
 import type { RequestVariation } from '../http/request-variations.js';
 import { challengesInvalidToken, credentialRefused, isEmptyList, keyedListOf, keyElsewhereRefused, refusedWithoutKey, revealsNothing, spelledPathClosed, type KeyedList } from '../judgements/auth.js';
 import { capturedBypassWords, overridesPathTo } from '../arbitraries/auth-bypass.js';
@@ -208,7 +208,8 @@ export class TrafficJudge {
     // A key carried elsewhere, or a request outside the interface: never let through without the key, as the active run holds it.
     const elsewhere = credential === 'missing' ? carriedKey(exchange.request) : undefined;
     if (invalid && (elsewhere !== undefined || variation?.kind === 'outside')) {
-      judge('auth-key-outside-authorization', () => void keyElsewhereRefused(exchange, elsewhere ?? `no valid key in its Authorization header (${credential})`));
+      const inQuery = elsewhere !== undefined && keyQueryParameter(exchange.request.url) !== undefined;
+      judge(inQuery ? 'auth-key-in-query' : 'auth-key-outside-authorization', () => void keyElsewhereRefused(exchange, elsewhere ?? `no valid key in its Authorization header (${credential})`));
     } else if (invalid) {
       // 5/R2, 4.2/R3: 401 to a missing or invalid key, whatever the operation and body.
       const scoped = operation === 'pets' ? 'pets-requires-auth' : operation === 'orders' ? 'orders-requires-auth' : `${operation}-401-${credential}`;

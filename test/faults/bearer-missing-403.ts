@@ -15,6 +15,7 @@ export default {
   expected: {
     failed: [
       'answers-allowed-status',
+      'auth-key-in-query',
       'auth-key-outside-authorization',
       'auth-rejects-generated-credentials',
       'create-401-missing',

@@ -16,6 +16,6 @@ export default {
     },
   }),
   expected: {
-    failed: ['auth-key-outside-authorization'],
+    failed: ['auth-key-in-query'],
   },
 } satisfies Fault;

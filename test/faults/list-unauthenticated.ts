@@ -11,6 +11,7 @@ export default {
   }),
   expected: {
     failed: [
+      'auth-key-in-query',
       'auth-key-outside-authorization',
       'auth-path-spellings',
       'auth-rejects-generated-credentials',

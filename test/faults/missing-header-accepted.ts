@@ -6,6 +6,7 @@ export default {
   variation: (base) => ({ authorize: (header) => header === undefined || base.authorize(header) }),
   expected: {
     failed: [
+      'auth-key-in-query',
       'auth-key-outside-authorization',
       'auth-path-spellings',
       'auth-rejects-generated-credentials',

@@ -511,16 +511,23 @@ describe('a captured request is held only to the rules whose premise it meets (s
     }
   });
 
-  test('the key in a query parameter, a key header or a cookie, let through: auth-key-outside-authorization, not the 401 checks', async () => {
+  test('the key in a query parameter (auth-key-in-query), a key header or a cookie (auth-key-outside-authorization), let through: that check, not the 401 checks', async () => {
     const keyless = (requestHeaders: Record<string, string>, path = '/categories'): EntrySpec => ({ ...list([]), path, authorization: null, requestHeaders });
-    for (const [spec, where] of [
-      [keyless({}, `/categories?access_token=${KEY}`), 'the query parameter access_token'],
-      [keyless({ 'X-API-Key': KEY }), 'the header X-API-Key'],
-      [keyless({ Cookie: 'session=abc' }), 'the cookie session'],
+    for (const [spec, where, id] of [
+      [keyless({}, `/categories?access_token=${KEY}`), 'the query parameter access_token', 'auth-key-in-query'],
+      [keyless({}, `/categories?api_key=${KEY}`), 'the query parameter api_key', 'auth-key-in-query'],
+      [keyless({}, `/categories?page=${KEY}`), undefined, undefined],
+      [keyless({ 'X-API-Key': KEY }), 'the header X-API-Key', 'auth-key-outside-authorization'],
+      [keyless({ Cookie: 'session=abc' }), 'the cookie session', 'auth-key-outside-authorization'],
     ] as const) {
       const checks = await judge([spec]);
-      expect(musts(checks), where).toEqual(['auth-key-outside-authorization']);
-      expect(checks.get('auth-key-outside-authorization')!.failure!.message).toContain(`authenticated it by ${where}`);
+      if (id === undefined) {
+        // Near miss: a parameter that carries no key by name is a request without a key, the 401 checks'.
+        expect(musts(checks), 'page').not.toContain('auth-key-in-query');
+        continue;
+      }
+      expect(musts(checks), where).toEqual([id]);
+      expect(checks.get(id)!.failure!.message).toContain(`authenticated it by ${where}`);
       expect(checks.get('list-401-missing')!.status).toBe('skipped');
     }
     expect(musts(await judge([{ ...list([]), status: 401, responseBody: error(401), authorization: null, requestHeaders: { 'X-API-Key': KEY } }]))).toEqual([]);

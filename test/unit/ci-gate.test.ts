@@ -42,8 +42,31 @@ describe('gateArguments', () => {
 
   test('no base URL: an error unless a self-test is asked for; both at once, an error', () => {
     expect(() => gateArguments(inputs())).toThrow(/^base-url is empty: nothing to check/);
-    expect(gateArguments(inputs({ selfTest: true }))).toEqual(['run', '--report-dir', 'reports/conformance']);
+    expect(gateArguments(inputs({ selfTest: true }))).toEqual(['run', '--report-dir', 'reports/conformance', '--min-must-checks', 'all']);
     expect(() => gateArguments(inputs({ selfTest: true, baseUrl: 'https://s.example/v1' }))).toThrow('base-url and self-test: true exclude each other');
+  });
+});
+
+describe('gateArguments: the gate requires what it gates, unless the step names read-only itself', () => {
+  const minimum = (given: Partial<GateInputs>) => {
+    const argv = gateArguments(inputs({ baseUrl: 'https://staging.example.com/v1', ...given }));
+    const at = argv.lastIndexOf('--min-must-checks');
+    return at < 0 ? undefined : argv[at + 1];
+  };
+  test.each([
+    ["no profile (the tool's default, read-only off loopback): every must check", {}, 'all'],
+    ['profile: full: every must check', { profile: 'full' }, 'all'],
+    ['profile: read-only, written: every one the profile reaches', { profile: 'read-only' }, 'profile'],
+    ['--profile read-only in args: the same', { args: '--profile read-only' }, 'profile'],
+    ['--profile=read-only in args: the same', { args: '--profile=read-only' }, 'profile'],
+    ['near miss: args name full after the input read-only (the later wins): every must check', { profile: 'read-only', args: '--profile full' }, 'all'],
+    ['near miss: --profiles read-only is no profile: every must check', { args: '--seed 1 --profiles-x read-only' }, 'all'],
+    ['min-must-checks given stands', { minMustChecks: '20' }, '20'],
+    ['min-must-checks in args stands, the gate adds none', { args: '--min-must-checks 5' }, '5'],
+  ] as const)('%s', (_what, given, expected) => expect(minimum(given)).toBe(expected));
+
+  test('a minimum in args appears once: the gate adds none of its own', () => {
+    expect(gateArguments(inputs({ baseUrl: 'https://s.example/v1', args: '--min-must-checks=5' })).filter((word) => word.startsWith('--min-must-checks'))).toEqual(['--min-must-checks=5']);
   });
 });
 
@@ -60,8 +83,14 @@ describe('artifactName', () => {
 describe('gateOutcome', () => {
   test.each([0, 1, 2])('exit %i: as it is, nothing said', (code) => expect(gateOutcome(code, undefined, inputs())).toEqual({ exitCode: code }));
 
+  const readOnly = { verdict: 'conformant', coverage: { must: 54, ran: 23 }, settings: { profile: 'read-only' } };
+  test('a read-only run that passes says what it left out, in a notice', () =>
+    expect(gateOutcome(0, readOnly, inputs())).toEqual({ exitCode: 0, annotation: { level: 'notice', title: 'Read-only', message: 'read-only: 23 of 54 must checks assessed; creates not tested' } }));
+  test('near miss: a full run that passes says nothing', () => expect(gateOutcome(0, { ...readOnly, settings: { profile: 'full' } }, inputs())).toEqual({ exitCode: 0 }));
+  test('near miss: a read-only run that fails says its failure, not the notice', () => expect(gateOutcome(1, readOnly, inputs())).toEqual({ exitCode: 1 }));
+
   test('exit 3 fails the step with the cause; opted out, a warning with the cause, exiting what the pipeline allows', () => {
-    expect(gateOutcome(3, 'the target is unreachable', inputs())).toEqual({ exitCode: 3, annotation: { level: 'error', title: 'Not assessable', message: 'the target could not be assessed (exit 3): the target is unreachable' } });
+    expect(gateOutcome(3, { verdictReason: 'the target is unreachable' }, inputs())).toEqual({ exitCode: 3, annotation: { level: 'error', title: 'Not assessable', message: 'the target could not be assessed (exit 3): the target is unreachable' } });
     expect(gateOutcome(3, undefined, inputs({ notAssessableFails: false, warnExit: 75 }))).toEqual({
       exitCode: 75,
       annotation: { level: 'warning', title: 'Not assessable', message: 'the target could not be assessed (exit 3): the reports say why (not-assessable-fails: false)' },

@@ -166,8 +166,10 @@ test('a partial conformant run headlines its coverage, naming what kept the rest
   const partial = buildReport({ settings: { ...settings, checkFilter: '^list-' }, startedAt: new Date(0), durationMs: 1, checks: [...whole.checks, skipped], exchanges: [], created: [], runErrors: [] });
   expect(partial.coverage).toEqual({ must: 3, ran: 2, untested: 1 });
   expect(partial.headline).toBe('CONFORMANT within the checks selected (--checks ^list-): 2 of 3 must checks ran, 1 untested');
-  const readOnly = buildReport({ settings: { ...settings, profile: 'read-only' }, startedAt: new Date(0), durationMs: 1, checks: [...whole.checks, skipped], exchanges: [], created: [], runErrors: [] });
-  expect(readOnly.headline).toBe('CONFORMANT within the read-only profile: 2 of 3 must checks ran, 1 untested');
+  const readOnly = (profileSource: 'explicit' | 'default') => buildReport({ settings: { ...settings, profile: 'read-only', profileSource }, startedAt: new Date(0), durationMs: 1, checks: [...whole.checks, skipped], exchanges: [], created: [], runErrors: [] });
+  expect(readOnly('explicit').headline).toBe('CONFORMANT within the read-only profile: 2 of 3 must checks ran, 1 untested');
+  // A profile taken by default says so: the creates go untested unless one is chosen.
+  expect(readOnly('default').headline).toBe('CONFORMANT within the read-only profile (the default for a target not on loopback): 2 of 3 must checks ran, 1 untested');
 });
 
 test('the fixtures differ where they should: counts and verdicts', () => {

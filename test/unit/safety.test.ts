@@ -33,6 +33,25 @@ describe('RequestGuard, read-only', () => {
   });
 });
 
+describe('RequestGuard: no key in a URL to a target off loopback, unless asked (a backstop behind auth-key-in-query)', () => {
+  const KEY = 'Secret-Key_0123/456+789';
+  const get = (path: string, query?: string): RequestSpec => ({ ...none, method: 'GET', path, credential: { name: 'key-in-query', description: '', ...(query ? { placed: { headers: {}, query: { sent: query, shown: query } } } : {}) } });
+  const guard = (baseUrl: string, allowKeyInUrl = false) => new RequestGuard({ profile: 'read-only', apiKey: KEY, baseUrl, allowKeyInUrl });
+  test.each([
+    ['the key in a query parameter, a remote target', 'https://api.example.com/v1', get('/categories', `access_token=${KEY}`), false, true],
+    ['the key percent-encoded in a query parameter', 'https://api.example.com/v1', get('/categories', `api_key=${encodeURIComponent(KEY)}`), false, true],
+    ['the key in the path', 'https://api.example.com/v1', get(`/categories/${encodeURIComponent(KEY)}`), false, true],
+    ['near miss: --allow-key-in-url', 'https://api.example.com/v1', get('/categories', `access_token=${KEY}`), true, false],
+    ['near miss: a loopback target', 'http://127.0.0.1:8080/v1', get('/categories', `access_token=${KEY}`), false, false],
+    ['near miss: a remote target, the key cut short in the URL', 'https://api.example.com/v1', get('/categories', `access_token=${KEY.slice(0, -1)}`), false, false],
+    ['near miss: a remote target, no key in the URL', 'https://api.example.com/v1', get('/categories'), false, false],
+  ] as const)('%s', (_what, baseUrl, spec, allow, refused) => {
+    const admit = () => guard(baseUrl, allow).admit(spec);
+    if (refused) expect(admit).toThrow(/^the key goes in no URL to a target off loopback without --allow-key-in-url: GET \/categories/);
+    else expect(admit).not.toThrow();
+  });
+});
+
 describe('RequestGuard, budgets', () => {
   test('stops the run when the request budget is spent', () => {
     const guard = new RequestGuard({ profile: 'full', maxRequests: 2 });
