@@ -2,7 +2,7 @@ import { escapeUTF8 } from 'entities';
 import { visible } from './visible.js';
 import type { CheckLevel, PropertyRecord } from '../check/types.js';
 import { failureText } from './failure-text.js';
-import { bannerOf, byWeight, countsForVerdict, partialBasis } from './verdict.js';
+import { bannerOf, byWeight, countsForVerdict, noCheckRan, partialBasis } from './verdict.js';
 import type { CheckResult, Finding, Report } from './model.js';
 import { trafficWords } from './traffic-words.js';
 
@@ -36,6 +36,9 @@ code{font-family:ui-monospace,SFMono-Regular,Menlo,monospace}
 details>summary{cursor:pointer;color:#57606a;margin:4px 0}
 `;
 
+/** What a section of a run that ran no check says, in place of its counts. */
+const NONE_RAN = 'No check ran: the run stopped before its checks (the verdict above says why).';
+
 /**
  * report.json as one self-contained HTML page: inline style, no script, no fonts, no
  * requests. The verdict first, a table of contents, the root causes, counts by level, the
@@ -51,6 +54,9 @@ export function renderHtml(report: Report): string {
   const statusClass = (status: string) => (status === 'error' ? 'error-s' : status);
   const levels: CheckLevel[] = ['must', 'should', 'info'];
   const basis = partialBasis(report);
+  // Counts of what ran read `not run` when nothing did (a refused key): never a `(0)` that looks like a clean result.
+  const none = noCheckRan(report);
+  const count = (n: number) => (none ? ': not run' : ` (${n})`);
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -67,31 +73,31 @@ export function renderHtml(report: Report): string {
 <div class="meta">${report.target.kind === 'traffic' ? `captured traffic of ${e(report.target.baseUrl)} judged; the tool sent nothing` : `${e(report.target.baseUrl)} · profile ${e(report.settings.profile)} · seed ${e(report.settings.seed)}`} · ${e(report.startedAt)} · ${report.target.kind === 'traffic' ? '' : `${e(report.summary.requests)} requests in `}${e((report.durationMs / 1000).toFixed(2))} s · ${e(report.tool.name)} ${e(report.tool.version)}, spec ${e(report.spec.version)}</div>${report.traffic ? `\n<div class="meta">Traffic: ${e(trafficWords(report.traffic))}</div>` : ''}
 </section>
 
-<nav class="toc"><a href="#root-causes">Root causes (${report.findings.length}) and failures (${failures.length})</a><a href="#levels">Checks by level</a><a href="#not-evaluated">Not evaluated (${mustErrors.length})</a><a href="#requirements">Requirements</a><a href="#checks">All checks</a><a href="#scope">Out of scope</a><a href="#written">Written</a></nav>
+<nav class="toc"><a href="#root-causes">${none ? 'Root causes and failures: not run' : `Root causes (${report.findings.length}) and failures (${failures.length})`}</a><a href="#levels">Checks by level</a><a href="#not-evaluated">Not evaluated${count(mustErrors.length)}</a><a href="#requirements">Requirements</a><a href="#checks">All checks</a><a href="#scope">Out of scope</a><a href="#written">Written</a></nav>
 
-<h2 id="root-causes">Root causes (${report.findings.length}) and failures (${failures.length})</h2>
-${report.findings.length === 0 ? '<p>None.</p>' : report.findings.map((finding) => rootCause(finding, failures, strict)).join('\n')}
+<h2 id="root-causes">${none ? 'Root causes and failures: not run' : `Root causes (${report.findings.length}) and failures (${failures.length})`}</h2>
+${none ? `<p>${NONE_RAN}</p>` : report.findings.length === 0 ? '<p>None.</p>' : report.findings.map((finding) => rootCause(finding, failures, strict)).join('\n')}
 
 <h2 id="levels">Checks by level</h2>
-<table><tr><th>Level</th><th>Passed</th><th>Failed</th><th>Error</th><th>Skipped</th></tr>
+${report.checks.length === 0 ? `<p>${NONE_RAN}</p>` : `<table><tr><th>Level</th><th>Passed</th><th>Failed</th><th>Error</th><th>Skipped</th></tr>
 ${levels.map((level) => {
   const c = report.summary.byLevel[level];
   return `<tr><td>${levelBadge(level)}</td><td class="passed">${c.passed}</td><td class="failed">${c.failed}</td><td>${c.error}</td><td>${c.skipped}</td></tr>`;
 }).join('\n')}
-</table>
+</table>`}
 
-<h2 id="not-evaluated">Must checks not evaluated (${mustErrors.length})</h2>
-${mustErrors.length === 0 ? '<p>None.</p>' : mustErrors.map((c) => `<div class="card blocked"><div><code>${e(c.id)}</code> · ${e(c.clause)} · ${levelBadge(c.level)}</div><div><strong>${e(c.title)}</strong></div><div>${e(c.reason ?? '')}</div></div>`).join('\n')}
+<h2 id="not-evaluated">Must checks not evaluated${count(mustErrors.length)}</h2>
+${none ? `<p>${NONE_RAN}</p>` : mustErrors.length === 0 ? '<p>None.</p>' : mustErrors.map((c) => `<div class="card blocked"><div><code>${e(c.id)}</code> · ${e(c.clause)} · ${levelBadge(c.level)}</div><div><strong>${e(c.title)}</strong></div><div>${e(c.reason ?? '')}</div></div>`).join('\n')}
 
 <h2 id="requirements">Requirements</h2>
 <table><tr><th>Requirement</th><th>Clause</th><th>Level</th><th>Outcome</th><th>Checks</th><th>Statement</th></tr>
 ${report.requirements.map((r) => `<tr><td><code>${e(r.id)}</code></td><td>${e(r.clause)}</td><td>${e(r.level)}</td><td class="${e(r.outcome)}">${e(r.outcome)}</td><td>${r.checks.map((c) => `<code class="${statusClass(c.status)}">${e(c.id)}</code>`).join(' ') || e(r.inapplicable ?? '')}</td><td>${e(r.quote)}</td></tr>`).join('\n')}
 </table>
 
-<h2 id="checks">All checks (${report.checks.length})</h2>
-<table><tr><th>Check</th><th>Clause</th><th>Level</th><th>Status</th><th>Requests</th><th>ms</th><th>What holds when it passes</th></tr>
+<h2 id="checks">All checks${report.checks.length === 0 ? ': not run' : ` (${report.checks.length})`}</h2>
+${report.checks.length === 0 ? `<p>${NONE_RAN}</p>` : `<table><tr><th>Check</th><th>Clause</th><th>Level</th><th>Status</th><th>Requests</th><th>ms</th><th>What holds when it passes</th></tr>
 ${report.checks.map((c) => `<tr><td><code>${e(c.id)}</code></td><td>${e(c.clause)}</td><td>${levelBadge(c.level)}</td><td class="${statusClass(c.status)}">${e(c.status)}${c.reason ? `: ${e(c.reason)}` : ''}</td><td>${c.requests}</td><td>${c.durationMs}</td><td>${e(c.title)}</td></tr>`).join('\n')}
-</table>
+</table>`}
 
 <h2 id="scope">Out of scope (the spec marks these "not shown")</h2>
 <ul>${report.outOfScope.map((o) => `<li>${e(o.clause)}: ${e(o.what)}</li>`).join('')}</ul>

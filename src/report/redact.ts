@@ -67,6 +67,23 @@ export const SAFE_FIELDS: ReadonlySet<string> = new Set([
   'gate.expired.*.expires',
 ]);
 
+/**
+ * The fields that hold the user's own values (the base URL without its credentials, file
+ * paths, patterns, headers given): redacted of whole secrets only (Redactor.own), so that
+ * eight characters a key shares with a path do not turn the path into nonsense.
+ */
+export const USER_FIELDS: ReadonlySet<string> = new Set([
+  'tool.command',
+  'target.baseUrl',
+  'target.proxy.url',
+  'settings.knownFailures',
+  'settings.traffic.*',
+  'settings.checkFilter',
+  'settings.headers.*',
+  'settings.apiKeyEnv',
+  'traffic.files.*',
+]);
+
 /** Fields of an exchange (and of anything that carries one) that the tool writes itself. */
 const SAFE_EXCHANGE_FIELDS: ReadonlySet<string> = new Set(['checkId', 'credential', 'startedAt', 'connection', 'request.method', 'error.code', 'superseded']);
 
@@ -90,6 +107,7 @@ function redacted(value: unknown, path: string, safe: ReadonlySet<string>, redac
 
 /** A string that came from outside: a body keeps its JSON (Redactor.body), a response header loses every piece of a secret (Redactor.header). */
 function redactString(value: string, path: string, redactor: Redactor): string {
+  if (USER_FIELDS.has(path)) return redactor.own(value);
   if (path === 'request.body' || path.endsWith('.request.body')) return redactor.body(value);
   if (path === 'response.body' || path.endsWith('.response.body')) return redactor.responseBody(value);
   if (/(?:^|\.)response\.headers\.[^.]+$/.test(path)) return redactor.header(value);

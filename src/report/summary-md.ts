@@ -36,14 +36,17 @@ export function renderSummary(report: Report): string {
     ...(report.gate ? gateLines(report.gate).map((line) => paragraph(text(line))) : []),
     where,
     ...(report.traffic ? [paragraph(text(`Traffic: ${trafficWords(report.traffic)}`))] : []),
-    table(
-      ['Level', 'Passed', 'Failed', 'Error', 'Skipped'],
-      (['must', 'should', 'info'] as CheckLevel[]).map((level) => {
-        const c = report.summary.byLevel[level];
-        return [level, c.passed, c.failed, c.error, c.skipped];
-      }),
-      [null, 'right', 'right', 'right', 'right'],
-    ),
+    // A run that reached no check (a refused key) says so: a table of zeros would read as a clean result.
+    report.checks.length === 0
+      ? paragraph(text('Checks: not run (the run stopped before its checks).'))
+      : table(
+          ['Level', 'Passed', 'Failed', 'Error', 'Skipped'],
+          (['must', 'should', 'info'] as CheckLevel[]).map((level) => {
+            const c = report.summary.byLevel[level];
+            return [level, c.passed, c.failed, c.error, c.skipped];
+          }),
+          [null, 'right', 'right', 'right', 'right'],
+        ),
   ];
   if (report.findings.length > 0) {
     blocks.push(

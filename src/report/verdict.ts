@@ -191,6 +191,14 @@ function verdictHeadline({ verdict, target, settings, coverage, traffic }: Param
   return `${self}${shown}${scope.length > 0 ? ` within ${scope.join(' and ')}` : ''}: ${coverage.ran} of ${plural(coverage.must, 'must check')} ran, ${coverage.untested} untested`;
 }
 
+/**
+ * Whether no check ran (none reached, or every one skipped: a key the target refuses stops
+ * the run before its checks): a count of what ran then reads `not run`, never `(0)`.
+ */
+export function noCheckRan(report: Pick<Report, 'checks'>): boolean {
+  return report.checks.every((check) => check.status === 'skipped');
+}
+
 /** Exit code for a verdict. */
 export function exitCodeFor(verdict: Verdict): number {
   return EXIT[verdict];

@@ -49,7 +49,8 @@ export class TargetRun {
   /** Settles with whether the probe reached the target, once the suite's thread sends its answer (see {@link probed}). */
   readonly reached: Promise<boolean>;
   #settleProbe!: { resolve: (reached: boolean) => void; reject: (error: Error) => void };
-  readonly #print: (text: string | undefined) => void;
+  /** Prints a line: `own`, one of the tool's own words and the user's values alone (Redactor.own). */
+  readonly #print: (text: string | undefined, own?: boolean) => void;
   readonly #format: ConsoleFormat;
   /** The status line, on a terminal (see report/status-line.ts), and how it stops hearing the worker's count. */
   readonly #status: StatusLine | undefined;
@@ -71,10 +72,12 @@ export class TargetRun {
     const terminal = options.out as { isTTY?: boolean; columns?: number } | null | undefined;
     this.#format = new ConsoleFormat(options.color ?? Boolean(terminal?.isTTY), settings.strict, (terminal?.isTTY && terminal.columns) || PLAIN_WIDTH);
     this.#status = settings.progress && options.out ? new StatusLine(options.out as Terminal, startedAt.getTime()) : undefined;
-    this.#print = (text) => {
+    // What holds the server's words is redacted of every piece of a secret; the tool's own lines (the header, where the reports went) of whole secrets only.
+    this.#print = (text, own = false) => {
       if (text === undefined) return;
-      if (this.#status) this.#status.print(redactor.text(text));
-      else options.out?.write(`${redactor.text(text)}\n`);
+      const shown = own ? redactor.own(text) : redactor.text(text);
+      if (this.#status) this.#status.print(shown);
+      else options.out?.write(`${shown}\n`);
     };
     this.collector = new CheckCollector(
       (result, exchanges) => {
@@ -160,7 +163,7 @@ export class TargetRun {
     const run = new TargetRun(options, settings, redactor, startedAt, knownFailures, embedded, [...notices, ...(traffic?.notices ?? [])], traffic);
     for (const notice of notices) options.err?.write(`petstore-conformance: warning: ${notice}\n`);
     for (const notice of traffic?.notices ?? []) options.err?.write(`petstore-conformance: notice: ${redactor.text(notice)}\n`);
-    if (!options.quiet) run.#print(run.#format.header(settings, toolVersion));
+    if (!options.quiet) run.#print(run.#format.header(settings, toolVersion), true);
     if (run.#status) {
       run.#status.start();
       run.#stopProgress = listenForProgress(channelOf(settings), (requests) => run.#status!.update({ requests }));
@@ -239,7 +242,7 @@ export class TargetRun {
     const files = options.reportDir === undefined ? { written: [], failed: [] } : await (await reportWriters()).writeReports(report, exchanges, options.reportDir, settings.formats, redactor);
     if (options.reportStream) options.reportStream.write(await (await reportWriters()).renderReport(report, exchanges, settings.formats[0]!, redactor));
     if (files.written.length > 0 && options.linkLatest) await linkLatest(options.reportDir!).catch(() => {});
-    this.#print(writtenLines(files.written).join('\n') || undefined);
+    this.#print(writtenLines(files.written).join('\n') || undefined, true);
     for (const { path, reason } of files.failed) (options.err ?? options.out)?.write(`petstore-conformance: could not write ${path}: ${reason}\n`);
     if (files.failed.length > 0) (options.err ?? options.out)?.write(`petstore-conformance: the reports are incomplete (${files.failed.length} of ${settings.formats.length} not written); the verdict above stands\n`);
     collector.release();

@@ -171,6 +171,18 @@ export class Redactor {
     return redacted;
   }
 
+  /**
+   * The tool's own words and the user's own values (a report path, the base URL without its
+   * credentials, a seed): every whole secret replaced, as written or escaped, but no piece
+   * of one. A piece is evidence of an echo only in what came from the wire; in a path such
+   * as `petstore-conformance/reports`, eight characters a key `petstore-staging-…` shares
+   * are the user's own words, printed whole.
+   */
+  own(value: string): string {
+    if (value.length < this.#shortest) return value;
+    return this.#replaceTokens(spliced(value, this.#occurrences(value, false), (placeholder) => placeholder), (placeholder) => placeholder);
+  }
+
   /** Lets go of the texts remembered (up to {@link CACHED_CHARS}), once a run's files are written: a fleet holds every target's redactor. */
   forgetTexts(): void {
     this.#forget();
@@ -268,14 +280,14 @@ export class Redactor {
   }
 
   /**
-   * Every occurrence of every secret and of every piece of one, as written or escaped once
-   * or twice (JSON, percent, HTML: see DecodedView), as spans of `value`. The decoded views
+   * Every occurrence of every secret and (`withPieces`) of every piece of one, as written or
+   * escaped once or twice (JSON, percent, HTML: see DecodedView), as spans of `value`. The decoded views
    * are made once, and each is searched once for secrets and once for pieces.
    */
-  #occurrences(value: string): Span[] {
+  #occurrences(value: string, withPieces = true): Span[] {
     const whole = this.#scan(value);
     if (this.#anchors.size === 0) return whole;
-    const pieces = this.#pieces.find(value);
+    const pieces = withPieces ? this.#pieces.find(value) : [];
     // Decoded once (an escaped echo), then once more (percent-encoded twice: a URL inside a URL).
     const once = DecodedView.of(value);
     const twice = once && DecodedView.of(once.text);
@@ -287,7 +299,7 @@ export class Redactor {
         return { start: first, end: last, placeholder };
       };
       whole.push(...this.#scan(view.text).map(inOriginal));
-      pieces.push(...this.#pieces.find(view.text).map(inOriginal));
+      if (withPieces) pieces.push(...this.#pieces.find(view.text).map(inOriginal));
     }
     // A whole secret is shown as itself; pieces cover only what no whole secret does (two keys side by side stay two).
     return [...whole, ...outside(pieces, whole)];

@@ -69,3 +69,39 @@ describe('an echoing server', async () => {
     expect(leaks).toEqual([]);
   });
 });
+
+/**
+ * The user's own values print whole: a key `petstore-staging-…` shares 9 characters with a
+ * report folder `…/petstore-conformance/reports` and 17 with a base URL; the console's
+ * Reports and Open lines and report.json's target name them as given. Near miss: a folder
+ * named after the whole key is still redacted.
+ */
+describe('a key that shares characters with the user\'s own values', () => {
+  const SHARED_KEY = 'petstore-staging-7f3a9c1e5b2d4680';
+  test('the report path and the base URL print whole; the whole key in a path does not', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'pcs-own-'));
+    const { startNamedFront } = await import('../support/named-front.js');
+    let front: Awaited<ReturnType<typeof startNamedFront>> | undefined;
+    try {
+      const reportDir = join(root, 'petstore-conformance', 'reports');
+      const shared = await runAgainst(
+        { apiKey: SHARED_KEY, front: async ({ baseUrl }) => (front = await startNamedFront(baseUrl, 'petstore-staging-7.example.test')).baseUrl },
+        { checkFilter: '^list-answers-200-array$', reportDir, profile: 'read-only', get env() { return { HTTP_PROXY: front!.proxyUrl }; } },
+      );
+      expect(shared.console).toContain(`Reports: ${reportDir} (report.json`);
+      expect(shared.console).toContain(`Open ${reportDir}/report.html`);
+      expect(shared.console).toMatch(/checking http:\/\/petstore-staging-7\.example\.test:\d+\/v1, profile\s+read-only/);
+      const report = JSON.parse(await readFile(join(reportDir, 'report.json'), 'utf8')) as { target: { baseUrl: string } };
+      expect(report.target.baseUrl).toMatch(/^http:\/\/petstore-staging-7\.example\.test:\d+\/v1$/);
+      await front!.close();
+      front = undefined;
+      // Near miss: the whole key in the folder's name.
+      const whole = join(root, SHARED_KEY);
+      const keyed = await runAgainst({ apiKey: SHARED_KEY }, { checkFilter: '^list-answers-200-array$', reportDir: whole });
+      expect(keyed.console).toContain(`Reports: ${join(root, '${PETSTORE_API_KEY}')} (report.json`);
+      expect(keyed.console).not.toContain(SHARED_KEY);
+    } finally {
+      await front?.close();
+    }
+  }, 60_000);
+});

@@ -286,3 +286,45 @@ describe('every class of character visible() escapes, each alone in server text,
     for (const character of KEPT) expect(visible(`a${character}b`)).toBe(`a${character}b`);
   });
 });
+
+/**
+ * Every count a user reads, in each verdict state (conformant, nonconformant, not
+ * assessable, read-only, partial), in summary.md and report.html: the counts are the
+ * report's, and a run that reached no check reads `not run`, never `(0)`.
+ */
+describe('the counts of each verdict state, in each renderer', () => {
+  const skippedWrite: CheckResult = { ...check('create-answers-201', 'must', '4.2'), status: 'skipped', reason: 'untested (profile read-only)', requests: 0 };
+  const built = (overrides: Partial<RunSettings>, checks: CheckResult[]) => buildReport({ settings: { ...settings, ...overrides }, startedAt: new Date(0), durationMs: 1, checks, exchanges: [], created: [], runErrors: [] });
+  const STATES: Array<[string, Report]> = [
+    ['conformant', fixture('conformant').report],
+    ['nonconformant', fixture('findings').report],
+    ['not assessable (no check reached)', fixture('not-assessable').report],
+    ['read-only', built({ profile: 'read-only', profileSource: 'explicit' }, [check('list-answers-200-array', 'must', '4.1'), skippedWrite])],
+    ['partial (--checks)', built({ checkFilter: '^list-' }, [check('list-answers-200-array', 'must', '4.1'), { ...skippedWrite, reason: 'not selected' }])],
+  ];
+
+  test.each(STATES)('%s', (state, report) => {
+    const html = renderHtml(report);
+    const md = renderSummary(report);
+    const heading = (id: string) => new RegExp(`<h2 id="${id}">([^<]*)</h2>`).exec(html)![1];
+    if (report.checks.length === 0) {
+      expect(state).toMatch(/not assessable/);
+      expect([heading('root-causes'), heading('not-evaluated'), heading('checks')]).toEqual(['Root causes and failures: not run', 'Must checks not evaluated: not run', 'All checks: not run']);
+      expect(html).not.toMatch(/\(0\)/);
+      expect(md).toContain('Checks: not run (the run stopped before its checks).');
+      expect(md).not.toMatch(/\| must +\| +0 /);
+      return;
+    }
+    const errors = report.checks.filter((c) => c.level === 'must' && c.status === 'error').length;
+    const failed = report.checks.filter((c) => c.status === 'failed').length;
+    expect([heading('root-causes'), heading('not-evaluated'), heading('checks')]).toEqual([
+      `Root causes (${report.findings.length}) and failures (${failed})`,
+      `Must checks not evaluated (${errors})`,
+      `All checks (${report.checks.length})`,
+    ]);
+    const rows = tableRows(parseGfm(md));
+    const must = report.summary.byLevel.must;
+    expect(rows.find((row) => row[0] === 'must')).toEqual(['must', String(must.passed), String(must.failed), String(must.error), String(must.skipped)]);
+    expect(md).not.toContain('not run (the run stopped');
+  });
+});

@@ -443,3 +443,20 @@ describe('base64Forms: the base64 cores of a secret at each alignment (secrets/e
     expect(base64Forms('abcdefgh')).toEqual(['YWJjZGVmZ2', 'FiY2RlZmdo', 'hYmNkZWZna']);
   });
 });
+
+describe('Redactor.own: the tool\'s words and the user\'s values lose whole secrets, never pieces', () => {
+  const KEY = 'petstore-staging-7f3a9c1e5b2d4680';
+  const redactor = () => new Redactor().add(KEY, KEY_PLACEHOLDER);
+  test.each([
+    ['a path sharing 9 characters with the key: whole', '/srv/petstore-conformance/reports', '/srv/petstore-conformance/reports'],
+    ['a base URL sharing 16 characters: whole', 'https://petstore-staging-7.example.com/v1', 'https://petstore-staging-7.example.com/v1'],
+    ['near miss: the whole key in the path', `/srv/${KEY}/reports`, `/srv/${KEY_PLACEHOLDER}/reports`],
+    ['near miss: the whole key percent-encoded', `/srv/${encodeURIComponent(`${KEY}/`)}x`, `/srv/${KEY_PLACEHOLDER}%2Fx`],
+    ['near miss: the whole key upper-cased', `/srv/${KEY.toUpperCase()}`, `/srv/${KEY_PLACEHOLDER}`],
+  ])('%s', (_what, value, shown) => expect(redactor().own(value)).toBe(shown));
+
+  test('near miss: the same path as a server\'s words (Redactor.text) loses the piece', () => {
+    expect(redactor().text('/srv/petstore-staging-7f3a/reports')).not.toContain('petstore-staging-7f3a');
+    expect(redactor().own('/srv/petstore-staging-7f3a/reports')).toBe('/srv/petstore-staging-7f3a/reports');
+  });
+});
