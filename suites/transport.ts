@@ -10,9 +10,27 @@
  */
 import { check } from '../src/check/define.js';
 import type { CheckContext } from '../src/check/context.js';
+import { CheckFailure } from '../src/core/errors.js';
+import type { Exchange } from '../src/core/exchange.js';
+import { framingWords } from '../src/http/chunks.js';
 import { CHUNKED_FORM } from '../src/http/client-form.js';
 import { createdListed } from '../src/judgements/create.js';
 import { chunkedBodyAnswered, chunkedCreatedExactly, chunkedNotAsked } from '../src/judgements/transport.js';
+
+/**
+ * Runs a judgement of a chunked create; its failure names how the body was cut (`the body
+ * was sent in 3 chunks (12, 16 and 28 bytes), split inside U+00E9 (after byte 1 of 2)`), so
+ * a developer sees the split that one-piece replays (curl) do not make.
+ */
+async function framed<T>(exchange: Exchange, judge: () => T | Promise<T>): Promise<T> {
+  try {
+    return await judge();
+  } catch (error) {
+    const { chunks, body } = exchange.request;
+    if (!(error instanceof CheckFailure) || !chunks || body === undefined) throw error;
+    throw new CheckFailure(`${error.message}; the body was ${framingWords(body, chunks)}`, error.exchange, error.deviation);
+  }
+}
 
 /** Registers the checks of this class for the target under registration (see check/run-state.ts). */
 export default function register(): void {
@@ -42,7 +60,7 @@ export default function register(): void {
     },
     async (t, skip) => {
       const { exchange } = await sendChunked(t, skip);
-      const { policy } = chunkedBodyAnswered(exchange);
+      const { policy } = await framed(exchange, () => chunkedBodyAnswered(exchange));
       if (policy) t.observe(policy);
     },
   );
@@ -60,9 +78,12 @@ export default function register(): void {
     async (t, skip) => {
       const { fields, exchange } = await sendChunked(t, skip);
       // Refused: chunked-body-answered's (should); a 5xx: no-server-error's; unanswered: nothing to hold to 4.2/R1.
-      const accepted = chunkedCreatedExactly(exchange, fields, t.checkId);
+      const accepted = await framed(exchange, () => chunkedCreatedExactly(exchange, fields, t.checkId));
       if (accepted === 'unanswered') return skip(`the chunked body got no answer (${exchange.error?.code}): chunked-body-answered judges that`);
-      if (accepted !== 'refused') createdListed(await t.list(), [accepted]);
+      if (accepted !== 'refused') {
+        const list = await t.list();
+        await framed(exchange, () => createdListed(list, [accepted]));
+      }
     },
     { serialRequests: 3 },
   );

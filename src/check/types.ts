@@ -68,6 +68,11 @@ export interface FailureRecord {
   error?: TransportError;
   /** A curl command that sends the request again, the key as `$PETSTORE_API_KEY` (added by the report). */
   curl?: string;
+  /**
+   * When the request's framing matters (a body sent in chunks, which curl sends in one):
+   * the tool's replay of it, `<command> replay report.json <check>` (added by the report).
+   */
+  replay?: string;
 }
 
 /** A category the run created (there is no delete operation: users must know what was written). */

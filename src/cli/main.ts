@@ -138,6 +138,16 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
   });
 
   program
+    .command('replay')
+    .description("send a failure's request again exactly as the run sent it, its framing included (a body in the same chunks: curl sends one), and print the answer; the key is read from PETSTORE_API_KEY")
+    .argument('<report>', 'report.json, or the folder that holds it')
+    .argument('<failure>', "a root cause's id (F3), or a failed check's id")
+    .action(async (report: string, failure: string) => {
+      const { replayFailure } = await import('./replay.js');
+      code = await replayFailure(report, failure, io);
+    });
+
+  program
     .command('serve')
     .description('run the reference server alone, for building clients')
     .option('--port <n>', 'port to listen on (0: any free port)', port, 8080)

@@ -45,6 +45,8 @@ export interface RecordedRequest {
   body?: string;
   /** Body length on the wire, in bytes, when the recorded body is truncated. */
   bodyBytes?: number;
+  /** The byte length of each chunk, when the body was sent with chunked transfer coding (http/chunks.ts): `replay` sends the same pieces. */
+  chunks?: number[];
 }
 
 export interface RecordedResponse {

@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import type { Redactor } from '../secrets/redactor.js';
 import { resourceExhausted } from '../core/tool-failure.js';
 import type { RunSettings } from '../config/settings.js';
@@ -13,6 +12,7 @@ import { HungRoutes, carriesKey } from './hung-routes.js';
 import { rateCeiling, type Turn } from './rate-ceiling.js';
 import { NO_CREDENTIAL } from './credential.js';
 import { BASELINE_FORM } from './client-form.js';
+import { chunkSizes, inChunks } from './chunks.js';
 import { bodyText, isIdempotent, type RequestSpec } from './request.js';
 import { RequestGuard, TargetHealth } from './safety.js';
 import { overriddenMethod } from './method-override.js';
@@ -327,7 +327,8 @@ export class HttpClient {
     const chunked = body !== undefined && form.framing === 'chunked';
     if (chunked) shownHeaders['transfer-encoding'] = 'chunked';
     const shownBody = placed?.body?.shown ?? body;
-    const recorded = recordedRequest({ method: spec.method, url: shownUrl, headers: shownHeaders, ...(shownBody !== undefined ? { body: shownBody } : {}) });
+    const chunks = chunked ? chunkSizes(body) : undefined;
+    const recorded = recordedRequest({ method: spec.method, url: shownUrl, headers: shownHeaders, ...(shownBody !== undefined ? { body: shownBody } : {}), ...(chunks ? { chunks } : {}) });
 
     // No request goes out where an earlier body was refused unread (a 401 from a middleware
     // before the handler reads it): the server may have left it on the connection (RFC 9112
@@ -379,7 +380,7 @@ export class HttpClient {
       // A stopped run (a signal, the deadline) abandons what is under way too.
       const signal = AbortSignal.any([deadline.signal, abandon.signal, ...(this.#options.guard ? [this.#options.guard.signal] : [])]);
       const res = await untilAborted(
-        dispatcher.request({ origin, path, method: spec.method as Dispatcher.HttpMethod, headers, body: chunked ? inChunks(body) : body, signal }),
+        dispatcher.request({ origin, path, method: spec.method as Dispatcher.HttpMethod, headers, body: chunks ? inChunks(body!, chunks) : body, signal }),
         signal,
       );
       phase = 'body';
@@ -536,15 +537,3 @@ function isStaleConnection(exchange: Exchange): boolean {
   return exchange.connection === 'reused' && exchange.error?.code === 'CONNECTION_RESET' && exchange.error.phase === 'headers';
 }
 
-/**
- * A body as a stream of unknown length, which undici sends with chunked transfer coding,
- * one chunk per piece. The pieces fall where a streaming client's writes may: the first
- * boundary inside the first multi-byte character (a reader that decodes chunk by chunk
- * damages it), the next halfway through the rest.
- */
-export function inChunks(text: string): Readable {
-  const bytes = Buffer.from(text);
-  const wide = bytes.findIndex((byte) => byte >= 0x80);
-  const cuts = [...new Set([wide >= 0 ? wide + 1 : 0, Math.ceil(bytes.length / 2)])].filter((cut) => cut > 0 && cut < bytes.length).sort((a, b) => a - b);
-  return Readable.from([0, ...cuts].map((from, i) => bytes.subarray(from, [...cuts, bytes.length][i])));
-}

@@ -1,4 +1,4 @@
-import type { CheckLevel, CheckStatus, CreatedCategory } from '../check/types.js';
+import type { CheckLevel, CheckStatus, CreatedCategory, FailureRecord } from '../check/types.js';
 import { shownProxy } from '../config/proxy.js';
 import { reportedValues, type RunSettings } from '../config/settings.js';
 import type { Exchange } from '../core/exchange.js';
@@ -6,6 +6,7 @@ import { unreachable } from '../check/preflight.js';
 import { specVersion, toolVersion } from '../core/package-info.js';
 import { REPORT_VERSION, type CheckResult, type Report, type RunTiming, type StatusCounts, type TrafficSummary } from './model.js';
 import { curlCommand } from './curl.js';
+import { DEFAULT_COMMAND } from '../config/replay.js';
 import { OUT_OF_SCOPE, traceRequirements } from './traceability.js';
 import { coverageOf, coverageShortfall, decideVerdict, headline, truncationShortfall } from './verdict.js';
 import { gateOf } from './gate.js';
@@ -68,7 +69,7 @@ export function buildReport(record: RunRecord): Report {
       requests: record.exchanges.length + probes,
       requestsAnswered: answered + probesAnswered,
     },
-    checks: record.checks.map((check) => (check.failure ? { ...check, failure: { ...check.failure, curl: curlCommand(check.failure.request) } } : check)),
+    checks: record.checks.map((check) => (check.failure ? { ...check, failure: withReproduction(check.failure, check.id, settings.command) } : check)),
     requirements: traceRequirements(record.checks),
     outOfScope: OUT_OF_SCOPE,
     created: record.created,
@@ -173,4 +174,14 @@ function countByLevel(checks: readonly CheckResult[]): Record<CheckLevel, Status
   const counts: Record<CheckLevel, StatusCounts> = { must: empty(), should: empty(), info: empty() };
   for (const check of checks) counts[check.level][check.status as CheckStatus] += 1;
   return counts;
+}
+
+/**
+ * A failure with the commands that send its request again: curl's, and, when the framing
+ * matters (a body sent in more than one chunk, which curl sends in one), the tool's own
+ * replay, run in the report's folder (`<command> replay report.json <check>`).
+ */
+function withReproduction(failure: FailureRecord, checkId: string, command = DEFAULT_COMMAND): FailureRecord {
+  const framed = (failure.request.chunks?.length ?? 0) > 1;
+  return { ...failure, curl: curlCommand(failure.request), ...(framed ? { replay: `${command} replay report.json ${checkId}` } : {}) };
 }

@@ -8,6 +8,7 @@ import { NOT_SELECTED } from '../check/reasons.js';
 import type { CheckLevel } from '../check/types.js';
 import type { RunSettings } from '../config/settings.js';
 import { curlParts } from './curl.js';
+import { DEFAULT_COMMAND, shellWords } from '../config/replay.js';
 import type { CheckResult, Finding, Report } from './model.js';
 import { lexemeAt } from '../json/lossless.js';
 import { trafficWords } from './traffic-words.js';
@@ -138,17 +139,25 @@ export class ConsoleFormat {
    * command of its shortest counterexample (`Reproduce:`), broken across lines to fit.
    * @param checks the finding's checks, in its order.
    */
-  #rootCause(finding: Finding, checks: readonly CheckResult[]): string {
+  #rootCause(finding: Finding, checks: readonly CheckResult[], replay: Replay): string {
     const level = (['must', 'should', 'info'] as const).find((candidate) => checks.some((check) => check.level === candidate))!;
     const { style } = markOf({ status: 'failed', level });
     const count = `${checks.length} check${checks.length === 1 ? '' : 's'}`;
-    const requests = checks.flatMap((check) => (check.failure?.request.url ? [curlParts(check.failure.request)] : []));
-    const shortest = requests.reduce<string[] | undefined>((best, parts) => (best === undefined || commandLength(parts) < commandLength(best) ? parts : best), undefined);
-    return [
+    const head = [
       this.#wrapped(`  ${finding.id.padEnd(4)} ${visible(finding.summary)}`, CAUSE_INDENT),
       this.#detail(`${this.#paint(style, count)}: ${finding.checks.join(', ')}`, undefined, CAUSE_INDENT),
-      ...(shortest ? [this.#reproduce(shortest)] : []),
-    ].join('\n');
+    ];
+    // A body sent in chunks: curl sends it in one piece, so the tool's replay sends the same pieces.
+    const framed = checks.find((check) => check.failure?.replay)?.failure;
+    if (framed) {
+      const pieces = framed.request.chunks!.length;
+      const tool = replay.file ? [this.#command('Reproduce: ', [replay.command, 'replay', shellWords([replay.file]), finding.id], CAUSE_INDENT)] : [];
+      const label = `${replay.file ? 'With curl' : 'Reproduce with curl'} (one chunk, not ${pieces}): `;
+      return [...head, ...tool, this.#command(label, curlParts(framed.request).map(visible), CAUSE_INDENT)].join('\n');
+    }
+    const requests = checks.flatMap((check) => (check.failure?.request.url ? [curlParts(check.failure.request)] : []));
+    const shortest = requests.reduce<string[] | undefined>((best, parts) => (best === undefined || commandLength(parts) < commandLength(best) ? parts : best), undefined);
+    return [...head, ...(shortest ? [this.#reproduce(shortest)] : [])].join('\n');
   }
 
   /** A root cause's `Reproduce:` command, or where to find it when it is too long for a terminal (a large body: the reports hold it whole). */
@@ -234,9 +243,12 @@ export class ConsoleFormat {
    * The skipped checks folded by reason, the root causes, counts by level and status, and
    * the verdict; the verdict alone when nothing was judged (an unreachable target, a key
    * refused, a base URL where no service answers): its one line says why.
+   * @param reportFile the report.json the run writes, when it writes one: a root cause whose
+   *   body went in chunks is reproduced by `replay` of it.
    */
-  summary(report: Report): string {
+  summary(report: Report, reportFile?: string): string {
     if (report.checks.length === 0 && !report.traffic) return this.verdict(report);
+    const replay: Replay = { command: report.tool.command ?? DEFAULT_COMMAND, ...(reportFile ? { file: reportFile } : {}) };
     const levels: CheckLevel[] = ['must', 'should', 'info'];
     const rows = levels.map((level) => {
       const counts = report.summary.byLevel[level];
@@ -246,7 +258,7 @@ export class ConsoleFormat {
       return `  ${level.padEnd(6)} ${parts.length > 0 ? parts.join(', ') : 'none'}`;
     });
     const byId = new Map(report.checks.map((check) => [check.id, check]));
-    const causes = report.findings.map((finding) => this.#rootCause(finding, finding.checks.map((id) => byId.get(id)!)));
+    const causes = report.findings.map((finding) => this.#rootCause(finding, finding.checks.map((id) => byId.get(id)!), replay));
     const skipped = this.skipped(report.checks);
     return [
       ...(skipped ? ['', skipped] : []),
@@ -261,6 +273,12 @@ export class ConsoleFormat {
   }
 }
 
+
+/** How a root cause's replay runs the tool: its command, and the report.json it reads (absent: no report written). */
+interface Replay {
+  command: string;
+  file?: string;
+}
 
 /** Characters of a command made of `parts`, each counted with the space after it (the last one's too). */
 function commandLength(parts: readonly string[]): number {

@@ -1,4 +1,7 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { targetAsWritten, type RecordedRequest } from '../core/exchange.js';
+import { UsageError } from '../core/errors.js';
 import { KEY_VARIABLE } from '../secrets/redactor.js';
 
 /**
@@ -45,6 +48,21 @@ function curlWords(request: RecordedRequest): string[] {
   // A cut body cannot be sent again as recorded: the replay command (the seed) sends it whole.
   if (request.bodyBytes !== undefined) parts.push(`# the body sent was ${request.bodyBytes} bytes, recorded truncated`);
   return parts;
+}
+
+/**
+ * A recorded text as the curl line's shell expands it: one that holds the key's variable, or
+ * a header read from the environment (`${VARIABLE}`), through `sh` with `env` (derived
+ * credentials are recorded as expansions of the key, `$(node -p …)` among them); any other
+ * as written. `replay` sends what this gives, so it sends what curl would.
+ * @throws UsageError when a variable it needs is unset or empty (nothing is sent).
+ */
+export async function curlExpanded(text: string, env: NodeJS.ProcessEnv): Promise<string> {
+  const variable = text.includes(KEY_VARIABLE) ? KEY_VARIABLE : SECRET_HEADER.exec(text)?.[1];
+  if (variable === undefined) return text;
+  if (!env[variable]) throw new UsageError(`set ${variable}: the request carries it (read from the environment, as the report's curl line reads it)`);
+  const { stdout } = await promisify(execFile)('/bin/sh', ['-c', `printf '%s' ${doubleQuoted(text)}`], { env: { ...env, PATH: env.PATH ?? process.env.PATH } });
+  return stdout;
 }
 
 /** How a header read from the environment (`--header-env`) is recorded: `${VARIABLE}`. */

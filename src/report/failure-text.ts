@@ -24,6 +24,9 @@ export function failureText(check: CheckResult, headed = false): string {
   } else if (error) {
     lines.push(`no response: ${error.code}: ${error.message}`);
   }
-  if (failure.curl) lines.push('', `Reproduce: ${failure.curl}`);
+  if (failure.replay) {
+    // curl sends a body in one piece: the tool's replay sends the chunks it went in.
+    lines.push('', `Reproduce: ${failure.replay}`, `With curl (one chunk, not ${failure.request.chunks!.length}): ${failure.curl}`);
+  } else if (failure.curl) lines.push('', `Reproduce: ${failure.curl}`);
   return lines.join('\n');
 }

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { derivedHex, freshSeed } from '../check/seed.js';
 import { assertSendableKey } from '../config/api-key.js';
@@ -238,7 +239,8 @@ export class TargetRun {
     const failure = [aborted, ...judged.runErrors].map(toolFailureIn).find((line) => line !== undefined);
     if (failure && !options.signal?.aborted) (options.err ?? options.out)?.write(`petstore-conformance: ${failure}\n`);
     // The verdict first: a report that cannot be written (a full disk) never hides it.
-    this.#print(options.quiet ? this.#format.verdict(report) : this.#format.summary(report));
+    const reportFile = options.reportDir !== undefined && settings.formats.includes('json') ? join(options.reportDir, 'report.json') : undefined;
+    this.#print(options.quiet ? this.#format.verdict(report) : this.#format.summary(report, reportFile));
     const files = options.reportDir === undefined ? { written: [], failed: [] } : await (await reportWriters()).writeReports(report, exchanges, options.reportDir, settings.formats, redactor);
     if (options.reportStream) options.reportStream.write(await (await reportWriters()).renderReport(report, exchanges, settings.formats[0]!, redactor));
     if (files.written.length > 0 && options.linkLatest) await linkLatest(options.reportDir!).catch(() => {});

@@ -14,12 +14,13 @@ export interface Ended {
 
 /**
  * Runs the CLI with `argv` in `cwd`; stdout claims a terminal when `tty` is set; `interrupt`
- * stands for Ctrl-C (an aborted one stops a proxy as soon as it listens).
+ * stands for Ctrl-C (an aborted one stops a proxy as soon as it listens); `script`, the
+ * entry point as node was given it (replay commands start with it; absent: `npx …`).
  */
-export async function cli(argv: string[], { env = {}, cwd, tty = false, interrupt, stdout }: { env?: NodeJS.ProcessEnv; cwd: string; tty?: boolean; interrupt?: AbortSignal; stdout?: NodeJS.WritableStream }): Promise<Ended> {
+export async function cli(argv: string[], { env = {}, cwd, tty = false, interrupt, stdout, script }: { env?: NodeJS.ProcessEnv; cwd: string; tty?: boolean; interrupt?: AbortSignal; stdout?: NodeJS.WritableStream; script?: string }): Promise<Ended> {
   let out = '';
   let err = '';
   const output = stdout ?? Object.assign(new PassThrough().on('data', (chunk) => (out += chunk)), { isTTY: tty });
-  const code = await main(argv, { stdout: output, stderr: new PassThrough().on('data', (chunk) => (err += chunk)), env, cwd, ...(interrupt ? { interrupt } : {}) });
+  const code = await main(argv, { stdout: output, stderr: new PassThrough().on('data', (chunk) => (err += chunk)), env, cwd, ...(interrupt ? { interrupt } : {}), ...(script ? { script } : {}) });
   return { code, stdout: out, stderr: err };
 }

@@ -216,7 +216,7 @@ describe('HttpClient', () => {
 
 describe('transport: chunked framing and the peer version', () => {
   test('a chunked body is sent in pieces, the first boundary inside the first multi-byte character; the pieces make the body', async () => {
-    const { inChunks } = await import('../../src/http/client.js');
+    const { inChunks } = await import('../../src/http/chunks.js');
     const text = '{"name":"Café 🐈"}';
     const pieces: Buffer[] = [];
     for await (const piece of inChunks(text)) pieces.push(piece as Buffer);
@@ -228,6 +228,21 @@ describe('transport: chunked framing and the peer version', () => {
     const ascii: Buffer[] = [];
     for await (const piece of inChunks('{"name":"ab"}')) ascii.push(piece as Buffer);
     expect(ascii.map((p) => p.toString())).toEqual(['{"name"', ':"ab"}']);
+  });
+
+  test.each([
+    ['a cut inside é (C3 A9), then halfway', '{"name":"Café 🐈"}', [12, 0, 0], 'split inside U+00E9 (after byte 1 of 2)'],
+    ['a cut inside the first character of all (é first)', 'é', [1, 1], 'sent in 2 chunks (1 and 1 bytes), split inside U+00E9 (after byte 1 of 2)'],
+    ['inside a 4-byte character, after its first byte', '🐈xyz', [1, 3, 3], 'split inside U+1F408 (after byte 1 of 4)'],
+    ['near miss: ASCII alone, halved, no split named', '{"name":"ab"}', [7, 6], 'sent in 2 chunks (7 and 6 bytes)'],
+    ['near miss: one byte, one chunk', 'a', [1], 'sent in 1 chunk (1 bytes)'],
+  ] as const)('chunkSizes and framingWords: %s', async (_what, text, sizes, words) => {
+    const { chunkSizes, framingWords } = await import('../../src/http/chunks.js');
+    const cut = chunkSizes(text);
+    expect(cut.reduce((a, b) => a + b, 0)).toBe(Buffer.byteLength(text));
+    if (sizes[1] !== 0) expect(cut).toEqual(sizes);
+    expect(framingWords(text, cut)).toContain(words);
+    if (!/split inside/.test(words)) expect(framingWords(text, cut)).not.toContain('split inside');
   });
 
   test.each([
