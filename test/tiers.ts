@@ -24,6 +24,8 @@ export const SLOW_TESTS = [
   'test/cli/build.test.ts',
   'test/cli/secret-pieces.test.ts',
   'test/cli/early-signals.test.ts',
+  'test/docs/snippets.test.ts',
+  'test/suite/ci-gate-profiles.test.ts',
 ];
 
 /**

@@ -85,8 +85,8 @@ export function shellWords(args: string): string[] {
  * gates: unless the step names the read-only profile itself (`profile: read-only`, or
  * `--profile read-only` in args), every must check must be judged (`--min-must-checks all`),
  * so a profile taken by default (read-only, for any target off loopback) never passes a
- * gate with the creates untested; named, every must check the profile reaches
- * (`--min-must-checks profile`). A `min-must-checks` given, in the input or in args, stands.
+ * gate with the creates untested; named, the read-only run's verdict stands (its notice
+ * says what it left out). A `min-must-checks` given, in the input or in args, stands.
  * @throws GateInputError for an empty base URL without `self-test: true` (the gate would
  *   pass on the embedded server, checking nothing), for both given, and for args that are
  *   not words.
@@ -97,7 +97,7 @@ export function gateArguments(inputs: GateInputs): string[] {
   }
   if (inputs.baseUrl && inputs.selfTest) throw new GateInputError('base-url and self-test: true exclude each other: a self-test checks the embedded reference server');
   const args = shellWords(inputs.args);
-  const minimum = inputs.minMustChecks || (flagIn(args, '--min-must-checks') !== undefined ? '' : readOnlyNamed(inputs.profile, args) ? 'profile' : 'all');
+  const minimum = inputs.minMustChecks || (flagIn(args, '--min-must-checks') !== undefined || readOnlyNamed(inputs.profile, args) ? '' : 'all');
   return [
     'run',
     '--report-dir', inputs.reportDir,

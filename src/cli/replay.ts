@@ -9,13 +9,15 @@
  */
 import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { Client, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { EnvHttpProxyAgent } from '../http/undici-parts.js';
 import type { FailureRecord } from '../check/types.js';
 import { targetAsWritten, type RecordedRequest } from '../core/exchange.js';
 import { UsageError } from '../core/errors.js';
+import { proxyEnvironment } from '../config/proxy.js';
 import { readInput } from '../config/read-input.js';
 import { framingWords, inChunks } from '../http/chunks.js';
-import { curlExpanded } from '../report/curl.js';
+import { curlExpanded, reproducing } from '../report/curl.js';
 import type { Report } from '../report/model.js';
 import { EXIT } from '../report/verdict.js';
 import { KEY_PLACEHOLDER, KEY_VARIABLE, Redactor } from '../secrets/redactor.js';
@@ -58,9 +60,11 @@ export async function replayFailure(reportPath: string, which: string, io: Repla
   const redactor = new Redactor();
   if (io.env[KEY_VARIABLE]) redactor.add(io.env[KEY_VARIABLE]!, KEY_PLACEHOLDER);
   const target = targetAsWritten(url);
-  const client = new Client(new URL(url).origin, { headersTimeout: REPLAY_TIMEOUT_MS, bodyTimeout: REPLAY_TIMEOUT_MS });
+  // Reached as the run reached it: through HTTP(S)_PROXY unless NO_PROXY says otherwise, the extra CAs of NODE_EXTRA_CA_CERTS.
+  const client = new EnvHttpProxyAgent({ headersTimeout: REPLAY_TIMEOUT_MS, bodyTimeout: REPLAY_TIMEOUT_MS, ...proxyEnvironment(io.env) });
   try {
     const answer = await client.request({
+      origin: new URL(url).origin,
       method: request.method as Dispatcher.HttpMethod,
       path: target.query === undefined ? target.path : `${target.path}?${target.query}`,
       headers,
@@ -99,13 +103,13 @@ async function readReport(path: string): Promise<Report> {
 /** The failure `which` names, and how to name it: `F3 (chunked-body-created-exactly)`. */
 function failureOf(report: Report, which: string): { failure: FailureRecord & { request: RecordedRequest }; label: string } {
   const finding = report.findings.find((candidate) => candidate.id === which);
-  const ids = finding ? finding.checks : [which];
-  // A failure with its framing first: that is what a root cause's Reproduce line replays.
-  const checks = ids.map((id) => report.checks.find((check) => check.id === id)).filter((check) => check?.failure?.request.url);
-  const check = checks.find((candidate) => candidate!.failure!.replay) ?? checks[0];
-  if (!check) {
+  const checks = (finding ? finding.checks : [which]).map((id) => report.checks.find((check) => check.id === id));
+  // The failure a root cause's Reproduce line stands for (report/curl.ts).
+  const failure = reproducing(checks.map((check) => check?.failure));
+  const check = checks.find((candidate) => candidate?.failure === failure);
+  if (!failure || !check) {
     const known = report.findings.map((candidate) => candidate.id).join(', ') || 'none';
     throw new UsageError(`the report holds no failure ${which} with a request to replay (its root causes: ${known}; or give a failed check's id)`);
   }
-  return { failure: check.failure!, label: finding ? `${finding.id} (${check.id})` : check.id };
+  return { failure, label: finding ? `${finding.id} (${check.id})` : check.id };
 }

@@ -7,7 +7,7 @@ import { outcomeLine, requestLine, type Exchange } from '../core/exchange.js';
 import { NOT_SELECTED } from '../check/reasons.js';
 import type { CheckLevel } from '../check/types.js';
 import type { RunSettings } from '../config/settings.js';
-import { curlParts } from './curl.js';
+import { curlParts, reproducing } from './curl.js';
 import { DEFAULT_COMMAND, shellWords } from '../config/replay.js';
 import type { CheckResult, Finding, Report } from './model.js';
 import { lexemeAt } from '../json/lossless.js';
@@ -147,17 +147,16 @@ export class ConsoleFormat {
       this.#wrapped(`  ${finding.id.padEnd(4)} ${visible(finding.summary)}`, CAUSE_INDENT),
       this.#detail(`${this.#paint(style, count)}: ${finding.checks.join(', ')}`, undefined, CAUSE_INDENT),
     ];
-    // A body sent in chunks: curl sends it in one piece, so the tool's replay sends the same pieces.
-    const framed = checks.find((check) => check.failure?.replay)?.failure;
-    if (framed) {
-      const pieces = framed.request.chunks!.length;
+    const shortest = reproducing(checks.map((check) => check.failure));
+    if (!shortest) return head.join('\n');
+    // Every counterexample went in chunks: curl sends a body in one piece, so the tool's replay sends the same pieces.
+    if (shortest.replay) {
+      const pieces = shortest.request.chunks!.length;
       const tool = replay.file ? [this.#command('Reproduce: ', [replay.command, 'replay', shellWords([replay.file]), finding.id], CAUSE_INDENT)] : [];
       const label = `${replay.file ? 'With curl' : 'Reproduce with curl'} (one chunk, not ${pieces}): `;
-      return [...head, ...tool, this.#command(label, curlParts(framed.request).map(visible), CAUSE_INDENT)].join('\n');
+      return [...head, ...tool, this.#command(label, curlParts(shortest.request).map(visible), CAUSE_INDENT)].join('\n');
     }
-    const requests = checks.flatMap((check) => (check.failure?.request.url ? [curlParts(check.failure.request)] : []));
-    const shortest = requests.reduce<string[] | undefined>((best, parts) => (best === undefined || commandLength(parts) < commandLength(best) ? parts : best), undefined);
-    return [...head, ...(shortest ? [this.#reproduce(shortest)] : [])].join('\n');
+    return [...head, this.#reproduce(curlParts(shortest.request))].join('\n');
   }
 
   /** A root cause's `Reproduce:` command, or where to find it when it is too long for a terminal (a large body: the reports hold it whole). */

@@ -82,3 +82,17 @@ function quoted(text: string): string {
 function doubleQuoted(text: string): string {
   return `"${text.replace(/["\\`]/g, (c) => `\\${c}`)}"`;
 }
+
+/**
+ * The failure that reproduces a root cause: of its checks' failures that carry a request,
+ * the one with the shortest curl command among those curl can send as they went (no body
+ * in chunks); only when every one went framed, the first (its replay sends the chunks).
+ * @param failures the root cause's checks' failures, in its order.
+ */
+export function reproducing<T extends { request: RecordedRequest; replay?: string }>(failures: ReadonlyArray<T | undefined>): T | undefined {
+  const sent = failures.filter((failure): failure is T => failure?.request.url !== undefined && failure.request.url !== '');
+  const plain = sent.filter((failure) => !failure.replay);
+  if (plain.length === 0) return sent[0];
+  const length = (failure: T) => curlParts(failure.request).reduce((sum, part) => sum + part.length + 1, 0);
+  return plain.reduce((best, failure) => (length(failure) < length(best) ? failure : best));
+}

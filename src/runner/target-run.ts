@@ -74,9 +74,11 @@ export class TargetRun {
     this.#format = new ConsoleFormat(options.color ?? Boolean(terminal?.isTTY), settings.strict, (terminal?.isTTY && terminal.columns) || PLAIN_WIDTH);
     this.#status = settings.progress && options.out ? new StatusLine(options.out as Terminal, startedAt.getTime()) : undefined;
     // What holds the server's words is redacted of every piece of a secret; the tool's own lines (the header, where the reports went) of whole secrets only.
+    // The user's own values as the console shows them: a piece of a secret inside one is theirs, not an echo.
+    const values = [settings.baseUrl, ...(options.reportDir ? [options.reportDir] : [])];
     this.#print = (text, own = false) => {
       if (text === undefined) return;
-      const shown = own ? redactor.own(text) : redactor.text(text);
+      const shown = own ? redactor.own(text) : redactor.mixed(text, values);
       if (this.#status) this.#status.print(shown);
       else options.out?.write(`${shown}\n`);
     };

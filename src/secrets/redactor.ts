@@ -183,6 +183,23 @@ export class Redactor {
     return this.#replaceTokens(spliced(value, this.#occurrences(value, false), (placeholder) => placeholder), (placeholder) => placeholder);
   }
 
+  /**
+   * Text that mixes the wire's words with the user's own values (a console summary: a
+   * server's message, and the report path of a Reproduce line): as {@link text}, but a piece
+   * of a secret that lies wholly inside an occurrence of one of `values` stays, as
+   * {@link own} would leave it. Whole secrets go everywhere.
+   * @param values the user's own values (paths, the base URL), as they appear in `value`.
+   */
+  mixed(value: string, values: readonly string[]): string {
+    const spared = values.filter((own) => own !== '' && value.includes(own));
+    if (spared.length === 0 || value.length < this.#shortest) return this.text(value);
+    const inside: Array<[number, number]> = [];
+    for (const own of spared) for (let at = value.indexOf(own); at >= 0; at = value.indexOf(own, at + 1)) inside.push([at, at + own.length]);
+    const whole = new Set(this.#occurrences(value, false).map((span) => `${span.start}:${span.end}`));
+    const kept = this.#occurrences(value).filter((span) => whole.has(`${span.start}:${span.end}`) || !inside.some(([start, end]) => span.start >= start && span.end <= end));
+    return this.#replaceTokens(spliced(value, kept, (placeholder) => placeholder), (placeholder) => placeholder);
+  }
+
   /** Lets go of the texts remembered (up to {@link CACHED_CHARS}), once a run's files are written: a fleet holds every target's redactor. */
   forgetTexts(): void {
     this.#forget();

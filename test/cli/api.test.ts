@@ -58,3 +58,21 @@ console.log(JSON.stringify({ verdict: report.verdict, exitCode }));`;
   const { stdout } = await run(process.execPath, argv(join(dir, 'use.mjs'), code, join(dir, 'loader.mjs')), { cwd: dir });
   expect(JSON.parse(stdout.trim().split('\n').at(-1)!)).toEqual({ verdict: 'conformant', exitCode: 0 });
 }, 60_000);
+
+/**
+ * An option left out behaves as documented whether it is absent, undefined or null (the
+ * README's snippet left `reportDir` out, and the run crashed after it ended): each form
+ * writes nothing, prints nothing, takes the default profile and ends alike.
+ */
+test.each([
+  ['absent', {}],
+  ['undefined', { reportDir: undefined, out: undefined, profile: undefined, seed: undefined }],
+  ['null', { reportDir: null, out: null, profile: null, seed: null }],
+])('options %s: no report written, the default profile, conformant', async (_form, options) => {
+  const { runConformance } = await import('../../src/runner/run.js');
+  const outcome = await runConformance({ checkFilter: '^list-401-missing$', ...(options as object) });
+  expect(outcome.exitCode).toBe(0);
+  expect(outcome.written).toEqual([]);
+  expect(outcome.report.settings.profile).toBe('full');
+  expect(outcome.report.settings.profileSource).toBe('default');
+});

@@ -9,85 +9,10 @@ import { createServer } from 'node:net';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { parse as parseYaml, parseAllDocuments } from 'yaml';
+import { parse as parseYaml } from 'yaml';
 import { startReferenceServer, type ReferenceServer } from '../../src/reference/server.js';
-import { startNamedFront, type NamedFront } from '../support/named-front.js';
-
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const KEY = 'Gate-Key_0123456789abcdefXYZ';
-
-interface Step {
-  id?: string;
-  run?: string;
-  env?: Record<string, string>;
-}
-
-/** The action's inputs with their defaults (action.yml), as the runner gives them to a step. */
-async function actionSteps(): Promise<{ steps: Step[]; defaults: Record<string, string> }> {
-  const action = parseYaml(await readFile(join(ROOT, 'action.yml'), 'utf8')) as { inputs: Record<string, { default?: string }>; runs: { steps: Step[] } };
-  return { steps: action.runs.steps, defaults: Object.fromEntries(Object.entries(action.inputs).map(([name, input]) => [name, input.default ?? ''])) };
-}
-
-interface Ended {
-  code: number;
-  stdout: string;
-  stderr: string;
-  outputs: Record<string, string>;
-  summary: string;
-}
-
-/** Runs the action's run step under `bash -e`, as a runner does, with `inputs` over the action's defaults (and `extraEnv` in the runner's environment). */
-async function runStep(inputs: Record<string, string>, extraEnv: Record<string, string> = {}): Promise<Ended> {
-  const { steps, defaults } = await actionSteps();
-  const step = steps.find((candidate) => candidate.id === 'run')!;
-  const dir = await mkdtemp(join(tmpdir(), 'pcs-gate-'));
-  try {
-    const given: Record<string, string> = { ...defaults, 'report-dir': join(dir, 'reports'), ...inputs };
-    // ${{ inputs.NAME }} as the runner fills it; the Node the first step found: this one.
-    const env = Object.fromEntries(
-      Object.entries(step.env!).map(([name, value]) => [name, /steps\.node\.outputs\.path/.test(value) ? process.execPath : given[/inputs\.([\w-]+)/.exec(value)![1]!]!]),
-    );
-    const { PETSTORE_API_KEY: _none, ...base } = process.env;
-    const files = { GITHUB_OUTPUT: join(dir, 'output'), GITHUB_STEP_SUMMARY: join(dir, 'summary') };
-    const ended = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
-      execFile('bash', ['-e', '-c', step.run!], { env: { ...base, ...extraEnv, ...env, ...files, GITHUB_ACTIONS: 'true', GITHUB_ACTION_PATH: ROOT, NO_COLOR: '1' } }, (error, stdout, stderr) =>
-        resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
-      ),
-    );
-    const output = await readFile(files.GITHUB_OUTPUT, 'utf8').catch(() => '');
-    const outputs = Object.fromEntries(output.split('\n').filter(Boolean).map((line) => line.split(/=(.*)/s).slice(0, 2) as [string, string]));
-    return { ...ended, outputs, summary: await readFile(files.GITHUB_STEP_SUMMARY, 'utf8').catch(() => '') };
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
-
-/**
- * Runs the GitLab component's gate as its job does: the job's variables from `inputs` over
- * the component's defaults (`$[[ inputs.NAME ]]` filled in), then its last script line,
- * the gate, under bash, with the key in the variable the component names.
- */
-async function runComponent(inputs: Record<string, string>, extraEnv: Record<string, string> = {}): Promise<Omit<Ended, 'outputs' | 'summary'>> {
-  const [spec, job] = parseAllDocuments(await readFile(join(ROOT, 'templates/petstore-conformance/template.yml'), 'utf8')).map((doc) => doc.toJS()) as [
-    { spec: { inputs: Record<string, { default?: unknown }> } },
-    Record<string, { variables: Record<string, string>; script: string[] }>,
-  ];
-  const given: Record<string, string> = { ...Object.fromEntries(Object.entries(spec.spec.inputs).map(([name, input]) => [name, String(input.default ?? '')])), ...inputs };
-  const { variables, script } = job['petstore-conformance']!;
-  const dir = await mkdtemp(join(tmpdir(), 'pcs-component-'));
-  try {
-    const env = Object.fromEntries(Object.entries(variables).map(([name, value]) => [name, String(value).replace(/\$\[\[ inputs\.([\w-]+) \]\]/g, (_all, input: string) => given[input]!)]));
-    const { PETSTORE_API_KEY: _none, ...base } = process.env;
-    const gate = script.at(-1)!.replace('/tmp/petstore-conformance', ROOT);
-    return await new Promise((resolve) =>
-      execFile('bash', ['-e', '-c', gate], { cwd: dir, env: { ...base, ...extraEnv, ...env, NO_COLOR: '1' } }, (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr })),
-    );
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
+import { actionSteps, KEY, ROOT, runStep } from '../support/ci-steps.js';
 
 let server: ReferenceServer;
 /** The X-Tenant header of each request the server received. */
@@ -154,86 +79,6 @@ describe('the action\'s run step fails closed', () => {
     expect(ended.code).toBe(2);
     expect(ended.stderr).toMatch(/^::error title=Gate input::args holds the operator ;/);
   });
-});
-
-/**
- * The gate requires what it gates: each combination of profile given or not and target
- * local or remote (the reference server reached as staging.example.test through a CONNECT
- * front, so the tool takes it for a target off loopback), in the action and the component.
- */
-describe('the gate requires every must check unless the step names read-only itself', () => {
-  let front: NamedFront;
-  beforeAll(async () => {
-    front = await startNamedFront(server.baseUrl);
-  });
-  afterAll(() => front.close());
-  const remote = () => ({ inputs: { 'base-url': front.baseUrl }, env: { HTTP_PROXY: front.proxyUrl }, args: '--allow-insecure-http --seed 5' });
-  const local = () => ({ inputs: { 'base-url': server.baseUrl }, env: {}, args: '--seed 5' });
-  const READ_ONLY_NOTICE = /^read-only: (\d+) of (\d+) must checks assessed; creates not tested$/;
-
-  test('GitHub, remote, no profile (read-only by default): the step fails, naming the default and how to choose', async () => {
-    const target = remote();
-    const ended = await runStep({ ...target.inputs, 'api-key': KEY, args: target.args }, target.env);
-    expect(ended.code).toBe(3);
-    expect(ended.stderr).toMatch(/^::error title=Not assessable::the target could not be assessed \(exit 3\): the profile was read-only by default, as for every target not on loopback \(--profile full runs the creates; --profile read-only, written, gates on reads alone\); \d+ of \d+ must checks ran; --min-must-checks all asks for every must check of the suite: not run /m);
-    // The header, unwrapped: the default named before any check runs.
-    expect(ended.stdout.split('\n  through the proxy')[0]!.replace(/\s+/g, ' ')).toMatch(/^petstore-conformance [\d.]+: checking http:\/\/staging\.example\.test:\d+\/v1, profile read-only \(the default for a target not on loopback\), seed 5$/);
-    expect(ended.outputs).toMatchObject({ 'exit-code': '3', verdict: 'error' });
-  }, 120_000);
-
-  test('GitHub, remote, profile: read-only written: the step passes, and one notice and the job summary say what was left out', async () => {
-    const target = remote();
-    const ended = await runStep({ ...target.inputs, 'api-key': KEY, profile: 'read-only', args: target.args }, target.env);
-    expect(ended.code).toBe(0);
-    const notices = ended.stderr.split('\n').filter((line) => line.startsWith('::notice'));
-    expect(notices).toHaveLength(1);
-    const [, message] = /^::notice title=Read-only::(.*)$/.exec(notices[0]!)!;
-    const [, ran, must] = READ_ONLY_NOTICE.exec(message!)!;
-    expect(Number(ran)).toBeLessThan(Number(must));
-    expect(ended.summary).toContain(`> **${message}**`);
-    expect(ended.outputs).toMatchObject({ 'exit-code': '0', verdict: 'conformant' });
-  }, 120_000);
-
-  test('GitHub, remote, profile: full: every must check, so the key kept out of URLs fails it closed; --allow-key-in-url passes', async () => {
-    const target = remote();
-    const kept = await runStep({ ...target.inputs, 'api-key': KEY, profile: 'full', args: target.args }, target.env);
-    expect(kept.code).toBe(3);
-    expect(kept.stderr).toMatch(/not run auth-key-in-query \(would write the key into the target's access logs; --allow-key-in-url runs it\)/);
-    const allowed = await runStep({ ...target.inputs, 'api-key': KEY, profile: 'full', args: `${target.args} --allow-key-in-url` }, target.env);
-    expect(allowed.code).toBe(0);
-    expect(allowed.stderr).not.toMatch(/^::notice/m);
-  }, 120_000);
-
-  test('GitHub, local, no profile (full by default): every must check, passes with no notice', async () => {
-    const target = local();
-    const ended = await runStep({ ...target.inputs, 'api-key': KEY, args: target.args });
-    expect(ended.code).toBe(0);
-    expect(ended.stderr).toBe('');
-  }, 120_000);
-
-  test('GitHub, local, profile: read-only: passes with the notice', async () => {
-    const target = local();
-    const ended = await runStep({ ...target.inputs, 'api-key': KEY, profile: 'read-only', args: target.args });
-    expect(ended.code).toBe(0);
-    expect(ended.stderr).toMatch(/^::notice title=Read-only::read-only: \d+ of \d+ must checks assessed; creates not tested$/m);
-  }, 120_000);
-
-  test('GitLab component at its defaults, remote: the job fails, naming the read-only default; read-only written: passes with the notice', async () => {
-    const target = remote();
-    const env = { ...target.env, PETSTORE_API_KEY: KEY };
-    const unnamed = await runComponent({ ...target.inputs, args: target.args }, env);
-    expect(unnamed.code).toBe(3);
-    expect(unnamed.stderr).toMatch(/^petstore-conformance gate: error: the target could not be assessed \(exit 3\): the profile was read-only by default/m);
-    const named = await runComponent({ ...target.inputs, profile: 'read-only', args: target.args }, env);
-    expect(named.code).toBe(0);
-    expect(named.stderr).toMatch(/^petstore-conformance gate: notice: read-only: \d+ of \d+ must checks assessed; creates not tested$/m);
-  }, 120_000);
-
-  test('GitLab component, local, at its defaults: every must check, passes', async () => {
-    const target = local();
-    const ended = await runComponent({ ...target.inputs, args: target.args }, { PETSTORE_API_KEY: KEY });
-    expect(ended.code).toBe(0);
-  }, 120_000);
 });
 
 describe('the action', () => {

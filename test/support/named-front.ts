@@ -14,13 +14,16 @@ export interface NamedFront {
  * Starts a CONNECT proxy on loopback that tunnels every authority it is asked for to
  * `baseUrl`'s port on 127.0.0.1, so that a run through it (HTTP_PROXY) names a target off
  * loopback while its traffic stays on this machine.
+ * @param ports another loopback port for an authority's port (`{ 443: tlsPort }`): one
+ *   front for the names of several servers.
  */
-export async function startNamedFront(baseUrl: string, name = 'staging.example.test'): Promise<NamedFront> {
+export async function startNamedFront(baseUrl: string, name = 'staging.example.test', ports: Record<string, number> = {}): Promise<NamedFront> {
   const target = new URL(baseUrl);
   const sockets = new Set<Socket>();
   const proxy = createServer((_req, res) => res.writeHead(405).end());
-  proxy.on('connect', (_req: IncomingMessage, client: Socket, head: Buffer) => {
-    const upstream = connect(Number(target.port), '127.0.0.1', () => {
+  proxy.on('connect', (req: IncomingMessage, client: Socket, head: Buffer) => {
+    const asked = /:(\d+)$/.exec(req.url ?? '')?.[1] ?? '';
+    const upstream = connect(ports[asked] ?? Number(target.port), '127.0.0.1', () => {
       client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
       upstream.write(head);
       client.pipe(upstream).pipe(client);

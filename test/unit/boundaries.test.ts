@@ -70,6 +70,15 @@ describe('messages that list what there is, and say nothing of what there is not
     expect(coverageShortfall([must('a', 'passed'), readOnly('w')], 'all')).toBe('1 of 2 must checks ran; --min-must-checks all asks for every must check of the suite: not run w (untested (profile read-only))');
     expect(coverageShortfall([must('a', 'passed'), readOnly('w')], 'profile')).toBeUndefined();
     expect(coverageShortfall([must('a', 'passed'), readOnly('w'), empty('e')], 'profile')).toBe('1 of 3 must checks ran; --min-must-checks profile asks for every must check the profile reaches: not run e (the list is empty)');
+    // A read-only profile taken by default is named, with how to choose; near misses: chosen, or asked for `profile`.
+    const byDefault = { profile: 'read-only', profileSource: 'default' } as const;
+    expect(coverageShortfall([must('a', 'passed'), readOnly('w')], 'all', byDefault)).toBe('the profile was read-only by default, as for every target not on loopback (--profile full runs the creates; --profile read-only, written, gates on reads alone); 1 of 2 must checks ran; --min-must-checks all asks for every must check of the suite: not run w (untested (profile read-only))');
+    expect(coverageShortfall([must('a', 'passed'), readOnly('w')], 'all', { ...byDefault, profileSource: 'explicit' })).toMatch(/^1 of 2 must checks ran/);
+    expect(coverageShortfall([must('a', 'passed'), readOnly('w'), empty('e')], 'profile', byDefault)).toMatch(/^1 of 3 must checks ran/);
+    // The key kept out of URLs is a safe default, as the profile is: `profile` does not ask for it, `all` does.
+    const withheld: CheckResult = { ...must('q', 'skipped'), reason: "would write the key into the target's access logs; --allow-key-in-url runs it" };
+    expect(coverageShortfall([must('a', 'passed'), withheld], 'profile')).toBeUndefined();
+    expect(coverageShortfall([must('a', 'passed'), withheld], 'all')).toMatch(/not run q \(would write the key into the target's access logs; --allow-key-in-url runs it\)$/);
     // Five named at most: the sixth is counted.
     const six = Array.from({ length: 6 }, (_, i) => empty(`e${i}`));
     expect(coverageShortfall([must('a', 'passed'), ...six.slice(0, 5)], 'all')).toMatch(/e4 \(the list is empty\)$/);

@@ -56,9 +56,10 @@ describe('gateArguments: the gate requires what it gates, unless the step names 
   test.each([
     ["no profile (the tool's default, read-only off loopback): every must check", {}, 'all'],
     ['profile: full: every must check', { profile: 'full' }, 'all'],
-    ['profile: read-only, written: every one the profile reaches', { profile: 'read-only' }, 'profile'],
-    ['--profile read-only in args: the same', { args: '--profile read-only' }, 'profile'],
-    ['--profile=read-only in args: the same', { args: '--profile=read-only' }, 'profile'],
+    ["profile: read-only, written: no minimum of the gate's (its verdict stands, its notice says what it left out)", { profile: 'read-only' }, undefined],
+    ['--profile read-only in args: the same', { args: '--profile read-only' }, undefined],
+    ['--profile=read-only in args: the same', { args: '--profile=read-only' }, undefined],
+    ['profile: read-only with min-must-checks profile: that', { profile: 'read-only', minMustChecks: 'profile' }, 'profile'],
     ['near miss: args name full after the input read-only (the later wins): every must check', { profile: 'read-only', args: '--profile full' }, 'all'],
     ['near miss: --profiles read-only is no profile: every must check', { args: '--seed 1 --profiles-x read-only' }, 'all'],
     ['min-must-checks given stands', { minMustChecks: '20' }, '20'],

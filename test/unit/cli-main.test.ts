@@ -53,10 +53,10 @@ describe('a stray word gets a hint: what was likely meant (cli/stray-words.ts)',
     [['JUDG'], "unknown command 'JUDG': did you mean judge?"],
     // Near misses: a third of the word's length is the most a typo may differ (at least 1).
     [['serv'], "unknown command 'serv': did you mean serve?"],
-    [['xy'], "unexpected argument 'xy': run takes options only (commands: run, list, merge, judge, proxy, serve)"],
+    [['xy'], "unexpected argument 'xy': run takes options only (commands: run, list, merge, judge, proxy, replay, serve)"],
     [['proxys'], "unknown command 'proxys': did you mean proxy?"],
-    [['prxies'], "unexpected argument 'prxies': run takes options only (commands: run, list, merge, judge, proxy, serve)"],
-    [['api.example/v1'], "unexpected argument 'api.example/v1': run takes options only (commands: run, list, merge, judge, proxy, serve)"],
+    [['prxies'], "unexpected argument 'prxies': run takes options only (commands: run, list, merge, judge, proxy, replay, serve)"],
+    [['api.example/v1'], "unexpected argument 'api.example/v1': run takes options only (commands: run, list, merge, judge, proxy, replay, serve)"],
   ])('%j: exit 2, one line', async (argv, line) => {
     const { code, stdout, stderr } = await cli(argv);
     expect(code).toBe(EXIT.usage);

@@ -18,7 +18,7 @@ import { renderSummary } from '../../src/report/summary-md.js';
 import { answered, unanswered } from '../support/exchanges.js';
 import { NOT_IN_TRAFFIC } from '../../src/check/reasons.js';
 import { visible } from '../../src/report/visible.js';
-import { bannerOf, coverageShortfall } from '../../src/report/verdict.js';
+import { bannerOf, coverageShortfall, noCheckRan } from '../../src/report/verdict.js';
 import { toString } from 'mdast-util-to-string';
 import { markupKinds, parseGfm, references, tableRows } from '../support/markdown.js';
 
@@ -292,6 +292,16 @@ describe('every class of character visible() escapes, each alone in server text,
  * assessable, read-only, partial), in summary.md and report.html: the counts are the
  * report's, and a run that reached no check reads `not run`, never `(0)`.
  */
+describe('noCheckRan: whether a count of what ran reads `not run`', () => {
+  const skipped = (id: string): CheckResult => ({ ...check(id, 'must', '4.1'), status: 'skipped', reason: 'not selected' });
+  test.each([
+    ['no check at all (a refused key)', [], true],
+    ['every check skipped', [skipped('a'), skipped('b')], true],
+    ['near miss: one passed among the skipped', [skipped('a'), check('b', 'must', '4.1')], false],
+    ['near miss: one failed', [{ ...check('b', 'must', '4.1'), status: 'failed' as const }], false],
+  ] as const)('%s: %s', (_what, checks, none) => expect(noCheckRan({ checks: [...checks] })).toBe(none));
+});
+
 describe('the counts of each verdict state, in each renderer', () => {
   const skippedWrite: CheckResult = { ...check('create-answers-201', 'must', '4.2'), status: 'skipped', reason: 'untested (profile read-only)', requests: 0 };
   const built = (overrides: Partial<RunSettings>, checks: CheckResult[]) => buildReport({ settings: { ...settings, ...overrides }, startedAt: new Date(0), durationMs: 1, checks, exchanges: [], created: [], runErrors: [] });

@@ -460,3 +460,20 @@ describe('Redactor.own: the tool\'s words and the user\'s values lose whole secr
     expect(redactor().own('/srv/petstore-staging-7f3a/reports')).toBe('/srv/petstore-staging-7f3a/reports');
   });
 });
+
+describe('Redactor.mixed: the wire\'s words beside the user\'s own values', () => {
+  const KEY = 'petstore-staging-7f3a9c1e5b2d4680';
+  const redactor = () => new Redactor().add(KEY, KEY_PLACEHOLDER);
+  const PATH = '/srv/petstore-staging-7f3a/reports/report.json';
+  test('a piece inside the user\'s path stays; the same piece in the server\'s words beside it goes', () => {
+    const shown = redactor().mixed(`Reproduce: replay ${PATH} F1\n  the server said: petstore-staging-7f3a`, [PATH.replace('/report.json', '')]);
+    expect(shown).toContain(`replay ${PATH} F1`);
+    expect(shown).toContain('the server said: ${PETSTORE_API_KEY}');
+  });
+  test('near miss: the whole key inside the user\'s path still goes', () => {
+    expect(redactor().mixed(`/srv/${KEY}/r`, [`/srv/${KEY}/r`])).toBe(`/srv/${KEY_PLACEHOLDER}/r`);
+  });
+  test('near miss: no own value given, as text', () => {
+    expect(redactor().mixed(PATH, [])).toBe(redactor().text(PATH));
+  });
+});
