@@ -41,7 +41,7 @@ export interface ReplayIo {
 /**
  * Replays one failure of a report and prints the answer.
  * @param reportPath report.json, or the folder that holds it.
- * @param which a root cause's id (`F3`: its first failure that carries a request) or a check's id.
+ * @param which a root cause's id (`F3`: the failure its Reproduce line stands for, report/curl.ts `reproducing`) or a check's id.
  * @returns 0 when the target answered, 3 when it did not.
  * @throws UsageError for a report that cannot be read, an id it does not hold, a request
  *   recorded truncated, or a variable the request needs that is unset.
