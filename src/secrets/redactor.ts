@@ -59,7 +59,7 @@ export class Redactor {
   /** Anchors searched for, with the secrets filed under each. */
   readonly #anchors = new Map<string, Entry[]>();
   /** Other pieces of earlier secrets, offered as anchors to later ones. */
-  readonly #spare: string[] = [];
+  readonly #spare = new Set<string>();
   /** Length of the shortest secret: a shorter text holds none (in any escaped form either, which is longer). */
   #shortest = Infinity;
   /**
@@ -102,6 +102,19 @@ export class Redactor {
   }
 
   /**
+   * Adds a secret found only whole, as written or case-folded: no pieces, no base64 or hex
+   * forms. For the many secrets of a capture beyond the first few (a fresh session cookie
+   * per answer): each costs its own length once, and a scan no more, where the full
+   * treatment of thousands made every later text dearer (a shorter one is a whole token).
+   */
+  addWhole(secret: string, placeholder: string): this {
+    if (secret.length < ANCHOR) return this.add(secret, placeholder);
+    if (this.#secrets.has(secret)) return this;
+    for (const form of new Set([secret, secret.toLowerCase(), secret.toUpperCase()])) this.#file(form, placeholder, false);
+    return this;
+  }
+
+  /**
    * @param secret the value to hide (an empty one is ignored); its length decides how it
    *   is found (see the class).
    * @param placeholder what to show instead, e.g. `${PETSTORE_API_KEY}`.
@@ -134,11 +147,32 @@ export class Redactor {
   /** Whether a secret is found inside text (see the class), rather than as a whole token only. */
   #foundInside(secret: string): boolean {
     if (secret.length >= SUBSTRING_SECRET_CHARS) return true;
-    return secret.length >= ANCHOR && [...this.#anchors.keys(), ...this.#spare].some((piece) => secret.includes(piece));
+    return secret.length >= ANCHOR && this.#knownPieceIn(secret) !== undefined;
   }
 
-  /** Files one secret under an anchor it holds. */
-  #file(secret: string, placeholder: string): this {
+  /**
+   * A piece of an earlier secret that `secret` holds: an anchor first, else a spare piece;
+   * undefined for none. Each of its windows is looked up (a set each), so that filing a
+   * secret costs its own length, not the secrets filed before: a capture with a fresh
+   * cookie per answer registers thousands (a scan over all of them made `judge` quadratic).
+   */
+  #knownPieceIn(secret: string): string | undefined {
+    let spare: string | undefined;
+    for (let start = 0; start + ANCHOR <= secret.length; start++) {
+      const window = secret.slice(start, start + ANCHOR);
+      if (this.#anchors.has(window)) return window;
+      if (spare === undefined && this.#spare.has(window)) spare = window;
+    }
+    return spare;
+  }
+
+  /**
+   * Files one secret under an anchor it holds.
+   * @param related whether later secrets may be one edit away from it (the key's derived
+   *   credentials): it then shares an anchor with an earlier one where it can, and offers
+   *   its pieces to later ones; otherwise it is filed under its first piece alone.
+   */
+  #file(secret: string, placeholder: string, related = true): this {
     if (this.#secrets.has(secret)) return this;
     this.#secrets.add(secret);
     this.#shortest = Math.min(this.#shortest, secret.length);
@@ -147,9 +181,8 @@ export class Redactor {
     const size = Math.min(ANCHOR, secret.length);
     const middle = Math.floor((secret.length - size) / 2);
     const pieces = [secret.slice(0, size), secret.slice(middle, middle + size), secret.slice(-size)];
-    const anchor = [...this.#anchors.keys(), ...this.#spare].find((piece) => secret.includes(piece)) ?? pieces[0]!;
-    const known = new Set([...this.#anchors.keys(), ...this.#spare, anchor]);
-    this.#spare.push(...new Set(pieces.filter((piece) => !known.has(piece))));
+    const anchor = (related ? this.#knownPieceIn(secret) : undefined) ?? pieces[0]!;
+    if (related) for (const piece of pieces) if (piece !== anchor && !this.#anchors.has(piece)) this.#spare.add(piece);
     const entries = this.#anchors.get(anchor) ?? [];
     if (entries.length === 0) this.#anchorFilter.add(anchor);
     entries.push({ secret, placeholder, offset: secret.indexOf(anchor) });

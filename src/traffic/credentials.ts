@@ -142,6 +142,13 @@ interface RequestFields extends MessageFields {
   postData?: { mimeType?: string; text?: unknown };
 }
 
+/**
+ * Secrets of a capture redacted in every form and piece (as the key is); those after them
+ * are found whole, as written or case-folded (Redactor.addWhole). A capture of a server that
+ * sets a fresh cookie per answer holds thousands: in full, 2,000 exchanges took `judge` 60 s.
+ */
+export const FULLY_REDACTED_SECRETS = 64;
+
 /** Lower-case names of the header fields that carry keys by name (http/key-placement.ts), besides Authorization. */
 const KEY_HEADER_NAMES: ReadonlySet<string> = new Set(KEY_HEADERS.map((name) => name.toLowerCase()));
 
@@ -163,7 +170,9 @@ export function registerCaptureSecrets(entry: { request?: RequestFields; respons
     // One word, no space: a redacted credential still reads as a bearer token in the HAR the proxy writes.
     const shown = `[capture-${what}-${seen.size + 1}]`;
     seen.set(secret, shown);
-    redactor.add(secret, shown);
+    // Past the first secrets, each is found whole only: a fresh cookie per answer must not make each exchange dearer than the last.
+    if (seen.size > FULLY_REDACTED_SECRETS) redactor.addWhole(secret, shown);
+    else redactor.add(secret, shown);
   };
   for (const side of [entry.request, entry.response]) {
     for (const { name, value } of side?.headers ?? []) {
