@@ -14,6 +14,13 @@ export type DispatcherOptions = Pick<RunSettings, 'timeoutMs' | 'maxResponseByte
 type RouteOptions = Pick<DispatcherOptions, 'proxy' | 'caPem' | 'clientCertPem' | 'clientKeyPem' | 'insecure'>;
 
 /**
+ * The largest header block read from a target or a client, in bytes: 256 KiB. Node's and
+ * undici's default of 16 KiB is less than a server that sets a few hundred cookies sends
+ * (500 `Set-Cookie` fields are some 20 KiB), and the proxy would drop its answer.
+ */
+export const MAX_HEADER_BYTES = 256 * 1024;
+
+/**
  * A single-connection dispatcher to the target: undici's EnvHttpProxyAgent, which reaches
  * it directly or through the proxy the environment names for its scheme (a CONNECT
  * tunnel, RFC 9110 §9.3.6), unless NO_PROXY names the host. The proxy agent does not
@@ -37,6 +44,7 @@ function targetConnection(route: RouteOptions, deadlines?: Pick<DispatcherOption
     httpsProxy,
     noProxy,
     connections: 1,
+    maxHeaderSize: MAX_HEADER_BYTES,
     connect: tls,
     requestTls: tls,
     factory: (origin: string | URL, opts: { connect?: Undici.Client.Options['connect'] }) => {

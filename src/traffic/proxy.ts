@@ -13,7 +13,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { Transform } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { SETTINGS } from '../config/settings.js';
-import { upstreamDispatcher, type UpstreamDispatcher } from '../http/dispatcher.js';
+import { MAX_HEADER_BYTES, upstreamDispatcher, type UpstreamDispatcher } from '../http/dispatcher.js';
 import type { HarPair } from './har-reader.js';
 
 /**
@@ -256,7 +256,8 @@ export async function startValidatingProxy(options: ProxyOptions): Promise<Runni
     void done.finally(() => inFlight.delete(done));
   };
 
-  const server: Server = createServer(handle);
+  // A client's header block as large as a target's may be (http/dispatcher.ts).
+  const server: Server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, handle);
   // A client's connection lives as long as the target's (its 'disconnect' below): never
   // closed by Node's own idle timeout (5 s), which would make it stale where the target's is not.
   server.keepAliveTimeout = 0;

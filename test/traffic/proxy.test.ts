@@ -10,7 +10,7 @@ import { connect, type AddressInfo } from 'node:net';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { request } from 'undici';
+import { Client, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildIsCurrent } from '../../src/core/build-state.js';
 import { ProxyJudge } from '../../src/traffic/proxy-judge.js';
@@ -112,6 +112,24 @@ describe('forwarding', () => {
     } finally {
       await proxy.close();
       await upstream.close();
+    }
+  });
+
+  test('an answer with 500 Set-Cookie fields (some 20 KiB of header fields, past Node\'s and undici\'s 16 KiB default) is forwarded whole', async () => {
+    const cookies = (count: number) => Array.from({ length: count }, (_, i) => `c${i}=${'v'.repeat(30)}${i}; Path=/`);
+    const many = await recordingUpstream((_req, res) => void res.writeHead(200, { 'content-type': 'application/json', 'set-cookie': cookies(500) }).end('[]'));
+    const proxy = await startValidatingProxy({ target: many.baseUrl, host: '127.0.0.1', port: 0 });
+    try {
+      // A client that reads large header blocks itself (undici's default is 16 KiB too).
+      const client = new Client(new URL(proxy.baseUrl).origin, { maxHeaderSize: 1024 * 1024 });
+      const answer = await client.request({ method: 'GET', path: `${new URL(proxy.baseUrl).pathname}/categories` });
+      expect(answer.statusCode).toBe(200);
+      expect(answer.headers['set-cookie']).toHaveLength(500);
+      expect(await answer.body.text()).toBe('[]');
+      await client.close();
+    } finally {
+      await proxy.close();
+      await many.close();
     }
   });
 

@@ -32,6 +32,19 @@ describe('a key is sendable when every character is visible ASCII or a space (RF
   });
 });
 
+describe('a key with a space at either end is refused: a field value has none, the server would see another key (issue 59)', () => {
+  test.each([
+    ['a leading space', ' abc', 'begins'],
+    ['a trailing space', 'abc ', 'ends'],
+    ['spaces at both ends: the first named', ' abc ', 'begins'],
+    ['near miss: a space inside', 'ab c', undefined],
+    ['near miss: none', 'abc', undefined],
+  ])('%s', (_d, key, end) => {
+    const message = refusal(() => assertSendableKey(key, 'the environment variable PETSTORE_API_KEY'));
+    expect(message).toBe(end === undefined ? undefined : `the API key (from the environment variable PETSTORE_API_KEY) ${end} with a space, which an HTTP header field cannot carry (RFC 9110 §5.5): the server would see another value; remove it`);
+  });
+});
+
 describe('a client certificate goes with its own key', () => {
   const cert = readFileSync('test/fixtures/tls/client-cert.pem', 'utf8');
   const key = readFileSync('test/fixtures/tls/client-key.pem', 'utf8');
