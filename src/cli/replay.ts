@@ -12,7 +12,7 @@ import { join, resolve } from 'node:path';
 import type { Dispatcher } from 'undici';
 import { EnvHttpProxyAgent } from '../http/undici-parts.js';
 import type { FailureRecord } from '../check/types.js';
-import { targetAsWritten, type RecordedRequest } from '../core/exchange.js';
+import { cutBetweenCharacters, targetAsWritten, type RecordedRequest } from '../core/exchange.js';
 import { UsageError } from '../core/errors.js';
 import { proxyEnvironment } from '../config/proxy.js';
 import { readInput } from '../config/read-input.js';
@@ -72,7 +72,7 @@ export async function replayFailure(reportPath: string, which: string, io: Repla
     });
     const text = await answer.body.text();
     const fields = Object.entries(answer.headers).flatMap(([name, value]) => (Array.isArray(value) ? value : [value]).map((one) => `${name}: ${redactor.header(String(one))}`));
-    const shown = text.length > SHOWN_BODY_CHARS ? `${text.slice(0, SHOWN_BODY_CHARS)}\n… ${text.length - SHOWN_BODY_CHARS} more characters` : text;
+    const shown = text.length > SHOWN_BODY_CHARS ? `${cutBetweenCharacters(text, SHOWN_BODY_CHARS)}\n… ${text.length - SHOWN_BODY_CHARS} more characters` : text;
     const recorded = failure.response?.status;
     const then = recorded === undefined ? '' : recorded === answer.statusCode ? ` (as recorded)` : ` (recorded: ${recorded})`;
     io.stdout.write(`HTTP ${answer.statusCode}${then}\n${fields.join('\n')}\n\n${redactor.responseBody(shown)}\n`);

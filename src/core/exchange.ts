@@ -119,18 +119,28 @@ export const RECORDED_BODY_CAP = 64 * 1024;
 /** What ends a recorded body cut at {@link RECORDED_BODY_CAP}. */
 export const TRUNCATION_MARK = '…[truncated]';
 
-/** The request as recorded: a body past {@link RECORDED_BODY_CAP} is cut and its size kept. */
+/**
+ * The first `units` UTF-16 units of `text`, one fewer when the cut would fall between the
+ * two halves of a character outside the BMP: a lone surrogate is no character, and a JSON
+ * file holding one is refused by strict parsers (RFC 8259 §8.2; jq).
+ */
+export function cutBetweenCharacters(text: string, units: number): string {
+  const end = units > 0 && units < text.length && /[\ud800-\udbff]/.test(text[units - 1]!) ? units - 1 : units;
+  return text.slice(0, end);
+}
+
+/** The request as recorded: a body past {@link RECORDED_BODY_CAP} is cut (between characters) and its size kept. */
 export function recordedRequest(request: RecordedRequest): RecordedRequest {
   const body = request.body;
   if (body === undefined || body.length <= RECORDED_BODY_CAP) return request;
-  return { ...request, body: `${body.slice(0, RECORDED_BODY_CAP)}${TRUNCATION_MARK}`, bodyBytes: Buffer.byteLength(body) };
+  return { ...request, body: `${cutBetweenCharacters(body, RECORDED_BODY_CAP)}${TRUNCATION_MARK}`, bodyBytes: Buffer.byteLength(body) };
 }
 
-/** The exchange with its response body cut to {@link RECORDED_BODY_CAP}, marked {@link TRUNCATION_MARK}. */
+/** The exchange with its response body cut to {@link RECORDED_BODY_CAP} (between characters), marked {@link TRUNCATION_MARK}. */
 export function withBodyCapped(exchange: Exchange): Exchange {
   const response = exchange.response;
   if (!response || response.body.length <= RECORDED_BODY_CAP) return exchange;
-  return { ...exchange, response: { ...response, body: `${detached(response.body.slice(0, RECORDED_BODY_CAP))}${TRUNCATION_MARK}` } };
+  return { ...exchange, response: { ...response, body: `${detached(cutBetweenCharacters(response.body, RECORDED_BODY_CAP))}${TRUNCATION_MARK}` } };
 }
 
 /**

@@ -3,7 +3,7 @@ import sliceAnsi from 'slice-ansi';
 import stringWidth from 'string-width';
 import wrapAnsi from 'wrap-ansi';
 import { shownProxy } from '../config/proxy.js';
-import { outcomeLine, requestLine, type Exchange } from '../core/exchange.js';
+import { cutBetweenCharacters, outcomeLine, requestLine, type Exchange } from '../core/exchange.js';
 import { NOT_SELECTED } from '../check/reasons.js';
 import type { CheckLevel } from '../check/types.js';
 import type { RunSettings } from '../config/settings.js';
@@ -196,7 +196,7 @@ export class ConsoleFormat {
     const by = failure.checkId ? ` (sent by ${failure.checkId})` : '';
     const lines = [this.#detail(`${requestLine(exchange)} → ${outcomeLine(exchange as never)}${by}`)];
     const body = failure.response?.body;
-    if (body) lines.push(this.#detail(`body: ${visible(body.length > BODY_SHOWN ? `${body.slice(0, BODY_SHOWN)}…` : body)}`));
+    if (body) lines.push(this.#detail(`body: ${visible(body.length > BODY_SHOWN ? `${cutBetweenCharacters(body, BODY_SHOWN)}…` : body)}`));
     const at = body && failure.pointer !== undefined ? lexemeAt(body, failure.pointer) : undefined;
     if (at !== undefined) lines.push(this.#detail(visible(`at ${failure.pointer}: ${at}`), 'yellow'));
     return lines;

@@ -118,7 +118,7 @@ describe('forwarding', () => {
   test('an answer with 500 Set-Cookie fields (some 20 KiB of header fields, past Node\'s and undici\'s 16 KiB default) is forwarded whole', async () => {
     const cookies = (count: number) => Array.from({ length: count }, (_, i) => `c${i}=${'v'.repeat(30)}${i}; Path=/`);
     const many = await recordingUpstream((_req, res) => void res.writeHead(200, { 'content-type': 'application/json', 'set-cookie': cookies(500) }).end('[]'));
-    const proxy = await startValidatingProxy({ target: many.baseUrl, host: '127.0.0.1', port: 0 });
+    const proxy = await startValidatingProxy({ target: many.baseUrl, host: '127.0.0.1', port: 0, onForwarded: () => {} });
     try {
       // A client that reads large header blocks itself (undici's default is 16 KiB too).
       const client = new Client(new URL(proxy.baseUrl).origin, { maxHeaderSize: 1024 * 1024 });
