@@ -7,7 +7,7 @@
  * when its warning names the cause.
  */
 import { spawn } from 'node:child_process';
-import { appendFile, readFile } from 'node:fs/promises';
+import { appendFile, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse } from 'shell-quote';
 import { packageRoot } from '../core/package-info.js';
@@ -192,6 +192,9 @@ export async function runGate({ err, env }: GateIo): Promise<number> {
     say({ level: 'error', title: 'Gate input', message: error.message });
     return EXIT.usage;
   }
+  // The verdict is read only from a report this run writes: one left in the folder by an
+  // earlier use would otherwise stand for a run that ended before writing its own.
+  await Promise.all(['report.json', 'summary.md'].map((file) => rm(join(inputs.reportDir, file), { force: true })));
   const code = await runTool(argv, env);
   const report = await readFile(join(inputs.reportDir, 'report.json'), 'utf8').then((text) => JSON.parse(text) as GateReport, () => undefined);
   const outcome = gateOutcome(code, report, inputs);

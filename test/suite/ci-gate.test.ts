@@ -74,6 +74,21 @@ describe('the action\'s run step fails closed', () => {
     expect(new Set(sent)).toEqual(new Set(['blue team']));
   });
 
+  test('used twice with one report folder, a second run that ends before its report says error, not the first run\'s verdict (issue 59)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'pcs-gate-twice-'));
+    try {
+      const first = await runStep({ 'self-test': 'true', args: '--seed 1', 'report-dir': dir });
+      expect(first.outputs).toMatchObject({ 'exit-code': '0', verdict: 'conformant' });
+      // A usage error of the tool: exit 2 before any report is written.
+      const second = await runStep({ 'self-test': 'true', args: '--seed not-a-number', 'report-dir': dir });
+      expect(second.code).toBe(2);
+      expect(second.outputs).toMatchObject({ 'exit-code': '2', verdict: 'error' });
+      expect(second.summary).toBe('');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   test('near miss: args that are not words (an operator) are a usage error, never run by a shell', async () => {
     const ended = await runStep({ 'base-url': server.baseUrl, 'api-key': KEY, args: '--seed 3; touch /tmp/pcs-gate-injected' });
     expect(ended.code).toBe(2);
