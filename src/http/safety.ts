@@ -1,6 +1,6 @@
 import type { RequestSpec } from './request.js';
 import { placedOverride } from './method-override.js';
-import type { Exchange } from '../core/exchange.js';
+import { requestLine, type Exchange } from '../core/exchange.js';
 import { ProfileViolation, RunStopped } from '../core/errors.js';
 import { keyMayGoInUrl, type RunSettings } from '../config/settings.js';
 
@@ -133,6 +133,8 @@ export class TargetHealth {
   #consecutive5xx = 0;
   /** Answers to the key so far, while every one was the same refusal; undefined once one was not. */
   #keyRefusals: { status: number; count: number } | undefined = { status: 0, count: 0 };
+  /** Once the key has worked: the refusals of it in a row since its last other answer, how many to lists, and the first. */
+  #revoked: { status: number; count: number; lists: number; first: string } | undefined;
 
   constructor(private readonly guard: RequestGuard) {}
 
@@ -144,12 +146,12 @@ export class TargetHealth {
     if (this.#consecutive5xx >= FIVE_XX_BURST) {
       this.guard.stop(`the target answered ${FIVE_XX_BURST} requests in a row with 5xx`);
     }
-    if (exchange.credential === 'valid' && !exchange.superseded) this.#observeKey(status);
+    if (exchange.credential === 'valid' && !exchange.superseded) this.#observeKey(status, exchange);
   }
 
-  #observeKey(status: number): void {
+  #observeKey(status: number, exchange: Exchange): void {
     const refusals = this.#keyRefusals;
-    if (refusals === undefined) return;
+    if (refusals === undefined) return this.#observeWorkingKey(status, exchange);
     if ((status !== 401 && status !== 403) || (refusals.count > 0 && status !== refusals.status)) {
       this.#keyRefusals = undefined; // the key works: refusals from now on are findings
       return;
@@ -157,4 +159,29 @@ export class TargetHealth {
     this.#keyRefusals = { status, count: refusals.count + 1 };
     if (refusals.count + 1 >= KEY_REFUSED_AFTER) this.guard.stop(`the first ${KEY_REFUSED_AFTER} requests with the configured key were all answered ${status}: the target refuses the key`);
   }
+
+  /**
+   * After the key has worked: {@link KEY_REFUSED_AFTER} answers to it in a row that refuse it
+   * alike, lists among them ({@link REVOKED_LISTS}), and nothing else between, are the key
+   * revoked or changed while the run went on (a rotation, a gateway's quota): the user's or
+   * the operator's change, not the server's nonconformance, so the run stops (exit 3) and
+   * names the first request refused. A server that refuses the key to creates alone keeps
+   * answering lists, and is judged.
+   */
+  #observeWorkingKey(status: number, exchange: Exchange): void {
+    const streak = this.#revoked;
+    if ((status !== 401 && status !== 403) || (streak !== undefined && status !== streak.status)) {
+      this.#revoked = undefined;
+      return;
+    }
+    const list = exchange.request.method === 'GET' ? 1 : 0;
+    const now = streak ? { ...streak, count: streak.count + 1, lists: streak.lists + list } : { status, count: 1, lists: list, first: requestLine(exchange) };
+    this.#revoked = now;
+    if (now.count >= KEY_REFUSED_AFTER && now.lists >= REVOKED_LISTS) {
+      this.guard.stop(`the target began refusing the key after it had worked: the last ${now.count} requests with it were answered ${status}, lists among them, the first ${now.first}; the key was revoked or changed while the run went on`);
+    }
+  }
 }
+
+/** Keyed lists among the refusals that take a key that had worked for revoked: a list is what every keyed request relies on. */
+export const REVOKED_LISTS = 2;

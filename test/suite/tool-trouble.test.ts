@@ -6,6 +6,8 @@
 import { describe, expect, test } from 'vitest';
 import { runConformance } from '../../src/runner/run.js';
 import { startRawServer } from '../support/raw-server.js';
+import type { Variation } from '../../src/reference/behaviour.js';
+import { runAgainst } from '../support/targets.js';
 
 describe('a configured header the target refuses', () => {
   test("node:http's header limit answers 431 to every request: not assessable, the header and the status named", async () => {
@@ -129,5 +131,30 @@ describe('a key refused past the preflight', () => {
     } finally {
       await server.close();
     }
+  });
+
+  /** A gateway that starts refusing the key after it has let `worked` keyed requests through (a key rotated, a quota spent). */
+  const revokedAfter = (worked: number, onlyCreates = false): Variation => (base) => {
+    let keyed = 0;
+    return {
+      respond: async (req) => {
+        const valid = base.authorize(req.headers.authorization);
+        if (valid) keyed++;
+        if (valid && keyed > worked && (!onlyCreates || req.method === 'POST')) return base.unauthorized(req);
+        return base.respond(req);
+      },
+    };
+  };
+
+  test('a key revoked after the preflight (every request with it refused from the fourth on): exit 3, naming when, not a nonconformant verdict', async () => {
+    const { exitCode, report } = await runAgainst({ variations: [revokedAfter(3)] });
+    expect(exitCode).toBe(3);
+    expect(report.verdictReason).toMatch(/the target began refusing the key after it had worked: the last 8 requests with it were answered 401, lists among them, the first (GET|POST) \/v1\/categories; the key was revoked or changed while the run went on/);
+  });
+
+  test('near miss: a server that refuses the key to creates alone, its lists answered, is judged: nonconformant, exit 1', async () => {
+    const { exitCode, report } = await runAgainst({ variations: [revokedAfter(3, true)] });
+    expect(exitCode).toBe(1);
+    expect(report.verdict).toBe('nonconformant');
   });
 });

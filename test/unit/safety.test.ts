@@ -85,6 +85,36 @@ describe('TargetHealth', () => {
     expect(guard.stopped).toMatch(/50 requests in a row with 5xx/);
   });
 
+  /** Answers to the key: a list (GET) or a create (POST), with a status. */
+  const keyed = (method: 'GET' | 'POST', status: number) =>
+    ({ credential: 'valid', request: { method, url: 'http://h/v1/categories', headers: {} }, response: { status, headers: {}, body: '', bodyBytes: 0, utf8Valid: true } }) as unknown as Exchange;
+  /** The health after the key worked once, then `refusals` (each a list or a create). */
+  const afterWorking = (refusals: ReadonlyArray<'GET' | 'POST'>, status = 401) => {
+    const guard = new RequestGuard({ profile: 'full' });
+    const health = new TargetHealth(guard);
+    health.observe(keyed('GET', 200));
+    for (const method of refusals) health.observe(keyed(method, status));
+    return guard.stopped;
+  };
+  const creates = (n: number) => Array.from({ length: n }, () => 'POST' as const);
+
+  test.each([
+    ['8 refusals in a row after the key worked, 2 lists among them: revoked', [...creates(6), 'GET', 'GET'], 'the target began refusing the key after it had worked: the last 8 requests with it were answered 401, lists among them, the first POST /v1/categories; the key was revoked or changed while the run went on'],
+    ['near miss: 7 refusals', [...creates(5), 'GET', 'GET'], undefined],
+    ['near miss: 8 refusals with 1 list (a server that refuses creates is judged)', [...creates(7), 'GET'], undefined],
+    ['near miss: 8 creates refused, no list', creates(8), undefined],
+  ] as const)('%s', (_what, refusals, stopped) => expect(afterWorking(refusals)).toBe(stopped));
+
+  test('near miss: an answer between the refusals starts the count again; a 403 after 401s is another streak', () => {
+    const guard = new RequestGuard({ profile: 'full' });
+    const health = new TargetHealth(guard);
+    health.observe(keyed('GET', 200));
+    for (let i = 0; i < 7; i++) health.observe(keyed('GET', 401));
+    health.observe(keyed('GET', 200));
+    for (let i = 0; i < 7; i++) health.observe(keyed('GET', 401));
+    health.observe(keyed('GET', 403));
+    expect(guard.stopped).toBeUndefined();
+  });
 });
 
 describe('no surprise writes', () => {
