@@ -12,6 +12,8 @@ export function normalizeBaseUrl(text: string): string {
   try {
     url = new URL(text);
   } catch {
+    // Text with an `@` may hold credentials that broke the parse (a key with a `/`): never echoed.
+    if (text.includes('@')) throw new UsageError('--base-url is not an absolute URL, and holds an @ as credentials do: it is not printed, and no credentials are taken from it; pass the API key through the environment (e.g. https://api.example.com/v1)');
     throw new UsageError(`--base-url ${JSON.stringify(text)} is not an absolute URL (e.g. https://api.example.com/v1)`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
