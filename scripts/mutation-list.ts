@@ -372,6 +372,7 @@ export const MUTATIONS: Mutation[] = [
   { file: 'src/core/exchange.ts', what: 'a body cut inside a character outside the BMP keeps its high half', from: "/[\\ud800-\\udbff]/.test(text[units - 1]!) ? units - 1 : units", to: 'false ? units - 1 : units', tests: ['test/unit/cut-bodies.test.ts'] },
   { file: 'src/config/api-key.ts', what: 'a key with a trailing space is sent', from: ": value.endsWith(' ') ? 'ends' : undefined;", to: ': undefined;', tests: ['test/unit/sendable.test.ts'] },
   { file: 'src/traffic/credentials.ts', what: 'every secret of a capture is filed in full, however many', from: 'if (seen.size > FULLY_REDACTED_SECRETS) redactor.addWhole(secret, shown);', to: 'if (false) redactor.addWhole(secret, shown);', tests: ['test/unit/near-misses.test.ts'] },
+  { file: 'src/report/fleet.ts', what: 'a fleet file is written through a link planted under its name', from: '      await writeWhole(join(dir, file), text);', to: "      await (await import('node:fs/promises')).writeFile(join(dir, file), text);", tests: ['test/unit/merge.test.ts'] },
   { file: 'src/runner/given.ts', what: 'an option given as null is taken as given', from: 'value !== undefined && value !== null', to: 'value !== undefined', tests: ['test/cli/api.test.ts'] },
   { file: 'src/http/connection-pool.ts', what: 'a connection the target closed before its answer was handled counts as held', from: 'record(held.filter(([slot, closes]) => slot.peerCloses === closes).length)', to: 'record(held.length)', tests: ['test/unit/load.test.ts'] },
 ];

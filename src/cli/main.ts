@@ -1,4 +1,5 @@
 import { tmpdir } from 'node:os';
+import { mkdtemp } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { DEFAULT_CONFIG_FILE } from '../config/config-path.js';
@@ -254,28 +255,30 @@ async function mergeCommand(dirs: string[], out: string, io: CliIo): Promise<num
 
 /**
  * The report directory, created: the one asked for, or `reports/<timestamp>` here. When
- * the default cannot be created (a read-only working directory), the system's temporary
- * directory takes its place, said in one line; a directory asked for must work. In the
+ * the default cannot be created (a read-only working directory), a folder made fresh in
+ * the system's temporary directory takes its place (mkdtemp, mode 0700: no other user made
+ * it first, or can read it), said in one line; a directory asked for must work. In the
  * default, the runs beyond the newest `keep` (`--keep-reports`) are removed: reports/
  * never grows without end.
- * @throws UsageError when the directory asked for cannot be created.
+ * @throws UsageError when the directory asked for, or every candidate, cannot be created.
  */
 async function usableReportDir(asked: string | undefined, io: CliIo, keep: number = SETTINGS.keepReports.default): Promise<string> {
-  const now = new Date();
-  const candidates = asked ? [resolve(io.cwd, asked)] : [defaultReportDir(io.cwd, now), defaultReportDir(join(tmpdir(), 'petstore-conformance'), now)];
-  for (const [i, dir] of candidates.entries()) {
-    try {
-      await createReportDir(dir);
-      if (i > 0) io.stderr.write(`petstore-conformance: ${io.cwd} is not writable; the reports go to ${dir}\n`);
-      if (!asked) await pruneRuns(dirname(dir), keep);
-      return dir;
-    } catch (error) {
-      if (i === candidates.length - 1) {
-        throw new UsageError(`cannot create the report directory ${dir}: ${(error as NodeJS.ErrnoException).code ?? error}`);
-      }
-    }
+  const dir = asked ? resolve(io.cwd, asked) : defaultReportDir(io.cwd, new Date());
+  try {
+    await createReportDir(dir);
+    if (!asked) await pruneRuns(dirname(dir), keep);
+    return dir;
+  } catch (error) {
+    if (asked) throw new UsageError(`cannot create the report directory ${dir}: ${(error as NodeJS.ErrnoException).code ?? error}`);
   }
-  throw new Error('unreachable');
+  const fallback = join(tmpdir(), 'petstore-conformance-');
+  try {
+    const fresh = await mkdtemp(fallback);
+    io.stderr.write(`petstore-conformance: ${io.cwd} is not writable; the reports go to ${fresh}\n`);
+    return fresh;
+  } catch (error) {
+    throw new UsageError(`cannot create the report directory ${fallback}…: ${(error as NodeJS.ErrnoException).code ?? error}`);
+  }
 }
 
 /** The options `judge` and `proxy` share, as commander options: the interface, the key when known, secrets and the report (flags from the table of settings). */

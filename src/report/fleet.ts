@@ -1,4 +1,5 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
+import { writeWhole } from './write.js';
 import { join } from 'node:path';
 import { byName } from '../config/shard.js';
 import { toolVersion } from '../core/package-info.js';
@@ -109,7 +110,7 @@ export async function writeFleetReports(dir: string, fleet: FleetReport, reports
   ];
   return Promise.all(
     files.map(async ([file, text]) => {
-      await writeFile(join(dir, file), text);
+      await writeWhole(join(dir, file), text);
       return join(dir, file);
     }),
   );

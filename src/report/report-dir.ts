@@ -24,7 +24,8 @@ export async function createReportDir(dir: string): Promise<void> {
     }
   }
   const probe = join(absolute, `.petstore-conformance-${process.pid}`);
-  await writeFile(probe, '');
+  // Created new: a link planted under the probe's name is not followed.
+  await writeFile(probe, '', { flag: 'wx' });
   await unlink(probe);
 }
 

@@ -61,11 +61,17 @@ export async function writeReports(
   };
 }
 
-/** Writes `path` whole or not at all: a temporary file beside it, renamed into place; removed on failure. */
-async function writeWhole(path: string, text: string): Promise<void> {
+/**
+ * Writes `path` whole or not at all: a temporary file beside it, created new (never through
+ * a link planted under its name), renamed into place; removed on failure. A rename replaces
+ * a symlink at `path` rather than writing through it: a link planted in the report folder
+ * never leads a report onto another file.
+ * @throws the file system error (ENOSPC, EACCES …), the temporary file removed.
+ */
+export async function writeWhole(path: string, text: string): Promise<void> {
   const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   try {
-    await writeFile(temporary, text);
+    await writeFile(temporary, text, { flag: 'wx' });
     await rename(temporary, path);
   } catch (error) {
     await rm(temporary, { force: true }).catch(() => {});

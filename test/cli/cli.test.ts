@@ -61,9 +61,9 @@ test('without --report-dir in an unwritable place, the reports go to the tempora
   await writeFile(join(cwd, 'reports'), 'a file where the reports folder would go');
   const { code, stdout, stderr } = await cli(['run', '--checks', '^list-answers-200-array$'], {}, undefined, cwd);
   expect(code).toBe(0);
-  expect(stderr).toMatch(/is not writable; the reports go to .*petstore-conformance\/reports\//);
+  expect(stderr).toMatch(/is not writable; the reports go to .*petstore-conformance-\w{6}\n/);
   const folder = /^Reports: (\S+) \(report\.json/m.exec(stdout)![1]!;
-  expect(folder).toMatch(/petstore-conformance\/reports\//);
+  expect(folder).toMatch(/petstore-conformance-\w{6}$/);
   expect(JSON.parse(await readFile(join(folder, 'report.json'), 'utf8')).verdict).toBe('conformant');
 });
 

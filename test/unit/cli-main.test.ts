@@ -4,7 +4,7 @@
  * bounds, the report folder's fallback, the traffic commands' required flags, `serve`'s
  * key, and colour. The slow tier runs the CLI as a process for every exit path.
  */
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -206,8 +206,14 @@ describe('the report folder', () => {
     await writeFile(file, '');
     const { code, stderr } = await cli(['judge', har, '-u', BASE], { cwd: file });
     expect(code).toBe(0);
-    expect(stderr).toMatch(new RegExp(`^petstore-conformance: ${file} is not writable; the reports go to ${join(tmpdir(), 'petstore-conformance')}/\\S+\n$`));
-    await rm(stderr.trim().split(' ').at(-1)!, { recursive: true, force: true });
+    expect(stderr).toMatch(new RegExp(`^petstore-conformance: ${file} is not writable; the reports go to ${join(tmpdir(), 'petstore-conformance-')}\\w{6}\n$`));
+    // Made fresh, and the user's alone: no other user made it first, or can read it (issue 59).
+    const fallback = stderr.trim().split(' ').at(-1)!;
+    expect((await stat(fallback)).mode & 0o777).toBe(0o700);
+    // Near miss: a second run gets a folder of its own, not the first's.
+    const again = (await cli(['judge', har, '-u', BASE], { cwd: file })).stderr.trim().split(' ').at(-1)!;
+    expect(again).not.toBe(fallback);
+    await Promise.all([fallback, again].map((folder) => rm(folder, { recursive: true, force: true })));
   });
 });
 

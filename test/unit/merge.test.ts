@@ -3,7 +3,7 @@
  * another version is a usage error naming it, a forged headline reaches the terminal
  * escaped, and each target's outcome is recomputed from its own report.
  */
-import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp, readFile, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -121,5 +121,26 @@ describe('fleet target names are safe folder names', async () => {
   });
   test.each(['staging', 'eu-west-1', 'prod.v2', 'console', 'a..b', 'x'.repeat(200), 'é'.repeat(100)])('%j is a folder name', (name) => {
     expect(unsafeFolderName(name)).toBeUndefined();
+  });
+});
+
+/**
+ * Links planted in the report folder (issue 59): fleet.json, summary.md and junit.xml are
+ * written under new names and renamed into place, so each link is replaced by the report,
+ * and the file it pointed at is left as it was.
+ */
+describe('merge writes through no link planted in its folder', () => {
+  test('each of the three files a link: the links become reports, their targets untouched; near miss: a regular file there is replaced alike', async () => {
+    const out = await mkdtemp(join(tmpdir(), 'pcs-merged-'));
+    const victim = join(await mkdtemp(join(tmpdir(), 'pcs-victim-')), 'precious.txt');
+    await writeFile(victim, 'precious');
+    for (const file of ['fleet.json', 'summary.md']) await symlink(victim, join(out, file));
+    await writeFile(join(out, 'junit.xml'), 'an old report');
+    const outcome = await mergeFleets([await part(report(false), 0)], out);
+    expect(outcome.exitCode).toBe(0);
+    expect(await readFile(victim, 'utf8')).toBe('precious');
+    for (const file of ['fleet.json', 'summary.md', 'junit.xml']) expect((await lstat(join(out, file))).isSymbolicLink(), file).toBe(false);
+    expect(JSON.parse(await readFile(join(out, 'fleet.json'), 'utf8')).targets).toHaveLength(1);
+    expect(await readFile(join(out, 'junit.xml'), 'utf8')).toMatch(/^<\?xml/);
   });
 });
