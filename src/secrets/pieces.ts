@@ -81,11 +81,17 @@ export class WindowFilter {
 }
 
 /**
- * The windows of registered secrets. Characters that delimit JSON strings (`"`, `\`) never
- * belong to a piece: replacing one would break the JSON document a body is; a secret that
- * holds them is found in the pieces between them.
+ * The windows of registered secrets. By default, characters that delimit JSON strings
+ * (`"`, `\`) never belong to a piece: replacing one in a JSON document's text would break
+ * it; a secret that holds them is found in the pieces between them. A set made `quoted`
+ * holds only the windows that do hold one: the Redactor looks for those where a `"` is a
+ * character of the text, in text that is no JSON document and in the decoded view of
+ * escaped text, so that no run around a key's `"` or `\` is left (issue 59).
  */
 export class SecretPieces {
+  /** @param quoted whether the set holds only the windows with `"` or `\` (else only those without). */
+  constructor(private readonly quoted = false) {}
+
   /** Hash of each window to the windows (case-folded) that have it, with their placeholder. */
   readonly #windows = new Map<number, Array<{ window: string; placeholder: string }>>();
   /** A bit per hash's low 16 bits that some window has: most windows of a text miss it, and skip the map lookup. */
@@ -99,7 +105,7 @@ export class SecretPieces {
     const text = foldedText(secret);
     for (let start = 0; start + PIECE_CHARS <= text.length && this.#count < MAX_PIECE_WINDOWS; start++) {
       const window = text.slice(start, start + PIECE_CHARS);
-      if (/["\\]/.test(window)) continue;
+      if (/["\\]/.test(window) !== this.quoted) continue;
       const hash = hashOf(window);
       const bucket = this.#windows.get(hash) ?? [];
       if (bucket.some((known) => known.window === window)) continue;

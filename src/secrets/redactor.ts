@@ -72,6 +72,8 @@ export class Redactor {
   #tokenPattern: RegExp | undefined;
   /** The pieces of the secrets found inside text, in every encoding (encoded-forms.ts): looked for in everything written. */
   readonly #pieces = new SecretPieces();
+  /** The pieces that hold a `"` or a `\`: looked for in text that is no JSON document, and in decoded views (see SecretPieces). */
+  readonly #quotedPieces = new SecretPieces(true);
   /** The pieces of shorter secrets given as such (not derived), as written: looked for only in what a server sent (headers, bodies, previews). */
   readonly #shortPieces = new SecretPieces();
   /** Each token secret as written after a scheme, plain or JSON-escaped, to the secret. */
@@ -132,7 +134,10 @@ export class Redactor {
       return this;
     }
     this.#file(secret, placeholder);
-    for (const form of pieceTexts(secret, placeholder)) this.#pieces.add(form.text, form.placeholder);
+    for (const form of pieceTexts(secret, placeholder)) {
+      this.#pieces.add(form.text, form.placeholder);
+      this.#quotedPieces.add(form.text, form.placeholder);
+    }
     // A text as short as a piece may hold one.
     if (this.#pieces.size > 0) this.#shortest = Math.min(this.#shortest, PIECE_CHARS);
     // Echoed in base64 (a Basic header, a token) or hex: found by the forms that hold only its bytes.
@@ -337,7 +342,8 @@ export class Redactor {
   #occurrences(value: string, withPieces = true): Span[] {
     const whole = this.#scan(value);
     if (this.#anchors.size === 0) return whole;
-    const pieces = withPieces ? this.#pieces.find(value) : [];
+    // A `"` in a JSON document's own text delimits a string: a piece holding one is looked for there only once decoded.
+    const pieces = withPieces ? [...this.#pieces.find(value), ...(JSON_DOCUMENT.test(value) ? [] : this.#quotedPieces.find(value))] : [];
     // Decoded once (an escaped echo), then once more (percent-encoded twice: a URL inside a URL).
     const once = DecodedView.of(value);
     const twice = once && DecodedView.of(once.text);
@@ -349,7 +355,7 @@ export class Redactor {
         return { start: first, end: last, placeholder };
       };
       whole.push(...this.#scan(view.text).map(inOriginal));
-      if (withPieces) pieces.push(...this.#pieces.find(view.text).map(inOriginal));
+      if (withPieces) pieces.push(...[...this.#pieces.find(view.text), ...this.#quotedPieces.find(view.text)].map(inOriginal));
     }
     // A whole secret is shown as itself; pieces cover only what no whole secret does (two keys side by side stay two).
     return [...whole, ...outside(pieces, whole)];
@@ -435,6 +441,9 @@ function spliced(value: string, found: Span[], written: (placeholder: string) =>
   }
   return out + value.slice(at);
 }
+
+/** Text that may be a JSON document (an object, an array or a string), by its first character: its own `"` delimit strings. */
+const JSON_DOCUMENT = /^\s*[[{"]/;
 
 function isJson(text: string): boolean {
   try {

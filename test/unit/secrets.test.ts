@@ -477,3 +477,27 @@ describe('Redactor.mixed: the wire\'s words beside the user\'s own values', () =
     expect(redactor().mixed(PATH, [])).toBe(redactor().text(PATH));
   });
 });
+
+/**
+ * A key holding `"` or `\` (issue 59): a piece around that character was left, since no
+ * piece could hold one (a JSON document's own `"` must survive). Pieces that hold one are
+ * now looked for in text that is no JSON document, and in the decoded view of escaped text.
+ */
+describe('Redactor, a key with " and \\ in it', () => {
+  const KEY = 'abcdefg"hijklmno\\pqrstuvwxyz0123';
+  const redactor = () => new Redactor().add(KEY, KEY_PLACEHOLDER);
+  const around = (at: string) => KEY.slice(KEY.indexOf(at) - 6, KEY.indexOf(at) + 7);
+  test.each(['"', '\\'])('a cut of 13 characters around %s: gone from a header value, and from a JSON body that stays JSON', (character) => {
+    const piece = around(character);
+    expect(redactor().header(`Bearer ${piece}`)).toBe(`Bearer ${KEY_PLACEHOLDER}`);
+    const body = JSON.stringify({ message: `bad token ${piece}!` });
+    const redacted = redactor().responseBody(body);
+    expect(() => JSON.parse(redacted)).not.toThrow();
+    expect(JSON.parse(redacted).message).toBe(`bad token ${KEY_PLACEHOLDER}!`);
+  });
+
+  test('near miss: 7 characters of the key beside its " (no piece of 8) stay', () => {
+    const seven = KEY.slice(KEY.indexOf('"') - 6, KEY.indexOf('"') + 1);
+    expect(redactor().header(`x ${seven} y`)).toBe(`x ${seven} y`);
+  });
+});
