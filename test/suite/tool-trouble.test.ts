@@ -149,7 +149,9 @@ describe('a key refused past the preflight', () => {
   test('a key revoked after the preflight (every request with it refused from the fourth on): exit 3, naming when, not a nonconformant verdict', async () => {
     const { exitCode, report } = await runAgainst({ variations: [revokedAfter(3)] });
     expect(exitCode).toBe(3);
-    expect(report.verdictReason).toMatch(/the target began refusing the key after it had worked: the last 8 requests with it were answered 401, lists among them, the first (GET|POST) \/v1\/categories; the key was revoked or changed while the run went on/);
+    // 8 at least: creates under way when the key went are refused too, before the second list is.
+    const [, count] = /the target began refusing the key after it had worked: the last (\d+) requests with it were answered 401, lists among them, the first (?:GET|POST) \/v1\/categories; the key was revoked or changed while the run went on/.exec(report.verdictReason) ?? [];
+    expect(Number(count), report.verdictReason).toBeGreaterThanOrEqual(8);
   });
 
   test('near miss: a server that refuses the key to creates alone, its lists answered, is judged: nonconformant, exit 1', async () => {
