@@ -3,6 +3,7 @@
  * validating proxy's added latency and memory. Measured, never asserted.
  */
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
@@ -20,8 +21,10 @@ const T0 = Date.parse('2026-11-24T00:00:00.000Z');
  * Writes a conformant HAR of `count` exchanges, as production traffic looks: mostly
  * authorized lists of a catalogue that grows by fifty creates, unauthenticated lists,
  * refused bodies, and lookups of a pet. One entry at a time, with the file's backpressure.
+ * @param freshCookies each answer sets a session cookie of its own (`Set-Cookie`), as a
+ *   server that starts a session per request does: every value a secret of the capture.
  */
-export async function writeBenchHar(path: string, count: number): Promise<void> {
+export async function writeBenchHar(path: string, count: number, { freshCookies = false } = {}): Promise<void> {
   const file = createWriteStream(path);
   const write = async (text: string) => {
     if (!file.write(text)) await once(file, 'drain');
@@ -48,7 +51,11 @@ export async function writeBenchHar(path: string, count: number): Promise<void> 
         statusText: '',
         httpVersion: 'HTTP/1.1',
         cookies: [],
-        headers: [{ name: 'Content-Type', value: 'application/json' }, ...(status === 401 ? [{ name: 'WWW-Authenticate', value: 'Bearer error="invalid_token"' }] : [])],
+        headers: [
+          { name: 'Content-Type', value: 'application/json' },
+          ...(status === 401 ? [{ name: 'WWW-Authenticate', value: 'Bearer error="invalid_token"' }] : []),
+          ...(freshCookies ? [{ name: 'Set-Cookie', value: `session=${createHash('sha256').update(String(i)).digest('hex').slice(0, 32)}; Path=/; HttpOnly` }] : []),
+        ],
         content: { size: Buffer.byteLength(responseBody), mimeType: 'application/json', text: responseBody },
         redirectURL: '',
         headersSize: -1,
@@ -79,17 +86,18 @@ export async function writeBenchHar(path: string, count: number): Promise<void> 
 export type Timed = (args: string[], env?: NodeJS.ProcessEnv) => Promise<{ wallMs: number; peakRssMb: number }>;
 
 /**
- * `judge` of a 100,000-exchange HAR: wall time (ms), exchanges a minute, peak RSS (MB), the
+ * `judge` of a 100,000-exchange HAR (with `freshCookies`, each answer setting a session
+ * cookie of its own: 100,000 secrets): wall time (ms), exchanges a minute, peak RSS (MB), the
  * HAR's size (MB), the verdict, and where the time goes: the CLI's fixed cost (the same
  * command on a capture of one exchange), reading and parsing the capture (the reader alone,
  * in this process, each entry parsed and dropped), and judging (the rest).
  */
-export async function benchJudge(cli: string, timed: Timed) {
+export async function benchJudge(cli: string, timed: Timed, { freshCookies = false } = {}) {
   const dir = await mkdtemp(join(tmpdir(), 'pcs-bench-judge-'));
   try {
     const har = join(dir, 'traffic.har');
     const exchanges = 100_000;
-    await writeBenchHar(har, exchanges);
+    await writeBenchHar(har, exchanges, { freshCookies });
     const one = join(dir, 'one.har');
     await writeBenchHar(one, 1);
     const harMb = +((await stat(har)).size / 1e6).toFixed(0);

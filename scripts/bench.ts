@@ -9,13 +9,14 @@
  * and 50 targets in one process (`run --targets all`). (a), (d) and (e) run
  * interleaved, 11 times each, and (b) 11 times interleaved with (e) again, so that a noisy
  * machine weighs on what is compared alike. (judge) `judge` of a 100,000-exchange HAR of about
- * 200 MB: wall time and peak RSS. (proxy) the validating proxy in its own process: its RSS
+ * 200 MB: wall time and peak RSS; (judge-cookies) the same, each answer setting a fresh session
+ * cookie (100,000 secrets of the capture). (proxy) the validating proxy in its own process: its RSS
  * from 10,000 to 100,000 proxied exchanges, and at 500, 2,000 and 5,000 requests/s
  * (autocannon) with a 10 KB and a 227 KB list, recording a HAR: the latency it adds (p50,
  * p99, p99.9, against the same rate sent directly), the share judged and its peak RSS.
  * Prints a table and writes reports/bench.json.
  * (dredd) the full run beside Dredd, whole processes in interleaved pairs (bench-dredd.ts).
- * Usage: npm run bench [-- a b c d e f n dredd judge proxy] (scenarios to run; default all).
+ * Usage: npm run bench [-- a b c d e f n dredd judge judge-cookies proxy] (scenarios to run; default all).
  */
 import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -322,6 +323,13 @@ if (wanted('judge')) {
   ratios.judge = result;
 }
 
+if (wanted('judge-cookies')) {
+  const { benchJudge } = await import('./bench-traffic.js');
+  const result = await benchJudge(CLI, timed, { freshCookies: true });
+  rows.push({ name: '(judge) the same, fresh cookies', runs: 1, wallMsMedian: Math.round(result.wallMs), wallMsRange: '-', requests: result.exchanges, requestsPerSecond: Math.round(result.exchanges / (result.wallMs / 1000)), peakRssMb: Math.round(result.peakRssMb), samples: [] });
+  ratios.judgeCookies = result;
+}
+
 if (wanted('judge-huge-body')) {
   const { benchHugeBody } = await import('./bench-traffic.js');
   ratios.judgeHugeBody = await benchHugeBody(CLI, timed);
@@ -392,6 +400,10 @@ if (ratios.dredd) {
       ? `(dredd) skipped: ${d.skipped}`
       : `(dredd) ${d.pairs} interleaved pairs, whole processes, a fresh server each: this suite ${d.suite.wallMs} ms (${d.suite.range}), Dredd ${d.dredd.wallMs} ms (${d.dredd.range}): ${d.suiteOverDredd}× Dredd's wall time; peak RSS ${d.suite.peakRssMb} MiB (highest ${d.suite.highestRssMb}) against Dredd's ${d.dredd.peakRssMb} MiB`,
   );
+}
+if (ratios.judgeCookies) {
+  const j = ratios.judgeCookies as Awaited<ReturnType<typeof import('./bench-traffic.js').benchJudge>>;
+  lines.push(`(judge) the same with a fresh cookie per answer: ${Math.round(j.wallMs)} ms (${j.exchangesPerMinute.toLocaleString('en')} exchanges a minute), peak RSS ${Math.round(j.peakRssMb)} MB, verdict ${j.verdict}`);
 }
 if (ratios.judgeHugeBody) {
   const h = ratios.judgeHugeBody as { harMb: number; wallMs: number; peakRssMb: number; notKept: number };
