@@ -16,14 +16,12 @@ import { cutBetweenCharacters, targetAsWritten, type RecordedRequest } from '../
 import { UsageError } from '../core/errors.js';
 import { proxyEnvironment } from '../config/proxy.js';
 import { readInput } from '../config/read-input.js';
+import { MAX_REPORT_BYTES } from '../runner/merge.js';
 import { framingWords, inChunks } from '../http/chunks.js';
 import { curlExpanded, reproducing } from '../report/curl.js';
 import type { Report } from '../report/model.js';
 import { EXIT } from '../report/verdict.js';
 import { KEY_PLACEHOLDER, KEY_VARIABLE, Redactor } from '../secrets/redactor.js';
-
-/** Largest report.json replay reads, in bytes (a report holds every failing exchange, bodies capped). */
-const MAX_REPORT_BYTES = 256 * 1024 * 1024;
 
 /** Characters of the answer's body printed at most: the rest is said, not shown. */
 const SHOWN_BODY_CHARS = 64 * 1024;

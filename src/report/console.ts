@@ -7,7 +7,7 @@ import { cutBetweenCharacters, outcomeLine, requestLine, type Exchange } from '.
 import { NOT_SELECTED } from '../check/reasons.js';
 import type { CheckLevel } from '../check/types.js';
 import type { RunSettings } from '../config/settings.js';
-import { curlParts, reproducing } from './curl.js';
+import { commandLength, curlParts, reproducing } from './curl.js';
 import { DEFAULT_COMMAND, shellWords } from '../config/replay.js';
 import type { CheckResult, Finding, Report } from './model.js';
 import { lexemeAt } from '../json/lossless.js';
@@ -279,10 +279,6 @@ interface Replay {
   file?: string;
 }
 
-/** Characters of a command made of `parts`, each counted with the space after it (the last one's too). */
-function commandLength(parts: readonly string[]): number {
-  return parts.reduce((sum, part) => sum + part.length + 1, 0);
-}
 
 /** Bodies of a capture listed on the console, at most: the rest are in report.json (`traffic.dropped`). */
 const DROPPED_SHOWN = 10;

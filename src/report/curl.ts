@@ -93,6 +93,11 @@ export function reproducing<T extends { request: RecordedRequest; replay?: strin
   const sent = failures.filter((failure): failure is T => failure?.request.url !== undefined && failure.request.url !== '');
   const plain = sent.filter((failure) => !failure.replay);
   if (plain.length === 0) return sent[0];
-  const length = (failure: T) => curlParts(failure.request).reduce((sum, part) => sum + part.length + 1, 0);
+  const length = (failure: T) => commandLength(curlParts(failure.request));
   return plain.reduce((best, failure) => (length(failure) < length(best) ? failure : best));
+}
+
+/** Characters of a command made of `parts`, each counted with the space after it (the last one's too). */
+export function commandLength(parts: readonly string[]): number {
+  return parts.reduce((sum, part) => sum + part.length + 1, 0);
 }

@@ -217,8 +217,7 @@ export class Redactor {
    * are the user's own words, printed whole.
    */
   own(value: string): string {
-    if (value.length < this.#shortest) return value;
-    return this.#replaceTokens(spliced(value, this.#occurrences(value, false), (placeholder) => placeholder), (placeholder) => placeholder);
+    return this.mixed(value, [value]);
   }
 
   /**

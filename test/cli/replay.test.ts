@@ -103,6 +103,15 @@ describe('replay, its inputs', () => {
     expect(ended.stderr).toMatch(/F1 \(chunked-body-created-exactly\)'s body was recorded truncated \(5000000 bytes sent\)/);
   });
 
+  test('near miss of "(as recorded)": an answer that differs from the recorded one names the recorded status', async () => {
+    const report = JSON.parse(await readFile(join(dir, 'run', 'report.json'), 'utf8')) as { checks: Array<{ failure?: { response?: { status: number } } }> };
+    for (const check of report.checks) if (check.failure?.response) check.failure.response.status = 500;
+    await writeFile(join(dir, 'other.json'), JSON.stringify(report));
+    const ended = await replay(['other.json', 'F1']);
+    expect(ended.code).toBe(0);
+    expect(ended.stdout).toMatch(/^HTTP 201 \(recorded: 500\)$/m);
+  });
+
   test('a target gone: exit 3, no answer said', async () => {
     const report = (await readFile(join(dir, 'run', 'report.json'), 'utf8')).replaceAll(new URL(server.baseUrl).host, '127.0.0.1:9');
     await writeFile(join(dir, 'gone.json'), report);

@@ -496,6 +496,12 @@ describe('Redactor, a key with " and \\ in it', () => {
     expect(JSON.parse(redacted).message).toBe(`bad token ${KEY_PLACEHOLDER}!`);
   });
 
+  test('near miss: in a JSON document\'s own text, a `"` that delimits a string is never taken as the key\'s', () => {
+    // The key holds `:"`, as a member and its value do: the piece inside the string goes, the document stays JSON.
+    const shown = new Redactor().add('secret-key:"value-0123456789', KEY_PLACEHOLDER).responseBody('{"n":"value-0123"}');
+    expect(JSON.parse(shown)).toEqual({ n: KEY_PLACEHOLDER });
+  });
+
   test('near miss: 7 characters of the key beside its " (no piece of 8) stay', () => {
     const seven = KEY.slice(KEY.indexOf('"') - 6, KEY.indexOf('"') + 1);
     expect(redactor().header(`x ${seven} y`)).toBe(`x ${seven} y`);
