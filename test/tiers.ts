@@ -26,6 +26,7 @@ export const SLOW_TESTS = [
   'test/cli/early-signals.test.ts',
   'test/docs/snippets.test.ts',
   'test/suite/ci-gate-profiles.test.ts',
+  'test/suite/connection-caps.test.ts',
 ];
 
 /**

@@ -6,7 +6,7 @@ import { refusalOf } from './retry-policy.js';
 import { BodyReader, BodyTooLarge, GaveWay, PausableDeadline, responseCap, type ReadBody } from './body-reader.js';
 import { ConnectionPool, type ConnectionSlot } from './connection-pool.js';
 import type { ConnectionLimitRecord } from './connection-limit.js';
-import { isConnectionFailure, loadCause, UNANSWERED_ON_REUSED } from './load-policy.js';
+import { isConnectionFailure, loadCause, mayProbe, UNANSWERED_ON_REUSED } from './load-policy.js';
 import { recordedRequest, requestLine, targetAsWritten, withBodyCapped, type Exchange, type RecordedResponse, type TransportError } from '../core/exchange.js';
 import { HungRoutes, carriesKey } from './hung-routes.js';
 import { rateCeiling, type Turn } from './rate-ceiling.js';
@@ -186,6 +186,7 @@ export class HttpClient {
           return this.#attempt(spec, checkId, slot, fresh);
         },
         checkId,
+        mayProbe(spec, takenForLimit),
       );
       if (hung) {
         report(exchange);
@@ -298,7 +299,7 @@ export class HttpClient {
     const seq = ++this.#seq;
     const writtenBefore = slot.written;
     const epoch = this.#pool.limit.epoch;
-    const outcome = (attempt: Omit<Attempt, 'slot' | 'crowded' | 'written' | 'epoch'>): Attempt => ({ ...attempt, slot, crowded: othersAtStart || this.#pool.othersOpen(slot), written: slot.written > writtenBefore, epoch });
+    const outcome = (attempt: Omit<Attempt, 'slot' | 'crowded' | 'written' | 'epoch'>): Attempt => ({ ...attempt, slot, crowded: othersAtStart || this.#pool.othersOpen(), written: slot.written > writtenBefore, epoch });
     const placed = spec.credential.placed;
     const query = (text: string | undefined) => (text === undefined ? '' : `${spec.path.includes('?') ? '&' : '?'}${text}`);
     const base = spec.fromOrigin ? new URL(this.#options.baseUrl).origin : this.#options.baseUrl;
@@ -337,7 +338,7 @@ export class HttpClient {
     const renew = fresh || slot.mayHoldUnreadBody;
     const keptAlive = !renew && slot.open;
     const dispatcher = slot.dispatcher(renew);
-    const othersAtStart = this.#pool.othersOpen(slot);
+    const othersAtStart = this.#pool.othersOpen();
     const idAtStart = slot.connectionId;
     const connectsBefore = slot.connects;
     // Known once the request went out, not when the slot was handed over: the kept-alive

@@ -12,6 +12,42 @@ export type WatchedDispatcher = Dispatcher & {
 };
 
 /**
+ * Connections the client closed whose close the target may not have seen yet, shared by a
+ * pool's slots: a close reaches the target after a new connection may (a FIN and a SYN on
+ * two sockets, handled in either order), so a cap on connections may still count it. A close
+ * is seen once a connection opened after it is answered, or once it excused a reset.
+ */
+export class UnseenCloses {
+  #made = 0;
+  #seen = 0;
+
+  /** Closes made so far. */
+  get made(): number {
+    return this.#made;
+  }
+
+  /** Closes the target may still count. */
+  get count(): number {
+    return this.#made - this.#seen;
+  }
+
+  /** Notes a close by the client: one it made, or one it knew would follow an answer. */
+  noteClose(): void {
+    this.#made++;
+  }
+
+  /** Notes an answer on a connection opened after `madeBefore` closes: the target has let those go. */
+  answeredAfter(madeBefore: number): void {
+    this.#seen = Math.max(this.#seen, madeBefore);
+  }
+
+  /** Notes that the closes so far excused a reset: they excuse no other. */
+  excusedReset(): void {
+    this.#seen = this.#made;
+  }
+}
+
+/**
  * One of the pool's connections: its own single-connection dispatcher, so the pool
  * knows whether a request goes out on a connection kept alive from an earlier exchange
  * (RFC 9112 §9.3) or on a new one.
@@ -28,8 +64,9 @@ export class ConnectionSlot {
   /** Whether the open connection's latest answer refused a request that had a body, perhaps unread. */
   #refusedBody = false;
   #peerVersion: string | undefined;
-  #displaced = 0;
   #peerCloses = 0;
+  /** {@link UnseenCloses.made} when the open connection was established. */
+  #closesBefore = 0;
   readonly #onConnect = new Set<() => void>();
   /** Waiting for the open connection to close ({@link closed}). */
   readonly #onClose: Array<() => void> = [];
@@ -38,6 +75,8 @@ export class ConnectionSlot {
     /** The slot's number in its pool, from 1. */
     readonly index: number,
     private readonly make: () => WatchedDispatcher,
+    /** The pool's closes the target may not have seen: this slot's add to them. */
+    private readonly closes = new UnseenCloses(),
   ) {}
 
   /** `<slot>.<connection>` of the connection open now, or of the next one. */
@@ -102,18 +141,9 @@ export class ConnectionSlot {
     this.#refusedBody = refused;
   }
 
-  /**
-   * Connections closed to make way for this slot's current request: its own kept-alive one
-   * (renewed) or the pool's coldest idle one (room under the limit). The target may count
-   * them still: a close reaches it after the new connection may.
-   */
-  get displaced(): number {
-    return this.#displaced;
-  }
-
-  /** Notes, as the pool hands the slot out, whether it closed another connection to make room (0 or 1). */
-  handedOut(displaced: number): void {
-    this.#displaced = displaced;
+  /** The pool's closes made before the open connection was established: an answer on it shows the target let them go. */
+  get closesBefore(): number {
+    return this.#closesBefore;
   }
 
   /** Request heads written so far, on every connection of the slot: a request that did not see it grow never left. */
@@ -141,10 +171,7 @@ export class ConnectionSlot {
 
   /** The slot's dispatcher; with `fresh`, one that holds no kept-alive connection. */
   dispatcher(fresh: boolean): WatchedDispatcher {
-    if (fresh && this.#open) {
-      this.#displaced++;
-      this.discard();
-    }
+    if (fresh && this.#open) this.discard();
     if (!this.#dispatcher) {
       const dispatcher = this.make();
       // Events of a discarded dispatcher no longer describe this slot.
@@ -155,6 +182,7 @@ export class ConnectionSlot {
         this.#closing = false;
         this.#refusedBody = false;
         this.#connects++;
+        this.#closesBefore = this.closes.made;
         this.#peerVersion = undefined;
         for (const listener of this.#onConnect) listener();
       });
@@ -166,6 +194,8 @@ export class ConnectionSlot {
       });
       dispatcher.on('disconnect', () => {
         if (this.#dispatcher !== dispatcher) return;
+        // A close that follows an answer by rule (a HEAD's, a Connection: close) may be the client's.
+        if (this.#closing) this.closes.noteClose();
         this.#open = false;
         this.#peerCloses++;
         for (const closed of this.#onClose.splice(0)) closed();
@@ -179,6 +209,7 @@ export class ConnectionSlot {
   discard(): void {
     const old = this.#dispatcher;
     this.#dispatcher = undefined;
+    if (this.#open) this.closes.noteClose();
     this.#open = false;
     for (const closed of this.#onClose.splice(0)) closed();
     void old?.destroy().catch(() => {});
@@ -193,9 +224,10 @@ export class ConnectionSlot {
   }
 }
 
-/** A request waiting for a slot: whose it is, and how it is handed one. */
+/** A request waiting for a slot: whose it is, whether it may probe, and how it is handed one. */
 interface Waiter {
   key: string;
+  mayProbe: boolean;
   start: (slot: ConnectionSlot) => void;
 }
 
@@ -227,10 +259,12 @@ export class ConnectionPool {
   readonly #counting = new Set<Promise<void>>();
   /** How many connections the target holds at once, as measured. */
   readonly limit: ConnectionLimit;
+  /** Closes the target may not have seen yet. */
+  readonly #closes = new UnseenCloses();
 
   /** @param make builds a slot's single-connection dispatcher (connections: 1). */
   constructor(size: number, make: () => WatchedDispatcher) {
-    this.#slots = Array.from({ length: size }, (_, i) => new ConnectionSlot(i + 1, make));
+    this.#slots = Array.from({ length: size }, (_, i) => new ConnectionSlot(i + 1, make, this.#closes));
     this.#idle = [...this.#slots].reverse();
     this.limit = new ConnectionLimit(size);
   }
@@ -245,13 +279,23 @@ export class ConnectionPool {
     return this.#slots.filter((slot) => slot.open).length;
   }
 
+  /** Connections the client closed that the target may still count ({@link UnseenCloses}). */
+  get unseenCloses(): number {
+    return this.#closes.count;
+  }
+
   /**
    * Runs `fn` with a slot of its own, waiting for one to be free and for the target's limit.
    * @param key whose request it is (a check id): slots are shared fairly between keys.
+   * @param mayProbe whether the request may go out beyond the most connections the target is
+   *   known to hold ({@link ConnectionLimit.ceiling}), where it may be reset: only one the
+   *   client may lose to a reset and send again.
    */
-  async use<T>(fn: (slot: ConnectionSlot) => Promise<T>, key = ''): Promise<T> {
-    const free = this.#waiting.length === 0 && this.#idle.length > 0 && this.#inUse < this.limit.current;
-    const slot = free ? this.#take(key) : await new Promise<ConnectionSlot>((start) => this.#waiting.push({ key, start }));
+  async use<T>(fn: (slot: ConnectionSlot) => Promise<T>, key = '', mayProbe = true): Promise<T> {
+    const slot = await new Promise<ConnectionSlot>((start) => {
+      this.#waiting.push({ key, mayProbe, start });
+      this.#dispatch();
+    });
     try {
       return await fn(slot);
     } finally {
@@ -263,13 +307,14 @@ export class ConnectionPool {
   }
 
   /**
-   * Whether connections other than `slot`'s count at the target now, as a cap on
-   * connections counts them: requests on the wire, or one closed just now to make way for
-   * `slot`'s (its close may reach the target after the new connection). Idle connections
-   * do not: a target that resets beside idle ones alone shows no limit the run reached.
+   * Whether connections other than a request's own count at the target now, as a cap on
+   * connections counts them: requests on the wire, or ones the client closed whose close the
+   * target may not have seen ({@link UnseenCloses}: one closed to make way for the request's, a
+   * HEAD's). Idle connections do not: a target that resets beside idle ones alone shows no
+   * limit the run reached.
    */
-  othersOpen(slot: ConnectionSlot): boolean {
-    return this.#inUse > 1 || slot.displaced > 0;
+  othersOpen(): boolean {
+    return this.#inUse > 1 || this.#closes.count > 0;
   }
 
   /**
@@ -280,7 +325,8 @@ export class ConnectionPool {
    * @param epochAtStart the limit's epoch when the attempt started.
    */
   reset(slot: ConnectionSlot, epochAtStart: number): void {
-    const others = this.#slots.filter((other) => other !== slot && other.held).length + slot.displaced;
+    const others = this.#slots.filter((other) => other !== slot && other.held).length + this.#closes.count;
+    this.#closes.excusedReset();
     if (!this.limit.reset(others, epochAtStart)) return;
     // Least recently used first: the idle list keeps the warmest last.
     for (const idle of this.#idle) if (this.open > this.limit.current && idle.open) idle.discard();
@@ -289,6 +335,7 @@ export class ConnectionPool {
   /** Notes an answer on `slot`: the limit may grow, and waiting requests may go out. */
   answered(slot: ConnectionSlot): void {
     slot.noteAnswer();
+    this.#closes.answeredAfter(slot.closesBefore);
     this.#countHeld(this.limit.answered());
     this.#dispatch();
   }
@@ -316,12 +363,20 @@ export class ConnectionPool {
     this.#busy.set(key, (this.#busy.get(key) ?? 0) + by);
   }
 
-  /** The warmest idle slot for `key`; a cold one closes the coldest idle connection first when the target's limit is reached. */
-  #take(key: string): ConnectionSlot {
-    const slot = this.#idle.pop()!;
-    const room = !slot.open && this.open >= this.limit.current ? this.#idle.find((idle) => idle.open) : undefined;
-    room?.discard();
-    slot.handedOut(room === undefined ? 0 : 1);
+  /** Connections a request may hold open at once with the others: within the ceiling unless it may probe. */
+  #allowed(mayProbe: boolean): number {
+    return mayProbe ? this.limit.current : Math.min(this.limit.current, this.limit.ceiling);
+  }
+
+  /**
+   * The warmest idle slot with an open connection for `key`, or the warmest idle one; a cold
+   * one closes the coldest idle connection first when it would open more than allowed.
+   */
+  #take(key: string, mayProbe: boolean): ConnectionSlot {
+    let warmest = this.#idle.length - 1;
+    while (warmest > 0 && !this.#idle[warmest]!.open) warmest--;
+    const [slot] = this.#idle.splice(this.#idle[warmest]!.open ? warmest : this.#idle.length - 1, 1) as [ConnectionSlot];
+    if (!slot.open && this.open >= this.#allowed(mayProbe)) this.#idle.find((idle) => idle.open)?.discard();
     this.#count(key, 1);
     this.#inUse++;
     return slot;
@@ -330,11 +385,15 @@ export class ConnectionPool {
   /** Hands idle slots to the waiting requests of the keys with the fewest slots held, while the limit allows. */
   #dispatch(): void {
     const held = (waiter: Waiter) => this.#busy.get(waiter.key) ?? 0;
-    while (this.#waiting.length > 0 && this.#idle.length > 0 && this.#inUse < this.limit.current) {
-      let chosen = 0;
-      for (let i = 1; i < this.#waiting.length; i++) if (held(this.#waiting[i]!) < held(this.#waiting[chosen]!)) chosen = i;
-      const [waiter] = this.#waiting.splice(chosen, 1);
-      waiter!.start(this.#take(waiter!.key));
+    while (this.#idle.length > 0) {
+      let chosen = -1;
+      for (let i = 0; i < this.#waiting.length; i++) {
+        const waiter = this.#waiting[i]!;
+        if (this.#inUse < this.#allowed(waiter.mayProbe) && (chosen < 0 || held(waiter) < held(this.#waiting[chosen]!))) chosen = i;
+      }
+      if (chosen < 0) return;
+      const [waiter] = this.#waiting.splice(chosen, 1) as [Waiter];
+      waiter.start(this.#take(waiter.key, waiter.mayProbe));
     }
   }
 

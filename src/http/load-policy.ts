@@ -17,10 +17,17 @@
  *   concurrency): sent again once, on a new connection of its own. Answered then, the timeout is
  *   a should finding about the connection (connections-answered, RFC 9112 §9.3), not a must
  *   failure of the operation; a hang that repeats stays one.
+ * - A probe: past a reset, a connection beyond the most the target is known to hold
+ *   (ConnectionLimit.ceiling) may be reset in turn. Only a request that may be sent again
+ *   whatever came of it goes out as one, and only before any reset of it was taken for the
+ *   limit ({@link mayProbe}): at a cap of 1 the run probes after nearly every answer, and a
+ *   create with the key reset as a probe could not be sent again.
  * - `streak`: so many connections reset in a row, with no answer between, that the target
  *   refuses every connection: the run stops (exit 3), never ending with exit 1.
  */
 import type { Exchange } from '../core/exchange.js';
+import { carriesKey } from './hung-routes.js';
+import { isIdempotent, type RequestSpec } from './request.js';
 
 /** Times a request that was written is sent again after a new connection of its was reset amid others: past it, the reset is the target's answer. */
 export const MAX_LIMIT_RESETS = 6;
@@ -68,4 +75,14 @@ export function loadCause(exchange: Pick<Exchange, 'error' | 'connection'>, fact
   // there, the unread body of a request it refused, read as the next request: Django's runserver).
   const unanswered = exchange.error?.code === 'TIMEOUT' || (exchange.error?.code === 'INVALID_HTTP' && exchange.error.phase === 'headers');
   return unanswered && exchange.connection === 'reused' && !facts.sentAgain ? 'unanswered-on-reused' : undefined;
+}
+
+/**
+ * Whether `spec` may go out beyond the connections the target is known to hold, where it may
+ * be reset (see the module): idempotent, or without the valid key (a create without it must
+ * create nothing, 4.2/R3), and no attempt of it taken for the limit yet.
+ * @param takenForLimit attempts of this request already reset and taken for the target's limit.
+ */
+export function mayProbe(spec: Pick<RequestSpec, 'method' | 'credential'>, takenForLimit: number): boolean {
+  return takenForLimit === 0 && (isIdempotent(spec) || !carriesKey(spec.credential.name));
 }

@@ -144,6 +144,34 @@ describe('the pool', () => {
     await pool.close();
   });
 
+  test('a request takes the warmest idle slot with a connection open, before a warmer one whose connection closed', async () => {
+    const made = new Map<number, FakeDispatcher>();
+    const pool = new ConnectionPool(3, () => new FakeDispatcher() as unknown as WatchedDispatcher);
+    const connect = (slot: ConnectionSlot) => {
+      made.set(slot.index, slot.dispatcher(false) as unknown as FakeDispatcher);
+      made.get(slot.index)!.emit('connect');
+    };
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    // Three connections at once; slot 1 is freed last, so it is the warmest.
+    const three = [1, 2, 3].map((i) => pool.use(async (slot) => (connect(slot), i === 1 ? await held : undefined, slot.index)));
+    await Promise.all(three.slice(1));
+    release();
+    await three[0];
+    expect(await pool.use(async (slot) => slot.index)).toBe(1);
+    // Slot 1's connection closed by the target: slot 3, freed after slot 2, is the warmest with one open.
+    made.get(1)!.emit('disconnect');
+    expect(await pool.use(async (slot) => [slot.index, slot.open])).toEqual([3, true]);
+    await pool.close();
+  });
+
+  test('a slot that holds no connection, discarded, closes nothing the target could still count', async () => {
+    const pool = new ConnectionPool(2, () => new FakeDispatcher() as unknown as WatchedDispatcher);
+    await pool.use(async (slot) => (slot.dispatcher(false), slot.discard()));
+    expect(pool.unseenCloses).toBe(0);
+    await pool.close();
+  });
+
   /** A pool of `size` slots whose requests each hold their slot until released, and the order in which they got one. */
   function heldPool(size: number) {
     const pool = new ConnectionPool(size, () => new FakeDispatcher() as unknown as WatchedDispatcher);

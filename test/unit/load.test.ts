@@ -8,7 +8,7 @@ import { describe, expect, test } from 'vitest';
 import type { Exchange } from '../../src/core/exchange.js';
 import { ConnectionLimit } from '../../src/http/connection-limit.js';
 import { ConnectionPool, type ConnectionSlot, type WatchedDispatcher } from '../../src/http/connection-pool.js';
-import { isConnectionFailure, loadCause, MAX_LIMIT_RESETS, RESETS_BEYOND_BURSTS, type LoadFacts } from '../../src/http/load-policy.js';
+import { isConnectionFailure, loadCause, mayProbe, MAX_LIMIT_RESETS, RESETS_BEYOND_BURSTS, type LoadFacts } from '../../src/http/load-policy.js';
 import { connectionsFor, REMOTE_READ_ONLY_CONNECTIONS } from '../../src/config/settings.js';
 
 const failed = (code: NonNullable<Exchange['error']>['code'], connection: Exchange['connection'], phase: 'headers' | 'body' = 'headers'): Pick<Exchange, 'error' | 'connection'> => ({
@@ -47,6 +47,17 @@ describe('loadCause: what the run’s own load explains', () => {
     ['TIMEOUT', 'headers', false],
     ['CONNECT_TIMEOUT', 'headers', false],
   ] as const)('isConnectionFailure: %s in %s: %s', (code, phase, expected) => expect(isConnectionFailure({ error: { code, message: '', phase } })).toBe(expected));
+});
+
+describe('mayProbe: which requests may go out past the connections the target is known to hold', () => {
+  const valid = { name: 'valid' };
+  test.each([
+    ['a list with the key', { method: 'GET', credential: valid }, 0, true],
+    ['a create without a key (it must create nothing, 4.2/R3)', { method: 'POST', credential: { name: 'none' } }, 0, true],
+    ['near miss: a create with the key (reset, it could not be sent again)', { method: 'POST', credential: valid }, 0, false],
+    ['near miss: a create with the key in another spelling', { method: 'POST', credential: { name: 'valid-lowercase-scheme' } }, 0, false],
+    ['near miss: a list already reset once for the limit', { method: 'GET', credential: valid }, 1, false],
+  ] as const)('%s: %s', (_what, spec, taken, expected) => expect(mayProbe(spec as Parameters<typeof mayProbe>[0], taken)).toBe(expected));
 });
 
 describe('ConnectionLimit: found by measuring', () => {
@@ -159,7 +170,7 @@ describe('othersOpen: whether other connections may count at the target, as a ca
 
   test('near miss: a new connection with no other open, and none closed for it, is alone', async () => {
     const { p } = await pool(2, 0);
-    expect(await p.use(async (slot) => (slot.dispatcher(true), [slot.displaced, p.othersOpen(slot)]))).toEqual([0, false]);
+    expect(await p.use(async (slot) => (slot.dispatcher(true), [p.unseenCloses, p.othersOpen()]))).toEqual([0, false]);
   });
 
   test('near miss: an idle connection kept alive elsewhere does not count (a reset beside idle ones alone is the target’s answer)', async () => {
@@ -167,7 +178,7 @@ describe('othersOpen: whether other connections may count at the target, as a ca
     // The warmest slot's connection closed by the target: a request on it opens a new one beside the idle other.
     const seen = await p.use(async (slot) => {
       made.get(slot)!.emit('disconnect');
-      return [slot.open, slot.displaced, p.open, p.othersOpen(slot)];
+      return [slot.open, p.unseenCloses, p.open, p.othersOpen()];
     });
     expect(seen).toEqual([false, 0, 1, false]);
   });
@@ -176,7 +187,7 @@ describe('othersOpen: whether other connections may count at the target, as a ca
     const { p } = await pool(2, 0);
     let release!: () => void;
     const first = p.use(() => new Promise<void>((resolve) => (release = resolve)));
-    expect(await p.use(async (slot) => p.othersOpen(slot))).toBe(true);
+    expect(await p.use(async () => p.othersOpen())).toBe(true);
     release();
     await first;
   });
@@ -185,23 +196,105 @@ describe('othersOpen: whether other connections may count at the target, as a ca
     const { p } = await pool(4, 3);
     await p.use(async (slot) => {
       slot.dispatcher(true);
-      expect([slot.displaced, p.othersOpen(slot)]).toEqual([1, true]);
+      expect([p.unseenCloses, p.othersOpen()]).toEqual([1, true]);
       p.reset(slot, p.limit.epoch);
     });
     // Held by the target: the two others and the one closed to renew, not the two alone.
     expect(p.limit.current).toBe(3);
   });
 
-  test('the coldest idle connection, closed for room under the limit, counts', async () => {
+  test('after a reset, the idle connection the target holds is taken, not a new one beside it', async () => {
     const { p, made } = await pool(2, 2);
-    // The warmest slot's connection closed by the target, and the limit at 1: a request there closes the other, idle, for room.
+    // The warmest slot's connection closed by the target, and the limit at 1; the other stays open, idle.
     await p.use(async (slot) => {
       made.get(slot)!.emit('disconnect');
       p.reset(slot, p.limit.epoch);
     });
     expect([p.limit.current, p.open]).toEqual([1, 1]);
-    expect(await p.use(async (slot) => [slot.open, slot.displaced, p.open, p.othersOpen(slot)])).toEqual([false, 1, 0, true]);
+    expect(await p.use(async (slot) => [slot.open, p.open, p.othersOpen()])).toEqual([true, 1, false]);
   });
+
+  test('a close after an answer by rule (a HEAD’s, Connection: close) counts until the target shows it let it go', async () => {
+    const { p, made } = await pool(2, 1);
+    const [slot] = [...made.keys()] as [ConnectionSlot];
+    slot.noteClosing();
+    made.get(slot)!.emit('disconnect');
+    expect([p.unseenCloses, p.othersOpen()]).toEqual([1, true]);
+    // An answer on a connection opened after the close: the target let it go.
+    await p.use(async (next) => {
+      next.dispatcher(false);
+      (next.dispatcher(false) as unknown as FakeDispatcher).emit('connect');
+      p.answered(next);
+    });
+    expect([p.unseenCloses, p.othersOpen()]).toEqual([0, false]);
+  });
+
+  test('near miss: an answer on a connection opened before the close does not show it seen', async () => {
+    const { p, made } = await pool(3, 2);
+    const [first, second] = [...made.keys()] as [ConnectionSlot, ConnectionSlot];
+    first.discard();
+    p.answered(second);
+    expect(p.unseenCloses).toBe(1);
+  });
+
+  test('a close the target may not have seen excuses one reset, no more (a target resetting every new connection is not excused forever)', async () => {
+    const { p, made } = await pool(3, 1);
+    [...made.keys()][0]!.discard();
+    await p.use(async (slot) => {
+      expect(p.othersOpen()).toBe(true);
+      p.reset(slot, p.limit.epoch);
+      expect(p.othersOpen()).toBe(false);
+    });
+  });
+
+  test('near miss: a connection the target closed of its own accord (an idle timeout) is not one it may still count', async () => {
+    const { p, made } = await pool(2, 1);
+    made.get([...made.keys()][0]!)!.emit('disconnect');
+    expect(p.unseenCloses).toBe(0);
+  });
+});
+
+describe('probes: past the most connections the target is known to hold, only a request that may be sent again', () => {
+  test('the ceiling: the limit a reset lowered it to, raised by an answer while the target held more; none before a reset', async () => {
+    const limit = new ConnectionLimit(8);
+    expect(limit.ceiling).toBe(Infinity);
+    limit.reset(1, limit.epoch);
+    expect([limit.current, limit.ceiling]).toEqual([1, 1]);
+    limit.answered()(1);
+    expect([limit.current, limit.ceiling]).toEqual([2, 1]);
+    limit.answered()(2);
+    expect(limit.ceiling).toBe(2);
+  });
+
+  test('near miss: an answer counted after a later reset does not raise the ceiling it set', () => {
+    const limit = new ConnectionLimit(8);
+    limit.reset(3, limit.epoch);
+    const record = limit.answered();
+    limit.reset(1, limit.epoch);
+    record(3);
+    expect(limit.ceiling).toBe(1);
+  });
+
+  /** A pool at a ceiling of 1 and a limit of 2, one request on the wire; whether a second, `mayProbe` or not, starts beside it. */
+  const startsBeside = async (mayProbe: boolean) => {
+    const p = new ConnectionPool(4, () => new FakeDispatcher() as unknown as WatchedDispatcher);
+    p.limit.reset(1, p.limit.epoch);
+    p.limit.answered()(1);
+    expect([p.limit.current, p.limit.ceiling]).toEqual([2, 1]);
+    let release!: () => void;
+    const first = p.use(() => new Promise<void>((resolve) => (release = resolve)));
+    let started = false;
+    const second = p.use(async () => void (started = true), 'other', mayProbe);
+    await new Promise((resolve) => setImmediate(resolve));
+    const beside = started;
+    release();
+    await Promise.all([first, second]);
+    return [beside, started];
+  };
+
+  test('a request that may be sent again goes out as a probe', async () => expect(await startsBeside(true)).toEqual([true, true]));
+
+  test('near miss: one that may not waits within the ceiling, and goes once there is room', async () => expect(await startsBeside(false)).toEqual([false, true]));
 });
 
 describe('the connections the target held, counted once its closes are seen', () => {
