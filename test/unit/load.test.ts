@@ -237,14 +237,11 @@ describe('othersOpen: whether other connections may count at the target, as a ca
     expect(p.unseenCloses).toBe(1);
   });
 
-  test('a close the target may not have seen excuses one reset, no more (a target resetting every new connection is not excused forever)', async () => {
+  test('a close the target may not have seen excuses every reset until a connection opened after it is answered (a loaded cap sees a FIN late)', async () => {
     const { p, made } = await pool(3, 1);
     [...made.keys()][0]!.discard();
-    await p.use(async (slot) => {
-      expect(p.othersOpen()).toBe(true);
-      p.reset(slot, p.limit.epoch);
-      expect(p.othersOpen()).toBe(false);
-    });
+    for (let reset = 0; reset < 3; reset++) await p.use(async (slot) => (expect(p.othersOpen()).toBe(true), p.reset(slot, p.limit.epoch)));
+    expect(p.unseenCloses).toBe(1);
   });
 
   test('near miss: a connection the target closed of its own accord (an idle timeout) is not one it may still count', async () => {
