@@ -27,6 +27,8 @@ export const SLOW_TESTS = [
   'test/docs/snippets.test.ts',
   'test/suite/ci-gate-profiles.test.ts',
   'test/suite/connection-caps.test.ts',
+  'test/cli/shell-replay.test.ts',
+  'test/suite/ci-gate.test.ts',
 ];
 
 /**
@@ -36,6 +38,21 @@ export const SLOW_TESTS = [
  * the stacks never loads the machine under the other slow files' runs.
  */
 export const GROUND_TESTS = ['test/suite/real-stacks.test.ts'];
+
+/**
+ * Fast-tier files that mock modules, timers or globals (`vi.mock`, `vi.useFakeTimers`,
+ * `vi.spyOn` …): each runs in a module graph of its own. The rest share one per worker
+ * (vitest.config.ts); a test there leaves no module state behind it.
+ */
+export const ISOLATED_TESTS = [
+  'test/unit/large-bodies.test.ts',
+  'test/unit/list-checks.test.ts',
+  'test/unit/property.test.ts',
+  'test/unit/rate-ceiling.test.ts',
+  'test/unit/signals.test.ts',
+  'test/unit/status-line.test.ts',
+  'test/unit/suite-thread.test.ts',
+];
 
 /** Set by `npm run mutations`: every test file is eligible, whichever tier it is in. */
 export const ALL_TIERS = process.env.PCS_ALL_TESTS === '1';
