@@ -265,11 +265,12 @@ async function mergeCommand(dirs: string[], out: string, io: CliIo): Promise<num
 async function usableReportDir(asked: string | undefined, io: CliIo, keep: number = SETTINGS.keepReports.default): Promise<string> {
   const dir = asked ? resolve(io.cwd, asked) : defaultReportDir(io.cwd, new Date());
   try {
-    await createReportDir(dir);
+    await createReportDir(dir, { uid: process.getuid?.() ?? null, cwd: io.cwd });
     if (!asked) await pruneRuns(dirname(dir), keep);
     return dir;
   } catch (error) {
-    if (asked) throw new UsageError(`cannot create the report directory ${dir}: ${(error as NodeJS.ErrnoException).code ?? error}`);
+    const { code, message } = error as NodeJS.ErrnoException;
+    if (asked) throw new UsageError(code === 'EOWNER' ? `cannot use the report directory: ${message}` : `cannot create the report directory ${dir}: ${code ?? error}`);
   }
   const fallback = join(tmpdir(), 'petstore-conformance-');
   try {

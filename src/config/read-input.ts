@@ -40,7 +40,9 @@ export async function readInput(path: string, what: string, maxBytes = MAX_INPUT
  * Opens a file the user named for reading, refusing anything but a regular file: a FIFO
  * without a writer would block the open (and a signal with it), a device never ends.
  * @param what the file's kind, for the message: `the capture`.
- * @throws UsageError `cannot read <what> <path>: <code>` or `<what> <path> is not a regular file (a FIFO)`.
+ * @param flags the open's flags; with `O_NOFOLLOW`, a symbolic link is refused.
+ * @throws UsageError `cannot read <what> <path>: <code>`, `<what> <path> is not a regular file (a FIFO)`,
+ *   or `<what> <path> is a symbolic link`.
  */
 export async function openRegularFile(path: string, what: string, flags = constants.O_RDONLY): Promise<FileHandle> {
   let file: FileHandle;
@@ -51,6 +53,8 @@ export async function openRegularFile(path: string, what: string, flags = consta
     const code = (error as NodeJS.ErrnoException).code;
     // ENXIO: a FIFO opened for writing without a reader, or a socket, which no open reads: named by what it is.
     if (code === 'ENXIO') throw new UsageError(`${what} ${path} is not a regular file (${await stat(path).then(kindOf, () => 'a FIFO')}): name a file`);
+    // ELOOP under O_NOFOLLOW: the last component is a symbolic link.
+    if (code === 'ELOOP' && flags & constants.O_NOFOLLOW) throw new UsageError(`${what} ${path} is a symbolic link: name the file itself`);
     throw new UsageError(`cannot ${flags === constants.O_RDONLY ? 'read' : 'write'} ${what} ${path}: ${code ?? error}`);
   }
   const stats = await file.stat().catch(async (error: NodeJS.ErrnoException) => {

@@ -2,14 +2,39 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, rm, stat, symlink, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, parse, resolve, sep } from 'node:path';
 
+/** Who may own a report folder: the user the tool runs as, and the owner of its working directory. */
+export interface FolderUsers {
+  /** The user the tool runs as (`process.getuid()`); null where there are no user ids (Windows): nothing is refused. */
+  uid: number | null;
+  /** The working directory: its owner's folders are the user's too (a CI job's container running as root in a checkout another uid made). */
+  cwd: string;
+}
+
+/** The users of this process, now. */
+const running = (): FolderUsers => ({ uid: process.getuid?.() ?? null, cwd: process.cwd() });
+
 /**
- * Creates a report directory and proves it writable, one path component at a time: a
- * recursive mkdir never returns under `/proc` (Node 20), while each component either
- * exists as a directory, is created, or fails at once.
- * @throws the first file system error (ENOTDIR when a component is a file; EACCES, EROFS,
- *   ENOENT as the system reports them).
+ * Refuses a folder another user owns: reports written there are theirs to read, and to
+ * replace (issue 59). Its owner may be the user the tool runs as or the owner of the
+ * working directory, and no one else.
+ * @throws Error with code `EOWNER` naming the owner's uid; the file system error of `stat`.
  */
-export async function createReportDir(dir: string): Promise<void> {
+export async function assertOwnFolder(dir: string, users: FolderUsers = running()): Promise<void> {
+  if (users.uid === null) return;
+  const owner = (await stat(dir)).uid;
+  if (owner === users.uid || owner === (await stat(users.cwd).catch(() => undefined))?.uid) return;
+  throw Object.assign(new Error(`${dir} belongs to another user (uid ${owner}): not this one (uid ${users.uid}), nor the owner of the working directory`), { code: 'EOWNER' });
+}
+
+/**
+ * Creates a report directory and proves it writable and the user's own, one path component
+ * at a time: a recursive mkdir never returns under `/proc` (Node 20), while each component
+ * either exists as a directory, is created, or fails at once.
+ * @param users who may own it ({@link assertOwnFolder}).
+ * @throws the first file system error (ENOTDIR when a component is a file; EACCES, EROFS,
+ *   ENOENT as the system reports them); EOWNER when another user owns the directory.
+ */
+export async function createReportDir(dir: string, users: FolderUsers = running()): Promise<void> {
   const absolute = resolve(dir);
   const { root } = parse(absolute);
   let path = root;
@@ -23,6 +48,7 @@ export async function createReportDir(dir: string): Promise<void> {
       if (!(await stat(path)).isDirectory()) throw Object.assign(new Error(`${path} is not a directory`), { code: 'ENOTDIR' });
     }
   }
+  await assertOwnFolder(absolute, users);
   const probe = join(absolute, `.petstore-conformance-${process.pid}`);
   // Created new: a link planted under the probe's name is not followed.
   await writeFile(probe, '', { flag: 'wx' });

@@ -8,6 +8,7 @@ import type { Format } from '../config/settings.js';
 import { FORMAT_FILES } from './formats.js';
 import type { Report } from './model.js';
 import { redactExchange, redactReport } from './redact.js';
+import { assertOwnFolder } from './report-dir.js';
 
 /** A format's renderer: the report (and, for HAR, every exchange) to the file's text. */
 type Renderer = (report: Report, exchanges: readonly Exchange[]) => string;
@@ -65,10 +66,12 @@ export async function writeReports(
  * Writes `path` whole or not at all: a temporary file beside it, created new (never through
  * a link planted under its name), renamed into place; removed on failure. A rename replaces
  * a symlink at `path` rather than writing through it: a link planted in the report folder
- * never leads a report onto another file.
- * @throws the file system error (ENOSPC, EACCES …), the temporary file removed.
+ * never leads a report onto another file. A folder another user owns is refused.
+ * @throws the file system error (ENOSPC, EACCES …), the temporary file removed; EOWNER for a
+ *   folder another user owns.
  */
 export async function writeWhole(path: string, text: string): Promise<void> {
+  await assertOwnFolder(dirname(path));
   const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   try {
     await writeFile(temporary, text, { flag: 'wx' });
@@ -86,6 +89,7 @@ const WRITE_FAILURES: Readonly<Record<string, string>> = {
   EDQUOT: 'the disk quota is exceeded',
   EACCES: 'permission denied',
   EROFS: 'the file system is read-only',
+  EOWNER: 'the folder belongs to another user',
 };
 
 /** One line for a file that could not be written, from Node's error code (ENOSPC, EFBIG, EACCES …). */

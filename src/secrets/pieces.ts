@@ -122,8 +122,11 @@ export class SecretPieces {
     return this.#count;
   }
 
-  /** The spans of `text` that are runs of {@link PIECE_CHARS} or more characters of a secret, merged where they touch or overlap, in order. */
-  find(text: string): PieceSpan[] {
+  /**
+   * The spans of `text` that are runs of {@link PIECE_CHARS} or more characters of a secret, merged where they touch or overlap, in order.
+   * @param accept whether a window [start, end) of `text` may count (all do by default); asked before windows merge.
+   */
+  find(text: string, accept?: (start: number, end: number) => boolean): PieceSpan[] {
     const spans: PieceSpan[] = [];
     if (this.#count === 0) return spans;
     this.#filter.visit(text, (start) => {
@@ -131,7 +134,7 @@ export class SecretPieces {
       const window = foldedText(text.slice(start, end));
       const hash = hashOf(window);
       const hit = this.#seen[hash & 0xffff] === 0 ? undefined : this.#windows.get(hash)?.find((known) => known.window === window);
-      if (!hit) return;
+      if (!hit || (accept && !accept(start, end))) return;
       const previous = spans.at(-1);
       if (previous && previous.end >= start) previous.end = end;
       else spans.push({ start, end, placeholder: hit.placeholder });

@@ -341,8 +341,12 @@ export class Redactor {
   #occurrences(value: string, withPieces = true): Span[] {
     const whole = this.#scan(value);
     if (this.#anchors.size === 0) return whole;
-    // A `"` in a JSON document's own text delimits a string: a piece holding one is looked for there only once decoded.
-    const pieces = withPieces ? [...this.#pieces.find(value), ...(JSON_DOCUMENT.test(value) ? [] : this.#quotedPieces.find(value))] : [];
+    // A `"` in a JSON document's own text delimits a string: a piece holding one is looked for there only once decoded,
+    // and only where every `"` it takes was escaped (a decoded view keeps the document's own quotes as they were).
+    // Asked only of a key that holds `"` or `\`: parsing a large list costs.
+    const document = this.#quotedPieces.size > 0 && JSON_DOCUMENT.test(value) && isJson(value);
+    const pieces = withPieces ? [...this.#pieces.find(value), ...(document ? [] : this.#quotedPieces.find(value))] : [];
+
     // Decoded once (an escaped echo), then once more (percent-encoded twice: a URL inside a URL).
     const once = DecodedView.of(value);
     const twice = once && DecodedView.of(once.text);
@@ -354,7 +358,11 @@ export class Redactor {
         return { start: first, end: last, placeholder };
       };
       whole.push(...this.#scan(view.text).map(inOriginal));
-      if (withPieces) pieces.push(...[...this.#pieces.find(view.text), ...this.#quotedPieces.find(view.text)].map(inOriginal));
+      const escapedQuotesOnly = (start: number, end: number) => {
+        const span = inOriginal({ start, end, placeholder: '' });
+        return !takesDelimiter(value.slice(span.start, span.end));
+      };
+      if (withPieces) pieces.push(...[...this.#pieces.find(view.text), ...this.#quotedPieces.find(view.text, document ? escapedQuotesOnly : undefined)].map(inOriginal));
     }
     // A whole secret is shown as itself; pieces cover only what no whole secret does (two keys side by side stay two).
     return [...whole, ...outside(pieces, whole)];
@@ -441,8 +449,13 @@ function spliced(value: string, found: Span[], written: (placeholder: string) =>
   return out + value.slice(at);
 }
 
-/** Text that may be a JSON document (an object, an array or a string), by its first character: its own `"` delimit strings. */
+/** Text that may be a JSON document (an object, an array or a string), by its first character; {@link isJson} decides. */
 const JSON_DOCUMENT = /^\s*[[{"]/;
+
+/** Whether JSON text holds a `"` that no escape wrote (`\"`, `\u0022`): a string's own delimiter. */
+function takesDelimiter(text: string): boolean {
+  return text.replace(/\\(u[0-9a-fA-F]{4}|.)/g, '').includes('"');
+}
 
 function isJson(text: string): boolean {
   try {

@@ -49,7 +49,8 @@ export class HarStreamWriter {
    * @throws UsageError when `path` is not a regular file (a FIFO, a device) or cannot be created or written (ENOENT, EACCES, ENOSPC).
    */
   static async open(path: string, onFailure: (failure: HarWriteFailure) => void = () => {}): Promise<HarStreamWriter> {
-    const file = await openRegularFile(path, 'the HAR file', constants.O_WRONLY | constants.O_CREAT);
+    // O_NOFOLLOW: a link at the path, planted or made, is refused rather than written through (issue 59).
+    const file = await openRegularFile(path, 'the HAR file', constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW);
     const head = Buffer.from(`{"log":{"version":"1.2","creator":${JSON.stringify({ name: PROXY_CREATOR, version: toolVersion })},"pages":[],"entries":[\n`);
     try {
       await file.truncate(0);

@@ -8,8 +8,14 @@ import fc from 'fast-check';
 /** Characters of a token68 credential (RFC 9110 §11.2), the ones encodings treat apart included. */
 const TOKEN68 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~+/';
 
-/** A secret as keys are: 16 to 48 characters of token68. */
-export const secretArbitrary = fc.string({ unit: fc.constantFrom(...TOKEN68), minLength: 16, maxLength: 48 });
+/** Visible ASCII that JSON or HTML escapes (`"`, `\\`, `<`, `>`, `&`, `'`): a field value may carry each (RFC 9110 §5.5), and a key may hold them (issue 59). */
+export const ESCAPED = '"\\<>&\'';
+
+/** A secret as keys are: 16 to 48 characters of token68, or of token68 and the characters JSON and HTML escape. */
+export const secretArbitrary = fc.oneof(
+  fc.string({ unit: fc.constantFrom(...TOKEN68), minLength: 16, maxLength: 48 }),
+  fc.string({ unit: fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...TOKEN68) }, { weight: 1, arbitrary: fc.constantFrom(...ESCAPED) }), minLength: 16, maxLength: 48 }),
+);
 
 /** A secret and what of it an echo keeps: `drop` characters off its start and `cut` off its end, 8 at least left. */
 export const echoArbitrary = secretArbitrary.chain((secret) =>
@@ -48,12 +54,17 @@ function base64Cores(text: string): string[] {
  * `<encoding>: <form>`; empty when none is. Letters' case is ignored where an encoding
  * ignores it (as written, hex, percent, `\u`); base64 is matched exactly.
  */
+/** `text` as it stands inside a JSON string. */
+const jsonEscaped = (text: string) => JSON.stringify(text).slice(1, -1);
+/** `text` as HTML escapes it in text and attributes. */
+const htmlEscaped = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+
 export function piecesIn(secret: string, text: string): string[] {
   const folded = text.toLowerCase();
   const found: string[] = [];
   for (let start = 0; start + 8 <= secret.length; start++) {
     const piece = secret.slice(start, start + 8);
-    const caseless = [piece, percentOnce(piece), encodeURIComponent(percentOnce(piece)), Buffer.from(piece).toString('hex'), ENCODINGS['JSON \\u escapes'](piece)];
+    const caseless = [piece, percentOnce(piece), encodeURIComponent(percentOnce(piece)), Buffer.from(piece).toString('hex'), ENCODINGS['JSON \\u escapes'](piece), jsonEscaped(piece), htmlEscaped(piece)];
     for (const form of caseless) if (folded.includes(form.toLowerCase())) found.push(`caseless: ${form}`);
     for (const form of base64Cores(piece)) if (text.includes(form)) found.push(`base64: ${form}`);
   }

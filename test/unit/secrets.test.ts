@@ -333,6 +333,25 @@ describe('Redactor, pieces at their edges', () => {
     expect(() => JSON.parse(out)).not.toThrow();
     expect(out).not.toContain(key.slice(4, 12));
   });
+
+  // Found by issue 46's property once its keys held the characters JSON and HTML escape (issue 59).
+  test('a piece whose `"` the decoded view meets at the string’s own closing quote: the rest goes, the quote stays, the body stays JSON', () => {
+    const key = 'V<\\F>Lu\\s--8"zrQ\\-e<';
+    const redactor = new Redactor().add(key, KEY_PLACEHOLDER);
+    const out = redactor.responseBody(JSON.stringify({ message: key.slice(1, -8) }));
+    expect(JSON.parse(out)).toEqual({ message: KEY_PLACEHOLDER });
+    // The near miss: the same piece with its `"` escaped in the body is the key's own, and goes with it.
+    expect(JSON.parse(redactor.responseBody(JSON.stringify({ message: key.slice(1, -7) })))).toEqual({ message: KEY_PLACEHOLDER });
+  });
+
+  test('text that starts with `"` and is no JSON document: a piece holding `"` is found as written', () => {
+    const key = 'AAAAAAAAA""AAAA"AAAAAA';
+    const redactor = new Redactor().add(key, KEY_PLACEHOLDER);
+    expect(redactor.header(key.slice(9))).toBe(KEY_PLACEHOLDER);
+    // The near miss: in a JSON document, a `"` of its own that would complete a piece is a delimiter, kept.
+    const quoted = new Redactor().add('abcdefg"zzzzzzzzzzzz', KEY_PLACEHOLDER);
+    expect(quoted.responseBody('["abcdefg"]')).toBe('["abcdefg"]');
+  });
 });
 
 describe('Redactor, no run of 8 characters of a long secret in any encoding, at any offset (property per encoding)', () => {

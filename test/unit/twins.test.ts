@@ -4,24 +4,28 @@
  * `--client-key` through; colour tested on `judge` alone let `run` colour a pipe. One table,
  * one row per rule, each row on every command that takes it: each must end the same way.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { EXIT } from '../../src/report/verdict.js';
 import { cli } from '../support/cli-in-process.js';
 import { BASE, entry, writeHar } from '../support/har.js';
+import { foreignFolder } from '../support/foreign-folder.js';
 
 type Command = 'run' | 'judge' | 'proxy' | 'merge';
 
 let dir: string;
 let har: string;
 let file: string;
+let foreign: { path: string; owner: number };
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'pcs-twins-'));
   har = await writeHar(dir, 'one.har', [entry({ status: 200, responseBody: '[]' })]);
   file = join(dir, 'a-file');
   await writeFile(file, 'not a folder\n');
+  foreign = await foreignFolder(dir);
+  await symlink(file, join(dir, 'link.har'));
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
@@ -49,6 +53,8 @@ const RULES: Array<{ rule: string; commands: Command[]; args: () => string[]; li
   { rule: '--known-failures that does not exist', commands: ['run', 'judge', 'proxy'], args: () => ['--known-failures', join(dir, 'no-such.yaml')], line: () => `cannot read the known-failures file ${join(dir, 'no-such.yaml')}: ENOENT` },
   { rule: '--header-env without a variable', commands: ['run', 'judge', 'proxy'], args: () => ['--header-env', 'X-Tenant'], line: () => "option '--header-env <name=VARIABLE>' argument 'X-Tenant' is invalid. expected text matching ^[!#$%&'*+.^_`|~0-9A-Za-z-]+=[A-Za-z_][A-Za-z0-9_]*$. (see --help)" },
   { rule: '--report-dir that is a file', commands: ['run', 'judge', 'proxy', 'merge'], args: () => ['--report-dir', file], line: () => `cannot create the report directory ${file}: ENOTDIR` },
+  { rule: '--har that is a symbolic link (issue 59)', commands: ['proxy'], args: () => ['--har', join(dir, 'link.har')], line: () => `the HAR file ${join(dir, 'link.har')} is a symbolic link: name the file itself` },
+  { rule: '--report-dir another user owns (issue 59)', commands: ['run', 'judge', 'proxy', 'merge'], args: () => ['--report-dir', foreign.path], line: () => `cannot use the report directory: ${foreign.path} belongs to another user (uid ${foreign.owner}): not this one (uid ${process.getuid!()}), nor the owner of the working directory` },
 ];
 
 describe.each(RULES)('$rule', ({ commands, args, line }) => {
@@ -56,6 +62,11 @@ describe.each(RULES)('$rule', ({ commands, args, line }) => {
     const { code, stderr } = await on(command, args());
     expect([code, stderr.trimEnd().split('\n').at(-1)]).toEqual([EXIT.usage, `petstore-conformance: error: ${line()}`]);
   });
+});
+
+test('the file a refused --har link points at is left as it was', async () => {
+  await on('proxy', ['--har', join(dir, 'link.har')]);
+  expect(await readFile(file, 'utf8')).toBe('not a folder\n');
 });
 
 describe('colour, the same on run, judge and proxy: a terminal or FORCE_COLOR colours, NO_COLOR and --no-color do not, a pipe does not', () => {
