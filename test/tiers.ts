@@ -29,6 +29,8 @@ export const SLOW_TESTS = [
   'test/suite/connection-caps.test.ts',
   'test/cli/shell-replay.test.ts',
   'test/suite/ci-gate.test.ts',
+  'test/suite/networks.test.ts',
+  'test/suite/tool-trouble.test.ts',
 ];
 
 /**

@@ -192,7 +192,7 @@ export async function startValidatingProxy(options: ProxyOptions): Promise<Runni
       ...(upstream.dispatcher.peerVersion ? { peerVersion: upstream.dispatcher.peerVersion } : {}),
     });
     const done = new Promise<void>((resolve) => {
-      let answer: { status: number; rawHeaders: string[]; body: CappedBuffer } | undefined;
+      let answer: { status: number; rawHeaders: string[]; body: CappedBuffer; framing: BodyFraming; received: number } | undefined;
       let unanswered = false;
       // No head from the target by the deadline: the client gets the proxy's 504, and the target's late answer goes nowhere.
       deadline = setTimeout(() => {
@@ -214,7 +214,7 @@ export async function startValidatingProxy(options: ProxyOptions): Promise<Runni
             clearTimeout(deadline);
             if (unanswered) return false;
             const rawHeaders = raw.map((field) => field.toString('latin1'));
-            answer = { status, rawHeaders, body: new CappedBuffer(maxBody) };
+            answer = { status, rawHeaders, body: new CappedBuffer(maxBody), framing: framingOf(rawHeaders), received: 0 };
             // The target closes its connection after this answer: so does the proxy, and says so, lest the client send another request on it.
             const closing = rawHeaders.some((field, i) => i % 2 === 0 && field.toLowerCase() === 'connection' && /(?:^|,)\s*close\s*(?:,|$)/i.test(rawHeaders[i + 1]!));
             outgoing.writeHead(status, statusText, [...forwardedPairs(rawHeaders), ...(closing ? ['Connection', 'close'] : [])]);
@@ -223,8 +223,9 @@ export async function startValidatingProxy(options: ProxyOptions): Promise<Runni
           },
           onData: (chunk: Buffer) => {
             answer!.body.add(chunk);
-            // The client's pace is the target's: past the socket's buffer, the target is not read.
-            return outgoing.write(chunk);
+            answer!.received += chunk.length;
+            // The client's pace is the target's: past the socket's buffer, the target is not read (unless that would crash undici, see mayPauseTarget).
+            return outgoing.write(chunk) || !mayPauseTarget(answer!.framing, answer!.received);
           },
           onComplete: () => {
             outgoing.end();
@@ -364,4 +365,34 @@ export function forwardedPairs(raw: readonly string[]): string[] {
 /** A stream's chunks as an async iterable: a body undici cannot measure, so sends chunked. */
 async function* chunksOf(stream: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
   yield* stream;
+}
+
+/** How an answer's body ends (RFC 9112 §6.3): at a length, at its last chunk, or at the connection's close. */
+export type BodyFraming = { length: number } | 'chunked' | 'close';
+
+/** The framing an answer's raw header fields (name, value, …) declare. */
+export function framingOf(rawHeaders: readonly string[]): BodyFraming {
+  let length: number | undefined;
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i]!.toLowerCase();
+    if (name === 'transfer-encoding' && /(?:^|,)\s*chunked\s*$/i.test(rawHeaders[i + 1]!)) return 'chunked';
+    if (name === 'content-length' && /^\d+$/.test(rawHeaders[i + 1]!.trim())) length = Number(rawHeaders[i + 1]!.trim());
+  }
+  return length === undefined ? 'close' : { length };
+}
+
+/**
+ * Whether the proxy may stop reading the target while a slow client catches up, after
+ * `received` bytes of the body. undici 7 crashes the process (an uncatchable
+ * `assert(!this.paused)` in the parser's `finish`, nodejs/undici#5360, fixed only in undici 8,
+ * which needs Node 22) when the target closes the connection while its parser is paused with
+ * nothing left to read: after the last bytes of a body with a length, or any bytes of one
+ * that ends at the close. So the proxy never pauses there; elsewhere (a length not yet
+ * reached, a chunked body, whose end is still to come) the rest stays on the socket and the
+ * close waits for it.
+ */
+export function mayPauseTarget(framing: BodyFraming, received: number): boolean {
+  if (framing === 'chunked') return true;
+  if (framing === 'close') return false;
+  return received < framing.length;
 }

@@ -48,6 +48,16 @@ describe('npm run build', () => {
     expect(seen.filter(({ code, out }) => code !== 0 || out !== version)).toEqual([]);
   }, 180_000);
 
+  test('a build whose inputs are unchanged is skipped, and says so; near miss: one changed byte builds', async () => {
+    const again = await run(process.execPath, [join(copy, 'scripts/build.mjs')], { cwd: copy });
+    expect(again.stdout).toBe('build: dist/ is current\n');
+    const source = join(copy, 'src/core/package-info.ts');
+    await writeFile(source, `${await readFile(source, 'utf8')}\n`);
+    const changed = await run(process.execPath, [join(copy, 'scripts/build.mjs')], { cwd: copy });
+    expect(changed.stdout).not.toContain('dist/ is current');
+    expect(await readFile(join(copy, 'dist/.inputs'), 'utf8')).toMatch(/^[0-9a-f]{64}$/);
+  }, 180_000);
+
   test('a build that fails leaves dist/ as it was, and says so', async () => {
     const before = await readFile(join(copy, 'dist/src/cli/main.js'), 'utf8');
     await writeFile(join(copy, 'src/broken.ts'), 'export const x: number = "not a number";\n');

@@ -72,8 +72,9 @@ describe('failures of the tool itself: exit 3 with the cause, never exit 1', asy
     expect(stderr.match(/the tool failed/g), stderr).toHaveLength(1);
     expect((stdout.match(/the tool failed/g) ?? []).length, stdout).toBeLessThanOrEqual(1);
     expect(stdout).not.toMatch(/error: RunStopped/);
-    // Where checks had started, each is folded into one line: not run, for the failure said above.
-    if (notRun) expect(stdout).toMatch(/^ {2}- \d+ checks skipped: not run: the run stopped on a failure of the tool \(said on stderr\)$/m);
+    // Where checks had started, each is folded into one line: not run, for the failure said above. Where the
+    // limit is met sooner (how soon depends on the machine's pace: the preflight's connections, the worker's files), the verdict says the suite did not run.
+    if (notRun) expect(unwrapped(stdout)).toMatch(/^ {2}- \d+ checks skipped: not run: the run stopped on a failure of the tool \(said on stderr\)$|^Verdict: .*ERROR: the run had errors: the suite did not run: the tool failed: /m);
     // Where the report could be written, it says what ran, with verdict error.
     const files = await readdir(dir).catch((): string[] => []);
     if (files.includes('report.json')) expect(JSON.parse(await readFile(join(dir, 'report.json'), 'utf8')).verdict).toBe('error');

@@ -1,5 +1,7 @@
 import { createServer, connect, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { expect } from 'vitest';
+import { runAgainst } from './targets.js';
 
 /** A front that caps connections, as a gateway does per client (nginx limit_conn, HAProxy maxconn, a cloud load balancer). */
 export interface ConnectionCap {
@@ -51,4 +53,26 @@ export async function startConnectionCap(baseUrl: string, cap: number): Promise<
         server.close(() => resolve());
       }),
   };
+}
+
+/**
+ * Runs the suite, with `seed`, against a correct server behind a front capped at `cap`
+ * connections, and holds the run to it: exit 0, no failed or errored check, resets met, never
+ * more than `cap` at once, and the limit reported as a policy the run kept to.
+ */
+export async function expectCapKept(cap: number, seed?: number): Promise<void> {
+  let front!: ConnectionCap;
+  const { report, exitCode } = await runAgainst({ front: async ({ baseUrl }) => (front = await startConnectionCap(baseUrl, cap)).baseUrl }, seed === undefined ? {} : { seed });
+  await front.close();
+  expect(report.checks.filter((check) => check.status === 'failed' || check.status === 'error').map((check) => `${check.id}: ${check.failure?.message ?? check.reason}`)).toEqual([]);
+  expect(exitCode, report.verdictReason).toBe(0);
+  expect(front.counts().reset).toBeGreaterThan(0);
+  expect(front.counts().mostAtOnce).toBe(cap);
+  const observed = report.checks.find((check) => check.id === 'connections-answered')!;
+  expect(observed.status).toBe('passed');
+  const [policy] = observed.observations!;
+  const [, held, used] = /^the target held (\d+) connections? at once and reset those beyond \(\d+ resets?, each request sent again\): a limit on connections \(section 8\); the run used (\d+)$/.exec(policy!) ?? [];
+  expect(Number(held)).toBeLessThanOrEqual(cap);
+  expect(Number(held)).toBeGreaterThanOrEqual(cap / 2);
+  expect(Number(used)).toBeLessThanOrEqual(cap);
 }

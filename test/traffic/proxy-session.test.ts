@@ -5,13 +5,13 @@
  * every variant and fault.
  */
 import { createServer } from 'node:http';
-import { connect, type AddressInfo } from 'node:net';
+import { connect, createServer as createNetServer, type AddressInfo } from 'node:net';
 import { request } from 'undici';
 import { expect, test } from 'vitest';
 import { buildIsCurrent } from '../../src/core/build-state.js';
 import { startReferenceServer } from '../../src/reference/server.js';
 import { runProxySession } from '../../src/traffic/proxy-session.js';
-import { startValidatingProxy } from '../../src/traffic/proxy.js';
+import { framingOf, mayPauseTarget, startValidatingProxy, type BodyFraming } from '../../src/traffic/proxy.js';
 import { CHECKS } from '../support/checks.js';
 
 test('a list and a create through the proxy: forwarded whole, both judged, no finding, no notice', async () => {
@@ -127,6 +127,56 @@ test('a target that closes its connection while a large answer is still on its w
     await new Promise((resolve) => target.close(resolve));
   }
 });
+
+test.each([
+  ['a length', { 'content-length': String(64 * 1024) }],
+  ['the close (no length)', {}],
+])('a body that ends at %s, sent whole with the close, to a client that reads nothing yet: the proxy does not crash (undici#5360) and the client gets it all', async (_what, framing) => {
+  const BODY = 64 * 1024;
+  let targetClosed!: () => void;
+  const closed = new Promise<void>((resolve) => (targetClosed = resolve));
+  // A raw target: head, body and FIN in one burst, as the undici issue's own reproduction sends them.
+  const target = createNetServer((socket) => {
+    socket.once('data', () => {
+      const fields = Object.entries({ ...framing, connection: 'close' }).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+      socket.end(Buffer.concat([Buffer.from(`HTTP/1.1 200 OK\r\ncontent-type: application/json\r\n${fields}\r\n`), Buffer.alloc(BODY, 0x20)]));
+      socket.on('close', () => targetClosed());
+    });
+  });
+  await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
+  const proxy = await startValidatingProxy({ target: `http://127.0.0.1:${(target.address() as AddressInfo).port}/v1`, host: '127.0.0.1', port: 0, onForwarded: () => {} });
+  try {
+    const socket = connect(Number(new URL(proxy.baseUrl).port), '127.0.0.1');
+    socket.pause();
+    socket.write('GET /v1/categories HTTP/1.1\r\nHost: x\r\n\r\n');
+    await closed;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    await new Promise((resolve) => socket.on('close', resolve).resume());
+    const received = Buffer.concat(chunks).toString('latin1');
+    // The body's spaces, counted: the proxy frames a body without a length in chunks, whose size lines hold none.
+    expect([received.split('\r\n', 1)[0], received.slice(received.indexOf('\r\n\r\n') + 4).split(' ').length - 1]).toEqual(['HTTP/1.1 200 OK', BODY]);
+  } finally {
+    await proxy.close();
+    await new Promise((resolve) => target.close(resolve));
+  }
+});
+
+test.each([
+  [{ length: 10 }, 9, true],
+  ['near miss: at the length', { length: 10 }, 10, false],
+  ['chunked: the end is still to come', 'chunked', 10, true],
+  ['ends at the close', 'close', 1, false],
+].map((row) => (row.length === 3 ? ['one byte short of the length', ...row] : row)) as Array<[string, BodyFraming, number, boolean]>)('mayPauseTarget, %s', (_what, framing, received, may) => expect(mayPauseTarget(framing, received)).toBe(may));
+
+test.each([
+  [['Content-Length', '12'], { length: 12 }],
+  [['Transfer-Encoding', 'chunked', 'Content-Length', '12'], 'chunked'],
+  [['Content-Length', '12', 'Transfer-Encoding', 'gzip, chunked'], 'chunked'],
+  [['Content-Length', 'x12'], 'close'],
+  [['Content-Type', 'application/json'], 'close'],
+] as Array<[string[], BodyFraming]>)('framingOf %j', (raw, framing) => expect(framingOf(raw)).toEqual(framing));
 
 test('a target that dies mid-answer: the client gets a broken answer, never a whole one, and nothing is handed on to be judged; near miss: the whole answer is handed on', async () => {
   const target = createServer((incoming, outgoing) => {
