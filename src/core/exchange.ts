@@ -95,12 +95,22 @@ export interface TransportError {
  * an empty query, and a spelling of a path is what some checks are about. A URL without
  * a scheme and authority is read as a target itself.
  */
-export function targetAsWritten(url: string): { path: string; query?: string } {
+export function targetAsWritten(url: string): Readonly<{ path: string; query?: string }> {
+  // Every premise asks it of every exchange, and a capture repeats a few URLs: 0.4 s of a 7.5 s judge of 100,000 exchanges, before.
+  const known = WRITTEN.get(url);
+  if (known) return known;
   const rest = url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '').split('#', 1)[0]!;
   const mark = rest.indexOf('?');
   const path = (mark < 0 ? rest : rest.slice(0, mark)) || '/';
-  return mark < 0 ? { path } : { path, query: rest.slice(mark + 1) };
+  const written = Object.freeze(mark < 0 ? { path } : { path, query: rest.slice(mark + 1) });
+  if (WRITTEN.size >= WRITTEN_URLS) WRITTEN.clear();
+  WRITTEN.set(url, written);
+  return written;
 }
+
+/** URLs whose target {@link targetAsWritten} keeps, at most: a run's or a capture's few, not every generated one. */
+const WRITTEN_URLS = 256;
+const WRITTEN = new Map<string, Readonly<{ path: string; query?: string }>>();
 
 /** `GET /v1/categories` style label of an exchange's request: the path as written. */
 export function requestLine(exchange: Pick<Exchange, 'request'>): string {

@@ -112,7 +112,11 @@ export class Redactor {
   addWhole(secret: string, placeholder: string): this {
     if (secret.length < ANCHOR) return this.add(secret, placeholder);
     if (this.#secrets.has(secret)) return this;
-    for (const form of new Set([secret, secret.toLowerCase(), secret.toUpperCase()])) this.#file(form, placeholder, false);
+    const lower = secret.toLowerCase();
+    const upper = secret.toUpperCase();
+    this.#file(secret, placeholder, false);
+    if (lower !== secret) this.#file(lower, placeholder, false);
+    if (upper !== secret && upper !== lower) this.#file(upper, placeholder, false);
     return this;
   }
 
@@ -181,17 +185,23 @@ export class Redactor {
     if (this.#secrets.has(secret)) return this;
     this.#secrets.add(secret);
     this.#shortest = Math.min(this.#shortest, secret.length);
-    this.#forget();
-    // Start, middle and end: an edit to a later secret spares at least one of them.
+    if (this.#doneChars > 0) this.#forget();
     const size = Math.min(ANCHOR, secret.length);
-    const middle = Math.floor((secret.length - size) / 2);
-    const pieces = [secret.slice(0, size), secret.slice(middle, middle + size), secret.slice(-size)];
-    const anchor = (related ? this.#knownPieceIn(secret) : undefined) ?? pieces[0]!;
-    if (related) for (const piece of pieces) if (piece !== anchor && !this.#anchors.has(piece)) this.#spare.add(piece);
-    const entries = this.#anchors.get(anchor) ?? [];
-    if (entries.length === 0) this.#anchorFilter.add(anchor);
-    entries.push({ secret, placeholder, offset: secret.indexOf(anchor) });
-    this.#anchors.set(anchor, entries);
+    let anchor = secret.slice(0, size);
+    if (related) {
+      // Start, middle and end: an edit to a later secret spares at least one of them.
+      const middle = Math.floor((secret.length - size) / 2);
+      const pieces = [anchor, secret.slice(middle, middle + size), secret.slice(-size)];
+      anchor = this.#knownPieceIn(secret) ?? anchor;
+      for (const piece of pieces) if (piece !== anchor && !this.#anchors.has(piece)) this.#spare.add(piece);
+    }
+    const entry = { secret, placeholder, offset: secret.indexOf(anchor) };
+    const entries = this.#anchors.get(anchor);
+    if (entries) entries.push(entry);
+    else {
+      this.#anchorFilter.add(anchor);
+      this.#anchors.set(anchor, [entry]);
+    }
     return this;
   }
 

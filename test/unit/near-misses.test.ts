@@ -476,4 +476,11 @@ describe('the secrets of a capture with a fresh cookie per answer', () => {
     expect(redactor.text(`${after} ${after.toUpperCase()}`)).toBe('[capture-cookie-65] [capture-cookie-65]');
     expect(redactor.text(base64(after))).toBe(base64(after));
   });
+
+  test('one after it written in both cases (a token, not hex) is found lower-cased and upper-cased too', () => {
+    const redactor = registered();
+    const mixed = 'SessionToken-AbCdEf0123456789XyZ';
+    registerCaptureSecrets({ response: { headers: [{ name: 'Set-Cookie', value: `sid=${mixed}; Path=/` }] } }, redactor, [], new Map(Array.from({ length: FULLY_REDACTED_SECRETS }, (_, i) => [cookie(1000 + i), `[c-${i}]`])));
+    expect(redactor.text(`${mixed} ${mixed.toLowerCase()} ${mixed.toUpperCase()}`)).toBe('[capture-cookie-65] [capture-cookie-65] [capture-cookie-65]');
+  });
 });

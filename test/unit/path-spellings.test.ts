@@ -28,6 +28,16 @@ describe('targetAsWritten', () => {
     ['http://h/?x=1', { path: '/', query: 'x=1' }],
     ['/v1/categories?x', { path: '/v1/categories', query: 'x' }],
   ])('%s', (url, target) => expect(targetAsWritten(url)).toEqual(target));
+
+  test('asked again, the same answer, which no caller can change; past the URLs it keeps, still right', () => {
+    const first = targetAsWritten('http://h/v1/categories?a=1');
+    expect(targetAsWritten('http://h/v1/categories?a=1')).toBe(first);
+    expect(Object.isFrozen(first)).toBe(true);
+    // The near miss: a URL that differs by its query only is another target.
+    expect(targetAsWritten('http://h/v1/categories?a=2')).toEqual({ path: '/v1/categories', query: 'a=2' });
+    for (let i = 0; i < 600; i++) expect(targetAsWritten(`http://h/v1/c${i}?q=${i}`)).toEqual({ path: `/v1/c${i}`, query: `q=${i}` });
+    expect(targetAsWritten('http://h/v1/categories?a=1')).toEqual({ path: '/v1/categories', query: 'a=1' });
+  });
 });
 
 describe('spellingOf: which spelling of {base}/categories a URL is', () => {
