@@ -317,8 +317,8 @@ export class ConnectionPool {
 
   /**
    * Notes a connection of `slot` reset before any response while others were open: the
-   * target's limit (see ConnectionLimit), counting those held and those closed to make way
-   * for it. When the limit falls, idle connections beyond it are closed, so the target sees
+   * target's limit (see ConnectionLimit), counting those held and those closed that it may
+   * not have seen close ({@link UnseenCloses}). When the limit falls, idle connections beyond it are closed, so the target sees
    * no more than it holds.
    * @param epochAtStart the limit's epoch when the attempt started.
    */
