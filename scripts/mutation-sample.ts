@@ -6,7 +6,10 @@
  * the work is a sample the tests have never seen. A draw that does not compile is drawn
  * again. Each mutation is built (`npm run build`: the type check and the bundles the CLI
  * tests run) and run against the fast tier, the test files that import its module first,
- * stopping at the first failure; with `--slow`, a survivor then meets the slow tier. Prints
+ * stopping at the first failure; with `--slow`, a survivor then meets the slow tier. A kill
+ * counts only when the file that failed passes on the unmutated build, run again alone
+ * (issue 60: a test that fails under load is no kill), and never by the check of the
+ * mutation list's own text (NOT_KILLERS). Prints
  * each outcome, the score with its 95 % interval, and writes the sample to
  * scripts/mutation-samples/. Sources are restored after each mutation, and on Ctrl-C.
  */
@@ -16,7 +19,7 @@ import { join, relative } from 'node:path';
 import fc from 'fast-check';
 import ts from 'typescript';
 import { packageRoot } from '../src/core/package-info.js';
-import { SLOW_TESTS } from '../test/tiers.js';
+import { GROUND_TESTS, SLOW_TESTS } from '../test/tiers.js';
 import { applied, linesAround, OPERATOR_CLASSES, sitesOf, type Site } from './mutation-sites.js';
 
 /** A mutation drawn, and what met it. */
@@ -30,8 +33,10 @@ export interface SampledMutation {
   /** Where the same mutation was listed before (`npm run mutations`' list, an earlier sample file): it is run all the same. */
   seenBefore?: string;
   result: 'killed by the fast tier' | 'killed by the slow tier' | 'survived';
-  /** The test file that failed first, or {@link TIMED_OUT} when the tests never ended. */
+  /** The test file that failed first, or {@link timedOut} when the tests never ended. */
   by?: string;
+  /** A file that failed against the mutation and again without it: no kill (see {@link confirmedKill}). */
+  unconfirmed?: string;
 }
 
 /** What a sample is measured against, per mutation. */
@@ -111,11 +116,19 @@ export async function sampleFresh(options: SampleOptions): Promise<number> {
         let outcome = await killer(site.file, fastTier());
         let result: SampledMutation['result'] = outcome ? 'killed by the fast tier' : 'survived';
         if (!outcome && options.slow) {
-          outcome = await killer(site.file, SLOW_TESTS, 'vitest.slow.config.ts');
+          outcome = await killer(site.file, slowTier(), 'vitest.slow.config.ts');
           if (outcome) result = 'killed by the slow tier';
         }
-        sample.push({ file: site.file, line: site.line, operator: site.operator, what: site.what, from, to, ...(seenBefore ? { seenBefore } : {}), result, ...(outcome ? { by: outcome } : {}) });
-        process.stdout.write(`${String(sample.length).padStart(3)} ${result.padEnd(24)} ${site.file}:${site.line} ${site.operator}: ${site.what}${outcome ? ` (${outcome})` : ''}${seenBefore ? ` [seen before: ${seenBefore}]` : ''}\n`);
+        // Run again alone on the unmutated build: a file that fails there too killed nothing.
+        const confirmed = await confirmedKill(outcome, async (test) => {
+          restore();
+          if (!(await builds())) return 'failed';
+          const slow = result === 'killed by the slow tier';
+          return bounded([join(packageRoot, 'node_modules/vitest/vitest.mjs'), 'run', test, ...(slow ? ['--config', 'vitest.slow.config.ts'] : [])], { ...process.env, PCS_ALL_TESTS: slow ? '1' : '' }, slow ? GROUP_BOUND_MS.slow : GROUP_BOUND_MS.fast);
+        });
+        if (confirmed.unconfirmed) result = 'survived';
+        sample.push({ file: site.file, line: site.line, operator: site.operator, what: site.what, from, to, ...(seenBefore ? { seenBefore } : {}), result, ...confirmed });
+        process.stdout.write(`${String(sample.length).padStart(3)} ${result.padEnd(24)} ${site.file}:${site.line} ${site.operator}: ${site.what}${confirmed.by ? ` (${confirmed.by})` : ''}${confirmed.unconfirmed ? ` (not counted: ${confirmed.unconfirmed})` : ''}${seenBefore ? ` [seen before: ${seenBefore}]` : ''}\n`);
       } finally {
         restore();
         current = undefined;
@@ -172,18 +185,41 @@ async function builds(): Promise<boolean> {
   return (await bounded([join(packageRoot, 'scripts/build.mjs')], process.env, GROUP_BOUND_MS.fast)) === 'passed';
 }
 
-/** Every test file of the fast tier (what `npm test` runs). */
-function fastTier(): string[] {
+/** Test files whose failure is no kill: the check that every listed mutation still finds its text, which fails on any edit of a listed line. */
+export const NOT_KILLERS: readonly string[] = ['test/unit/mutation-sites.test.ts'];
+
+/** Every test file of the fast tier (what `npm test` runs), those in {@link NOT_KILLERS} aside. */
+export function fastTier(): string[] {
   const files: string[] = [];
   const walk = (dir: string) => {
     for (const entry of readdirSync(join(packageRoot, dir), { withFileTypes: true })) {
       const path = `${dir}/${entry.name}`;
       if (entry.isDirectory()) walk(path);
-      else if (path.endsWith('.test.ts') && !SLOW_TESTS.includes(path)) files.push(path);
+      else if (path.endsWith('.test.ts') && !SLOW_TESTS.includes(path) && !GROUND_TESTS.includes(path) && !NOT_KILLERS.includes(path)) files.push(path);
     }
   };
   walk('test');
   return files.sort();
+}
+
+/** The slow tier's files, those in {@link NOT_KILLERS} aside. */
+function slowTier(): string[] {
+  return SLOW_TESTS.filter((path) => !NOT_KILLERS.includes(path));
+}
+
+/**
+ * Whether a kill counts (issue 60, section 3): a test file that failed against the mutation
+ * is run again alone on the unmutated build, and the kill counts only when it passes there.
+ * A kill by a bound (an endless loop) or by vitest itself has no file to run again, and counts.
+ * @param by what killed the mutation: a test file, another reason, or undefined (it survived).
+ * @param rerun runs one test file on the unmutated build.
+ * @returns `{ by }` for a kill that counts, `{ unconfirmed }` for one that does not, `{}` for none.
+ */
+export async function confirmedKill(by: string | undefined, rerun: (file: string) => Promise<'passed' | 'failed' | 'timed out'>): Promise<{ by?: string; unconfirmed?: string }> {
+  if (by === undefined) return {};
+  if (!by.endsWith('.test.ts')) return { by };
+  const again = await rerun(by);
+  return again === 'passed' ? { by } : { unconfirmed: `${by} ${again === 'failed' ? 'fails' : 'never ends'} on the unmutated build too` };
 }
 
 /**

@@ -8,7 +8,8 @@ import { applied, linesAround, sitesOf } from '../../scripts/mutation-sites.js';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { bounded, wilson } from '../../scripts/mutation-sample.js';
+import { bounded, confirmedKill, fastTier, NOT_KILLERS, timedOut, wilson } from '../../scripts/mutation-sample.js';
+import { GROUND_TESTS, SLOW_TESTS } from '../tiers.js';
 
 const SOURCE = `import { x } from './x.js';
 type Kind = 'a' | 'b';
@@ -55,6 +56,34 @@ test('wilson: the 95 % interval of a score, and its edges', () => {
   expect(wilson(0, 0)).toEqual([0, 1]);
   expect(wilson(3, 3)[1]).toBe(1);
   expect(wilson(0, 3)[0]).toBe(0);
+});
+
+describe('confirmedKill: a kill counts only when its test passes on the unmutated build (issue 60)', () => {
+  const rerun = (outcome: 'passed' | 'failed' | 'timed out') => {
+    const asked: string[] = [];
+    return { asked, run: async (file: string) => (asked.push(file), outcome) };
+  };
+  test('the file passes unmutated: the kill counts', async () => {
+    const { asked, run } = rerun('passed');
+    expect(await confirmedKill('test/unit/a.test.ts', run)).toEqual({ by: 'test/unit/a.test.ts' });
+    expect(asked).toEqual(['test/unit/a.test.ts']);
+  });
+  test('near miss: it fails unmutated too (a test that moves with load): no kill', async () => {
+    expect(await confirmedKill('test/unit/a.test.ts', rerun('failed').run)).toEqual({ unconfirmed: 'test/unit/a.test.ts fails on the unmutated build too' });
+    expect(await confirmedKill('test/unit/a.test.ts', rerun('timed out').run)).toEqual({ unconfirmed: 'test/unit/a.test.ts never ends on the unmutated build too' });
+  });
+  test('a bound reached (an endless loop) counts without a run; a survivor asks for none', async () => {
+    const { asked, run } = rerun('failed');
+    expect(await confirmedKill(timedOut(60_000), run)).toEqual({ by: timedOut(60_000) });
+    expect(await confirmedKill(undefined, run)).toEqual({});
+    expect(asked).toEqual([]);
+  });
+});
+
+test('the sampler’s fast tier is npm test’s, without the check of the list’s own text', () => {
+  const files = fastTier();
+  expect(files).toContain('test/unit/load.test.ts');
+  for (const file of [...NOT_KILLERS, ...SLOW_TESTS, ...GROUND_TESTS]) expect(files).not.toContain(file);
 });
 
 describe('bounded: one group of tests against a mutation, in a process group of its own', () => {
