@@ -6,9 +6,9 @@ import { refusalOf } from './retry-policy.js';
 import { BodyReader, BodyTooLarge, GaveWay, PausableDeadline, responseCap, type ReadBody } from './body-reader.js';
 import { ConnectionPool, type ConnectionSlot } from './connection-pool.js';
 import type { ConnectionLimitRecord } from './connection-limit.js';
-import { isConnectionFailure, loadCause, mayProbe, UNANSWERED_ON_REUSED } from './load-policy.js';
+import { harmlessToRepeat, isConnectionFailure, loadCause, mayProbe, UNANSWERED_ON_REUSED } from './load-policy.js';
 import { recordedRequest, requestLine, targetAsWritten, withBodyCapped, type Exchange, type RecordedResponse, type TransportError } from '../core/exchange.js';
-import { HungRoutes, carriesKey } from './hung-routes.js';
+import { HungRoutes } from './hung-routes.js';
 import { rateCeiling, type Turn } from './rate-ceiling.js';
 import { NO_CREDENTIAL } from './credential.js';
 import { BASELINE_FORM } from './client-form.js';
@@ -227,7 +227,7 @@ export class HttpClient {
       // The request may be sent again if it cannot have been applied: idempotent, without a
       // valid key (it must create nothing, 4.2/R3), never written, or absent from a list.
       const mayResend = async () => {
-        if (isIdempotent(spec) || !carriesKey(spec.credential.name) || !written) return true;
+        if (harmlessToRepeat(spec) || !written) return true;
         try {
           return (await this.#options.wasApplied?.(spec, (lookup) => this.send(lookup, checkId, onAttempt))) === false;
         } catch (error) {

@@ -84,5 +84,13 @@ export function loadCause(exchange: Pick<Exchange, 'error' | 'connection'>, fact
  * @param takenForLimit attempts of this request already reset and taken for the target's limit.
  */
 export function mayProbe(spec: Pick<RequestSpec, 'method' | 'credential'>, takenForLimit: number): boolean {
-  return takenForLimit === 0 && (isIdempotent(spec) || !carriesKey(spec.credential.name));
+  return takenForLimit === 0 && harmlessToRepeat(spec);
+}
+
+/**
+ * Whether `spec` may be sent again whatever came of it: idempotent (RFC 9110 §9.2.2), or
+ * without the valid key, so that it must have created nothing (4.2/R3).
+ */
+export function harmlessToRepeat(spec: Pick<RequestSpec, 'method' | 'credential'>): boolean {
+  return isIdempotent(spec) || !carriesKey(spec.credential.name);
 }

@@ -8,7 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { assertOwnFolder, createReportDir } from '../../src/report/report-dir.js';
-import { writeWhole } from '../../src/report/write.js';
+import { writeReports, writeWhole } from '../../src/report/write.js';
+import { withDefaults } from '../../src/config/settings.js';
+import { buildReport } from '../../src/report/build.js';
+import { Redactor } from '../../src/secrets/redactor.js';
 import { foreignFolder } from '../support/foreign-folder.js';
 
 let dir: string;
@@ -45,6 +48,14 @@ describe.skipIf(process.platform === 'win32')('a folder another user owns', () =
     const before = await readdir(foreign.path);
     await expect(writeWhole(join(foreign.path, 'report.json'), '{}')).rejects.toMatchObject({ code: 'EOWNER' });
     expect(await readdir(foreign.path)).toEqual(before);
+  });
+
+  test('writeReports writes no format there, and says why in words', async () => {
+    const settings = { ...withDefaults({}), baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'k', targetKind: 'external' as const, seed: 1, runId: 'abc', userAgent: 'x', profile: 'full' as const, profileSource: 'default' as const };
+    const report = buildReport({ settings, startedAt: new Date(0), durationMs: 1, checks: [], exchanges: [], created: [], runErrors: [] });
+    const { written, failed } = await writeReports(report, [], foreign.path, ['json', 'md'], new Redactor());
+    expect(written).toEqual([]);
+    expect(failed.map(({ reason }) => reason)).toEqual(['EOWNER: the folder belongs to another user', 'EOWNER: the folder belongs to another user']);
   });
 
   test('no user ids (Windows): nothing refused', async () => {

@@ -9,7 +9,7 @@ import { describe, expect, test } from 'vitest';
 import { GROUND_TESTS, ISOLATED_TESTS, SLOW_TESTS } from '../tiers.js';
 
 /** What leaves state behind a file in a shared module graph. */
-export const MOCKS = /\bvi\.(mock|doMock|unmock|useFakeTimers|stubGlobal|stubEnv|spyOn|resetModules|hoisted)\b/;
+const MOCKS = /\bvi\.(mock|doMock|unmock|useFakeTimers|stubGlobal|stubEnv|spyOn|resetModules|hoisted)\b/;
 
 const testFiles = (dir: string): string[] =>
   readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
