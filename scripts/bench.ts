@@ -9,7 +9,7 @@
  * and 50 targets in one process (`run --targets all`). (a), (d) and (e) run
  * interleaved, 11 times each, and (b) 11 times interleaved with (e) again, so that a noisy
  * machine weighs on what is compared alike. (judge) `judge` of a 100,000-exchange HAR of about
- * 200 MB: wall time and peak RSS; (judge-cookies) the same, each answer setting a fresh session
+ * 300 MB: wall time and peak RSS, the median of three runs; (judge-cookies) the same, each answer setting a fresh session
  * cookie (100,000 secrets of the capture). (proxy) the validating proxy in its own process: its RSS
  * from 10,000 to 100,000 proxied exchanges, and at 500, 2,000 and 5,000 requests/s
  * (autocannon) with a 10 KB and a 227 KB list, recording a HAR: the latency it adds (p50,
@@ -319,14 +319,14 @@ if (wanted('dredd')) {
 if (wanted('judge')) {
   const { benchJudge } = await import('./bench-traffic.js');
   const result = await benchJudge(CLI, timed);
-  rows.push({ name: '(judge) HAR of 100,000 exchanges', runs: 1, wallMsMedian: Math.round(result.wallMs), wallMsRange: '-', requests: result.exchanges, requestsPerSecond: Math.round(result.exchanges / (result.wallMs / 1000)), peakRssMb: Math.round(result.peakRssMb), samples: [] });
+  rows.push({ name: '(judge) HAR of 100,000 exchanges', runs: result.runs, wallMsMedian: Math.round(result.wallMs), wallMsRange: result.wallMsRange, requests: result.exchanges, requestsPerSecond: Math.round(result.exchanges / (result.wallMs / 1000)), peakRssMb: Math.round(result.peakRssMb), samples: [] });
   ratios.judge = result;
 }
 
 if (wanted('judge-cookies')) {
   const { benchJudge } = await import('./bench-traffic.js');
   const result = await benchJudge(CLI, timed, { freshCookies: true });
-  rows.push({ name: '(judge) the same, fresh cookies', runs: 1, wallMsMedian: Math.round(result.wallMs), wallMsRange: '-', requests: result.exchanges, requestsPerSecond: Math.round(result.exchanges / (result.wallMs / 1000)), peakRssMb: Math.round(result.peakRssMb), samples: [] });
+  rows.push({ name: '(judge) the same, fresh cookies', runs: result.runs, wallMsMedian: Math.round(result.wallMs), wallMsRange: result.wallMsRange, requests: result.exchanges, requestsPerSecond: Math.round(result.exchanges / (result.wallMs / 1000)), peakRssMb: Math.round(result.peakRssMb), samples: [] });
   ratios.judgeCookies = result;
 }
 
@@ -382,7 +382,7 @@ if (ratios.numRuns) {
 }
 if (ratios.judge) {
   const j = ratios.judge as Awaited<ReturnType<typeof import('./bench-traffic.js').benchJudge>>;
-  lines.push(`(judge) ${j.exchanges} exchanges, ${j.harMb} MB of HAR: ${Math.round(j.wallMs)} ms (${j.exchangesPerMinute.toLocaleString('en')} exchanges a minute), peak RSS ${Math.round(j.peakRssMb)} MB, verdict ${j.verdict}`);
+  lines.push(`(judge) ${j.exchanges} exchanges, ${j.harMb} MB of HAR: ${Math.round(j.wallMs)} ms, the median of ${j.runs} (${j.wallMsRange}) (${j.exchangesPerMinute.toLocaleString('en')} exchanges a minute), peak RSS ${Math.round(j.peakRssMb)} MB, verdict ${j.verdict}`);
   lines.push(`(judge) shares of the wall time: the CLI's fixed cost ${(j.shares.fixed * 100).toFixed(0)} %, reading and parsing ${(j.shares.reading * 100).toFixed(0)} %, judging ${(j.shares.judging * 100).toFixed(0)} %`);
 }
 if (ratios.proxy) {
@@ -403,7 +403,7 @@ if (ratios.dredd) {
 }
 if (ratios.judgeCookies) {
   const j = ratios.judgeCookies as Awaited<ReturnType<typeof import('./bench-traffic.js').benchJudge>>;
-  lines.push(`(judge) the same with a fresh cookie per answer: ${Math.round(j.wallMs)} ms (${j.exchangesPerMinute.toLocaleString('en')} exchanges a minute), peak RSS ${Math.round(j.peakRssMb)} MB, verdict ${j.verdict}`);
+  lines.push(`(judge) the same with a fresh cookie per answer: ${Math.round(j.wallMs)} ms, the median of ${j.runs} (${j.wallMsRange}) (${j.exchangesPerMinute.toLocaleString('en')} exchanges a minute), peak RSS ${Math.round(j.peakRssMb)} MB, verdict ${j.verdict}`);
 }
 if (ratios.judgeHugeBody) {
   const h = ratios.judgeHugeBody as { harMb: number; wallMs: number; peakRssMb: number; notKept: number };

@@ -48,7 +48,6 @@ try {
   node(createRequire(import.meta.url).resolve('typescript/bin/tsc'), '-p', 'tsconfig.json', '--outDir', next);
   node(join(next, 'scripts/compile-schemas.js'), next);
   node(join(next, 'scripts/bundle-worker.js'), next);
-  writeFileSync(join(next, '.inputs'), inputs);
 } catch {
   // The step's own output said why; dist/ is untouched.
   process.stderr.write('build: failed; dist/ is left as it was\n');
@@ -58,3 +57,12 @@ rmSync(old, { recursive: true, force: true });
 if (existsSync(dist)) renameSync(dist, old);
 renameSync(next, dist);
 rmSync(old, { recursive: true, force: true });
+try {
+  // The checks, collected from dist's own suite once it is in place (the CLI collects them itself while they are not there).
+  node(join(dist, 'scripts/check-list.js'));
+} catch {
+  process.stderr.write('build: the suite\'s checks could not be collected\n');
+  process.exit(1);
+}
+// Last: a build whose steps did not all end is not taken for current.
+writeFileSync(join(dist, '.inputs'), inputs);

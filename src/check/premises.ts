@@ -22,6 +22,20 @@ export const INTERFACE_ERROR_STATUSES: readonly number[] = [400, 401];
  * undefined for a request as the suite writes it.
  */
 export function variationOf(request: PremiseRequest): RequestVariation | undefined {
+  const known = variations.get(request);
+  if (known !== undefined) return known ?? undefined;
+  const found = variationFound(request);
+  variations.set(request, found ?? null);
+  return found;
+}
+
+/**
+ * Each request's variation, once found (null: none): a captured exchange's premises ask
+ * for it some twenty times. A recorded request is never changed after.
+ */
+const variations = new WeakMap<PremiseRequest, RequestVariation | null>();
+
+function variationFound(request: PremiseRequest): RequestVariation | undefined {
   const method = request.method.toUpperCase();
   const { headers } = request;
   if (request.url !== undefined && spellingOf(request.url)) return requestVariation('path-spelling');
@@ -147,5 +161,8 @@ const CHECK_PREMISES: Readonly<Record<string, PremiseId>> = {
 /** The premise of a check (by id), and its name. */
 export function premiseOf(checkId: string): Premise & { id: PremiseId } {
   const id = CHECK_PREMISES[checkId] ?? 'interface';
-  return { id, ...PREMISES[id] };
+  return NAMED_PREMISES[id];
 }
+
+/** Each premise with its name, made once: asked for each judgement of each exchange. */
+const NAMED_PREMISES = Object.fromEntries(Object.entries(PREMISES).map(([id, premise]) => [id, Object.freeze({ id, ...premise })])) as unknown as Record<PremiseId, Premise & { id: PremiseId }>;

@@ -15,6 +15,20 @@ export function buildIsCurrent(root = packageRoot): boolean {
 }
 
 /**
+ * Where a compiled module of src/ is, for a thread of its own to load: under the caller's
+ * own dist/src/ when it runs compiled; else, run from the sources, dist's copy while the
+ * build is current; undefined when it is stale (the caller then works in its own thread:
+ * stale code must never judge).
+ * @param callerUrl the caller's `import.meta.url`.
+ * @param path the module's path under src/, named as compiled (`traffic/judge-thread.js`).
+ */
+export function compiledModule(callerUrl: string, path: string, root = packageRoot): URL | string | undefined {
+  const at = callerUrl.indexOf('/dist/src/');
+  if (at >= 0) return new URL(path, callerUrl.slice(0, at + '/dist/src/'.length));
+  return buildIsCurrent(root) ? join(root, 'dist/src', path) : undefined;
+}
+
+/**
  * A name for the sources as they are now (16 hex characters): it changes when a .ts file
  * under suites/ or src/ is added, removed or written (its path, size and mtime).
  */

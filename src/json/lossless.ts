@@ -193,13 +193,16 @@ function toPlain(node: unknown): unknown {
   return node;
 }
 
+/** The bigints of the first integers, made once: every id of every list judged is one, and making each anew was a tenth of judging a capture. */
+const SMALL_INTEGERS: readonly bigint[] = Array.from({ length: 4096 }, (_, i) => BigInt(i));
+
 /**
  * The exact integer held by a tree node, or `undefined` when the node is not a number or
  * not an integer (a string id, `1.5`, `null` ...). A plain number in a tree is exact: the
  * fast path only keeps numbers that no double rounds.
  */
 export function exactInteger(node: unknown): bigint | undefined {
-  if (typeof node === 'number') return Number.isInteger(node) ? BigInt(node) : undefined;
+  if (typeof node === 'number') return Number.isInteger(node) ? (node >= 0 && node < SMALL_INTEGERS.length ? SMALL_INTEGERS[node]! : BigInt(node)) : undefined;
   return isLosslessNumber(node) ? integerFromLexeme((node as LosslessNumber).value) : undefined;
 }
 

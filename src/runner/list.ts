@@ -1,4 +1,8 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import type { CheckDefinition } from '../check/types.js';
 import { withDefaults, type RunSettings } from '../config/settings.js';
+import { compiledModule } from '../core/build-state.js';
 import { toolVersion } from '../core/package-info.js';
 import type { CheckList } from '../report/check-list.js';
 import { CATALOGUE } from '../requirements/catalogue.js';
@@ -14,14 +18,29 @@ let collected: Promise<CheckList> | undefined;
  * @throws Error when the suite's files cannot be collected (the next call tries again).
  */
 export function listChecks(): Promise<CheckList> {
-  collected ??= collect().catch((error: unknown) => {
+  collected ??= (stored() ?? collect()).catch((error: unknown) => {
     collected = undefined;
     throw error;
   });
   return collected;
 }
 
-async function collect(): Promise<CheckList> {
+/** Where the build keeps the checks it collected (scripts/check-list.ts), under the compiled src/. */
+export const STORED_CHECKS = 'runner/check-list.json';
+
+/**
+ * The checks as the build collected them, when it did and is current (a collection starts
+ * a thread and vitest's runner: some 300 ms of every `judge`, `proxy` and `list`);
+ * undefined otherwise.
+ */
+function stored(): Promise<CheckList> | undefined {
+  const file = compiledModule(import.meta.url, STORED_CHECKS);
+  if (file === undefined || !existsSync(file)) return undefined;
+  return readFile(file, 'utf8').then((text) => ({ checks: JSON.parse(text) as CheckDefinition[], requirements: CATALOGUE }));
+}
+
+/** The suite's checks and the catalogue, collected now from the suite's files. */
+export async function collect(): Promise<CheckList> {
   // What the declarations read: a run's defaults, against no target.
   const settings: RunSettings = {
     ...withDefaults({}),

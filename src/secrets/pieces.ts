@@ -143,8 +143,9 @@ export class SecretPieces {
   }
 }
 
-function foldedText(text: string): string {
-  return text.replace(/[A-Z]/g, (letter) => letter.toLowerCase());
+/** `text` with its ASCII letters lower-cased and every other UTF-16 unit as it is, so that lengths and offsets hold. */
+export function foldedText(text: string): string {
+  return /[A-Z]/.test(text) ? text.replace(/[A-Z]+/g, (letters) => letters.toLowerCase()) : text;
 }
 
 function hashOf(window: string): number {

@@ -1,7 +1,7 @@
 import escapeStringRegexp from 'escape-string-regexp';
 import { DecodedView } from './decoded-view.js';
 import { base64Forms, pieceTexts } from './encoded-forms.js';
-import { PIECE_CHARS, SecretPieces, WindowFilter, type PieceSpan } from './pieces.js';
+import { foldedText, PIECE_CHARS, SecretPieces, WindowFilter, type PieceSpan } from './pieces.js';
 
 /** Length of the anchors secrets are found by (characters): a piece's, so that one filter (pieces.ts) finds where they may start. */
 const ANCHOR = PIECE_CHARS;
@@ -58,6 +58,8 @@ export class Redactor {
   readonly #secrets = new Set<string>();
   /** Anchors searched for, with the secrets filed under each. */
   readonly #anchors = new Map<string, Entry[]>();
+  /** The secrets found whole only ({@link addWhole}), ASCII letters lower-cased, under their first {@link ANCHOR} characters so folded. */
+  readonly #foldedAnchors = new Map<string, Entry[]>();
   /** Other pieces of earlier secrets, offered as anchors to later ones. */
   readonly #spare = new Set<string>();
   /** Length of the shortest secret: a shorter text holds none (in any escaped form either, which is longer). */
@@ -104,19 +106,27 @@ export class Redactor {
   }
 
   /**
-   * Adds a secret found only whole, as written or case-folded: no pieces, no base64 or hex
-   * forms. For the many secrets of a capture beyond the first few (a fresh session cookie
-   * per answer): each costs its own length once, and a scan no more, where the full
-   * treatment of thousands made every later text dearer (a shorter one is a whole token).
+   * Adds a secret found only whole, whatever the case of its ASCII letters: no pieces, no
+   * base64 or hex forms. For the many secrets of a capture beyond the first few (a fresh
+   * session cookie per answer): each costs its own length once, one entry, and a scan no
+   * more, where the full treatment of thousands made every later text dearer (a shorter
+   * one is a whole token).
    */
   addWhole(secret: string, placeholder: string): this {
     if (secret.length < ANCHOR) return this.add(secret, placeholder);
-    if (this.#secrets.has(secret)) return this;
-    const lower = secret.toLowerCase();
-    const upper = secret.toUpperCase();
-    this.#file(secret, placeholder, false);
-    if (lower !== secret) this.#file(lower, placeholder, false);
-    if (upper !== secret && upper !== lower) this.#file(upper, placeholder, false);
+    // One entry whatever its case: a capture's thousands of cookies are filed once each, and compared folded.
+    const folded = foldedText(secret);
+    const anchor = folded.slice(0, ANCHOR);
+    const entries = this.#foldedAnchors.get(anchor);
+    if (entries?.some((entry) => entry.secret === folded)) return this;
+    if (this.#doneChars > 0) this.#forget();
+    this.#shortest = Math.min(this.#shortest, secret.length);
+    const entry = { secret: folded, placeholder, offset: 0 };
+    if (entries) entries.push(entry);
+    else {
+      this.#anchorFilter.add(anchor);
+      this.#foldedAnchors.set(anchor, [entry]);
+    }
     return this;
   }
 
@@ -350,7 +360,7 @@ export class Redactor {
    */
   #occurrences(value: string, withPieces = true): Span[] {
     const whole = this.#scan(value);
-    if (this.#anchors.size === 0) return whole;
+    if (this.#anchors.size === 0 && this.#foldedAnchors.size === 0) return whole;
     // A `"` in a JSON document's own text delimits a string: a piece holding one is looked for there only once decoded,
     // and only where every `"` it takes was escaped (a decoded view keeps the document's own quotes as they were).
     // Asked only of a key that holds `"` or `\`: parsing a large list costs.
@@ -386,11 +396,17 @@ export class Redactor {
    */
   #scan(value: string): Span[] {
     const found: Span[] = [];
-    if (this.#anchors.size === 0) return found;
+    if (this.#anchors.size === 0 && this.#foldedAnchors.size === 0) return found;
+    const folded = this.#foldedAnchors.size > 0;
     this.#anchorFilter.visit(value, (at) => {
-      for (const { secret, placeholder, offset } of this.#anchors.get(value.slice(at, at + ANCHOR)) ?? []) {
+      const window = value.slice(at, at + ANCHOR);
+      for (const { secret, placeholder, offset } of this.#anchors.get(window) ?? []) {
         const start = at - offset;
         if (start >= 0 && value.startsWith(secret, start)) found.push({ start, end: start + secret.length, placeholder });
+      }
+      if (!folded) return;
+      for (const { secret, placeholder } of this.#foldedAnchors.get(foldedText(window)) ?? []) {
+        if (foldedText(value.slice(at, at + secret.length)) === secret) found.push({ start: at, end: at + secret.length, placeholder });
       }
     });
     return found;

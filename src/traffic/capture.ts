@@ -43,7 +43,8 @@ export function capturedExchange(entry: HarEntry, seq: number, credentialOf: (au
   const startMs = Date.parse(entry?.startedDateTime);
   if (!entry?.request?.method || !entry.request.url || !Number.isFinite(startMs)) return undefined;
   const missing: string[] = [];
-  const repaired = [...entry.request.headers ?? [], ...entry.response?.headers ?? []].filter((pair) => pair?.value === undefined).map(() => HEADER_WITHOUT_VALUE);
+  const repaired: string[] = [];
+  for (const pairs of [entry.request.headers, entry.response?.headers]) for (const pair of pairs ?? []) if (pair?.value === undefined) repaired.push(HEADER_WITHOUT_VALUE);
   let listedTwice = false;
   const once = () => void (listedTwice = true);
   const requestHeaders = headerFields(entry.request.headers, once);
@@ -112,21 +113,28 @@ export function normalVersion(version: string | undefined): string | undefined {
  */
 export function headerFields(pairs: readonly HarPair[] | undefined, listedTwice?: () => void): Record<string, string> {
   const headers: Record<string, string> = {};
-  const seen = listedTwice ? new Map<string, Set<string>>() : undefined;
+  /** The values of each field listed more than once so far (most fields are listed once, and need none). */
+  let repeated: Map<string, Set<string>> | undefined;
   for (const { name, value } of pairs ?? []) {
     // HTTP/2 captures carry pseudo-headers (`:authority`): not fields.
     if (typeof name !== 'string' || name.startsWith(':')) continue;
     const key = name.toLowerCase();
     const text = String(value ?? '');
-    if (seen) {
-      const values = seen.get(key) ?? new Set<string>();
+    const earlier = headers[key];
+    if (earlier === undefined) {
+      headers[key] = text;
+      continue;
+    }
+    if (listedTwice) {
+      // Listed once before, the field holds that one value.
+      const values = repeated?.get(key) ?? new Set([earlier]);
       if (values.has(text)) {
-        listedTwice!();
+        listedTwice();
         continue;
       }
-      seen.set(key, values.add(text));
+      (repeated ??= new Map()).set(key, values.add(text));
     }
-    headers[key] = headers[key] === undefined ? text : `${headers[key]}, ${text}`;
+    headers[key] = `${earlier}, ${text}`;
   }
   return headers;
 }

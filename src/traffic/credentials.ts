@@ -165,8 +165,9 @@ const KEY_HEADER_NAMES: ReadonlySet<string> = new Set(KEY_HEADERS.map((name) => 
 export function registerCaptureSecrets(entry: { request?: RequestFields; response?: MessageFields }, redactor: Redactor, secretHeaders: readonly string[], seen: Map<string, string>): void {
   const register = (value: string | undefined, what: string) => {
     const secret = value?.trim();
-    if (!secret || secret === KEY_PLACEHOLDER || secret.includes('${') || /^\[capture-[a-z-]+-\d+\]$/.test(secret)) return; // this tool's own placeholders are no secret
-    if (seen.has(secret)) return;
+    // Asked first: a session's cookie comes again with every request.
+    if (!secret || seen.has(secret)) return;
+    if (secret === KEY_PLACEHOLDER || secret.includes('${') || /^\[capture-[a-z-]+-\d+\]$/.test(secret)) return; // this tool's own placeholders are no secret
     // One word, no space: a redacted credential still reads as a bearer token in the HAR the proxy writes.
     const shown = `[capture-${what}-${seen.size + 1}]`;
     seen.set(secret, shown);
@@ -184,7 +185,7 @@ export function registerCaptureSecrets(entry: { request?: RequestFields; respons
       } else if (field === 'cookie') {
         for (const pair of String(value).split(';')) register(pair.slice(pair.indexOf('=') + 1), 'cookie');
       } else if (field === 'set-cookie') {
-        for (const line of String(value).split('\n')) register(line.split(';', 1)[0]!.replace(/^[^=]*=/, ''), 'cookie');
+        for (const line of String(value).split('\n')) register(cookieValue(line), 'cookie');
       } else if (KEY_HEADER_NAMES.has(field)) {
         register(String(value), 'credential');
       } else if (secretHeaders.includes(field)) {
@@ -194,6 +195,13 @@ export function registerCaptureSecrets(entry: { request?: RequestFields; respons
     for (const cookie of side?.cookies ?? []) register(String(cookie.value), 'cookie');
   }
   for (const value of keyParameters(entry.request)) register(value, 'credential');
+}
+
+/** The value of a Set-Cookie line (RFC 6265 §4.1): what follows the name's `=` up to the first `;` (the whole pair when it has no `=`). */
+function cookieValue(line: string): string {
+  const semicolon = line.indexOf(';');
+  const pair = semicolon < 0 ? line : line.slice(0, semicolon);
+  return pair.slice(pair.indexOf('=') + 1);
 }
 
 /** The values of the query parameters and form fields that carry keys by name, in a request's URL and form body. */

@@ -6,17 +6,15 @@
  * `exchanges.har` all write this shape.
  */
 import { once } from 'node:events';
-import { pipeline, type Readable } from 'node:stream';
-import { createGunzip, createInflate } from 'node:zlib';
 import chain from 'stream-chain';
 import { parser } from 'stream-json';
 import { streamValues } from 'stream-json/streamers/stream-values.js';
-import { openRegularFile } from '../config/read-input.js';
 import { SETTINGS } from '../config/settings.js';
 import { UsageError, hasCode } from '../core/errors.js';
 import { schemaErrors } from '../schema/validators.js';
 import { CUT, TOKEN_WEIGHT, boundedTokens, isCut } from './bounded-tokens.js';
-import { HarSplitter, HarSyntaxError, type HarMember } from './har-splitter.js';
+import { capturePieces, ReadingFailed } from './har-pieces.js';
+import { HarSyntaxError, type HarMember } from './har-splitter.js';
 
 /** A name/value pair of HAR's `headers`, `cookies` and `queryString`. */
 export interface HarPair {
@@ -72,15 +70,12 @@ export interface HarReadOptions {
   signal?: AbortSignal;
   /** Largest body kept, in bytes (`--max-response-bytes`, and its default): a longer one is counted and left out. */
   maxBodyBytes?: number;
+  /** Read the file in a thread of its own (default: a large file, har-pieces.ts). */
+  thread?: boolean;
 }
 
 /** One entry of a capture, by its 1-based place: readable, or why not (`response.status is not an integer`). */
 export type HarItem = { index: number; entry: HarEntry } | { index: number; problem: string };
-
-/** How a HAR's bytes start: `{"log":`, after a UTF-8 byte order mark and whitespace (read as latin1). */
-const HAR_START = /^(\xef\xbb\xbf)?[ \t\r\n]*\{[ \t\r\n]*"log"[ \t\r\n]*:/;
-/** Bytes of a file's start looked at for {@link HAR_START}. */
-const HAR_START_BYTES = 256;
 
 /**
  * A capture that ends before its JSON does (a recorder killed, a size limit, a copy cut
@@ -104,25 +99,6 @@ class ReadFailure extends Error {
 }
 
 /**
- * The bytes of a capture as a stream, inflated when the file is compressed: mitmproxy's
- * har_dump and savehar write `.zhar` files as zlib (RFC 1950), and a HAR may be gzipped.
- * Told by the first two bytes, whatever the file's name. Only a regular file is read.
- * @returns the bytes (an error of the file's reading comes out of them too), and every stream to destroy when done.
- * @throws UsageError when the file cannot be opened or is not a regular file (a FIFO, a device).
- */
-async function captureBytes(path: string): Promise<{ bytes: Readable; streams: Readable[] }> {
-  const file = await openRegularFile(path, 'the capture');
-  const head = Buffer.alloc(2);
-  await file.read(head, 0, 2, 0);
-  const bytes = file.createReadStream({ start: 0 });
-  // A zlib header: deflate (CM 8) and a check that makes the two bytes a multiple of 31.
-  const inflate = head[0] === 0x1f && head[1] === 0x8b ? createGunzip() : (head[0]! & 0x0f) === 8 && (head[0]! * 256 + head[1]!) % 31 === 0 ? createInflate() : undefined;
-  if (!inflate) return { bytes, streams: [bytes] };
-  // pipeline, not pipe: a read error reaches the inflated stream's reader, and ends both.
-  return { bytes: pipeline(bytes, inflate, () => {}), streams: [bytes, inflate] };
-}
-
-/**
  * The entries of one HAR file, in the file's order, each as soon as it is parsed, each
  * checked against the HAR 1.2 shape the judge reads (schemas/har-entry.schema.json): an
  * entry that does not fit is handed on as a problem, and the rest read on. Memory is one
@@ -138,14 +114,9 @@ export async function* readHarEntries(path: string, options: HarReadOptions = {}
   let harLog = false;
   // Whether the file starts as a HAR does: one that breaks later is a HAR cut short.
   let harStart = false;
-  let head = '';
   let creatorSeen = false;
   const maxBody = options.maxBodyBytes ?? SETTINGS.maxResponseBytes.default;
   const bounds = harBounds(maxBody);
-  const splitter = new HarSplitter(wholeBytesFor(bounds));
-  let streams: Readable[] = [];
-  const stop = () => streams.forEach((stream) => stream.destroy());
-  options.signal?.addEventListener('abort', stop, { once: true });
   /** A large value's streaming parse, under way. */
   let large: LargeValue | undefined;
   /** What a value of the capture makes of the reading: an item to hand on, or nothing. */
@@ -163,28 +134,20 @@ export async function* readHarEntries(path: string, options: HarReadOptions = {}
     const problem = object ? entryProblem(value, maxBody) : 'is not an object';
     return problem === undefined ? { index, entry: value as HarEntry } : { index, problem };
   };
+  const batches = capturePieces(path, { wholeBytes: wholeBytesFor(bounds), signal: options.signal, thread: options.thread });
   try {
-    const capture = await captureBytes(path).catch((error: unknown) => Promise.reject(new ReadFailure(error)));
-    streams = capture.streams;
-    if (options.signal?.aborted) return;
-    const chunks = (capture.bytes as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
-    for (let done = false; !done; ) {
+    for (;;) {
       // Only the reading's own errors are the capture's: a failure while an entry is handed on is the tool's.
-      const pieces = await (async () => {
-        const step = await chunks.next();
-        if (step.done) {
-          done = true;
-          return splitter.end();
-        }
-        if (head.length < HAR_START_BYTES) {
-          head += (step.value as Buffer).toString('latin1', 0, HAR_START_BYTES - head.length);
-          harStart = HAR_START.test(head);
-        }
-        return splitter.push(step.value as Buffer);
-      })().catch((error: unknown) => Promise.reject(new ReadFailure(error)));
-      for (const piece of pieces) {
+      const step = await batches.next().catch((error: unknown) => {
+        if (!(error instanceof ReadingFailed)) return Promise.reject(error);
+        harStart = error.harStart;
+        return Promise.reject(new ReadFailure(error.cause));
+      });
+      if (step.done || options.signal?.aborted) break;
+      harStart = step.value.harStart;
+      for (const piece of step.value.pieces) {
         let item: HarItem | undefined;
-        if ('text' in piece) item = taken(piece.member, parsed(piece.text));
+        if ('bytes' in piece) item = taken(piece.member, parsed(piece.bytes.toString('utf8')));
         else {
           if (piece.first) large = largeValue(piece.member, bounds);
           await large!.write(piece.part).catch((error: unknown) => Promise.reject(new ReadFailure(error)));
@@ -194,6 +157,7 @@ export async function* readHarEntries(path: string, options: HarReadOptions = {}
         if (options.signal?.aborted) return;
       }
     }
+    if (options.signal?.aborted) return;
     if (!harLog) throw new UsageError(`the capture ${path} is not a HAR: no log.entries (a HAR 1.2 file holds {"log": {"version", "creator", "entries"}})`);
   } catch (thrown) {
     if (options.signal?.aborted) return;
@@ -208,8 +172,7 @@ export async function* readHarEntries(path: string, options: HarReadOptions = {}
     const cut = (error instanceof HarSyntaxError && error.atEnd) || code === 'Z_BUF_ERROR';
     throw new CaptureCut(path, index, cut ? 'ends before its JSON does' : `is not JSON past its start (${reason})`);
   } finally {
-    options.signal?.removeEventListener('abort', stop);
-    stop();
+    await batches.return(undefined);
     large?.destroy();
   }
 }

@@ -9,9 +9,7 @@
  * process instead: a thread loads compiled code, and stale code must never judge.
  */
 import { Worker } from 'node:worker_threads';
-import { join } from 'node:path';
-import { buildIsCurrent } from '../core/build-state.js';
-import { packageRoot } from '../core/package-info.js';
+import { compiledModule } from '../core/build-state.js';
 import { HarStreamWriter, type HarWriteFailure } from './har-writer.js';
 import { ProxyJudge, type ProxyJudgeOptions, type ProxyJudgement } from './proxy-judge.js';
 import type { ForwardedExchange } from './proxy.js';
@@ -87,7 +85,7 @@ export interface JudgingOutput {
  * @throws UsageError when the HAR file cannot be created (not a regular file, no such folder).
  */
 export async function startJudging(options: ProxyJudgeOptions, har: string | undefined, output: JudgingOutput): Promise<Judging> {
-  const compiled = import.meta.url.includes('/dist/src/') ? new URL('./judge-thread.js', import.meta.url) : buildIsCurrent() ? join(packageRoot, 'dist/src/traffic/judge-thread.js') : undefined;
+  const compiled = compiledModule(import.meta.url, 'traffic/judge-thread.js');
   if (compiled === undefined) return inProcess(options, har, output);
   const judge = await inThread(compiled, options, undefined, output, { bytes: MAX_BACKLOG_BYTES, exchanges: Infinity });
   const recorder = har === undefined ? undefined : await inThread(compiled, { ...options, quiet: true, recordOnly: true }, har, output, RECORDING_BACKLOG).catch(async (error: unknown) => {
