@@ -6,6 +6,7 @@
  * the must checks; {@link docFacts}), in README.md and docs/. test/unit/docs.test.ts fails
  * when a file differs from what this renders, so neither can drift from the code.
  */
+import { GENERATED_KEY_BYTES } from '../src/reference/server.js';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -122,6 +123,8 @@ const LIMITS: Record<string, [number, 'bytes' | 'ms' | 'count']> = {
   'judge-backlog': [MAX_BACKLOG_BYTES, 'bytes'],
   'stop-grace': [STOP_GRACE_MS, 'ms'],
   'judge-grace': [JUDGE_GRACE_MS, 'ms'],
+  // A key of 24 random bytes is 32 characters of base64url.
+  'generated-key': [Math.ceil((GENERATED_KEY_BYTES * 4) / 3), 'count'],
 };
 
 /** A limit as the docs write it: `1 MiB`, `64 KiB`, `0.5 s`, `32`. */

@@ -105,3 +105,28 @@ export function linesAround(text: string, site: Pick<Site, 'start' | 'end' | 're
 export function applied(text: string, site: Pick<Site, 'start' | 'end' | 'replacement'>): string {
   return text.slice(0, site.start) + site.replacement + text.slice(site.end);
 }
+
+/** The comparisons that order (`<`, `<=`, `>`, `>=`). */
+const ORDERING = new Set([ts.SyntaxKind.LessThanToken, ts.SyntaxKind.LessThanEqualsToken, ts.SyntaxKind.GreaterThanToken, ts.SyntaxKind.GreaterThanEqualsToken]);
+
+/**
+ * The comparisons of a source file against a named bound: an ordering comparison with a
+ * constant named in capitals on one side (`seen.size > FULLY_REDACTED_SECRETS`). Each is a
+ * decision drawn at a bound, and needs a near miss on each side (issue 60 §1): the mutation
+ * list moves each by one, and its test must fail.
+ * @returns each comparison's text as written, its 1-based line and the bound's name.
+ */
+export function boundComparisons(file: string, code: string): Array<{ line: number; text: string; bound: string }> {
+  const source = ts.createSourceFile(file, code, ts.ScriptTarget.Latest, true);
+  const found: Array<{ line: number; text: string; bound: string }> = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isBinaryExpression(node) && ORDERING.has(node.operatorToken.kind)) {
+      // The last capitalised name of a side: `SETTINGS.BODY_BYTES` is bound by BODY_BYTES.
+      const bound = [node.left, node.right].map((side) => [...side.getText().matchAll(/(?:^|\.)([A-Z][A-Z0-9_]{2,})\b/g)].at(-1)?.[1]).find((name) => name !== undefined);
+      if (bound) found.push({ line: source.getLineAndCharacterOfPosition(node.getStart()).line + 1, text: node.getText(), bound });
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}

@@ -12,9 +12,11 @@ import { newCategory, type NewCategoryValue } from './new-category.js';
  *   is padded, so the body stays within the largest.
  */
 export function sizedNewCategory(fixed: Partial<NewCategoryValue> = {}): fc.Arbitrary<NewCategoryValue> {
-  const scale = (min: number, max: number) => fc.integer({ min, max }).chain((exponent) => fc.integer({ min: 2 ** (exponent - 1), max: 2 ** exponent }));
-  // 2^20 bytes: the largest.
-  const size = fc.oneof(scale(4, 16), scale(17, Math.log2(LARGEST_BODY_BYTES)));
+  // A power of two and a fraction of the next, each shrinking on its own (a `chain` could not shrink
+  // its exponent): a failure at some size shrinks to the smallest that fails, not to 2^16.
+  const scale = (min: number, max: number) => fc.tuple(fc.integer({ min, max }), fc.integer({ min: 0, max: 1024 })).map(([exponent, share]) => 2 ** (exponent - 1) + Math.round((2 ** (exponent - 1) * share) / 1024));
+  // 2^20 bytes: the largest; shrinking crosses from the large scales to the small.
+  const size = fc.oneof({ withCrossShrink: true }, scale(4, 16), scale(17, Math.log2(LARGEST_BODY_BYTES)));
   // Each "x" adds one byte to the JSON text: the padded body is exactly `bytes` long, never past the largest.
   return fc.tuple(newCategory(), size).map(([drawn, bytes]) => {
     const fields = { ...drawn, ...fixed };

@@ -1,3 +1,4 @@
+import { countOf } from '../core/words.js';
 import fc from 'fast-check';
 import type { CoverageInput } from '../arbitraries/coverage.js';
 import { replayCommand } from '../config/replay.js';
@@ -135,7 +136,7 @@ export async function assertProperty<T>(
   if (!hasCode(error, 'PCS_CHECK_FAILURE')) throw error;
   throw new CheckFailure(
     `${error.message}\nCounterexample: ${record.counterexample}\n` +
-      `(after ${plural(details.numRuns, 'run')} and ${plural(details.numShrinks, 'shrink')}${shrinkStopped ? `, ${shrinkStopped}` : ''}; ` +
+      `(after ${countOf(details.numRuns, 'run')} and ${countOf(details.numShrinks, 'shrink')}${shrinkStopped ? `, ${shrinkStopped}` : ''}; ` +
       `run seed ${settings.seed}, check seed ${seed}, path ${record.path})\n` +
       `Replay: ${record.replay}`,
     error.exchange,
@@ -185,8 +186,4 @@ async function runConcurrently<T>(
 function replayOf(t: CheckContext): string {
   const { settings } = t.run;
   return replayCommand(settings, settings.targetKind === 'external' ? settings.baseUrl : undefined, { checkFilter: `^${t.checkId}$` }, settings.command);
-}
-
-function plural(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }

@@ -44,6 +44,9 @@ export interface ReferenceServer {
 /** Request bodies kept at most, in bytes; a larger body is answered 413 after authentication. */
 export const REFERENCE_MAX_BODY_BYTES = 1024 * 1024;
 
+/** Random bytes of a key the server makes when given none (the embedded server's, `serve`'s): 32 characters of base64url. */
+export const GENERATED_KEY_BYTES = 24;
+
 /**
  * Starts the reference implementation of the categories interface: in memory, on
  * node:http, serving `/v1`.
@@ -51,7 +54,7 @@ export const REFERENCE_MAX_BODY_BYTES = 1024 * 1024;
  */
 export async function startReferenceServer(options: ReferenceServerOptions = {}): Promise<ReferenceServer> {
   const generatedKey = options.apiKey === undefined;
-  const apiKey = options.apiKey ?? randomBytes(24).toString('base64url');
+  const apiKey = options.apiKey ?? randomBytes(GENERATED_KEY_BYTES).toString('base64url');
   const store = new CategoryStore(options.firstId);
   const behaviour = createBehaviour({ store, apiKey }, options.variations);
 

@@ -3,6 +3,7 @@ import sliceAnsi from 'slice-ansi';
 import stringWidth from 'string-width';
 import wrapAnsi from 'wrap-ansi';
 import { shownProxy } from '../config/proxy.js';
+import { countOf } from '../core/words.js';
 import { cutBetweenCharacters, outcomeLine, requestLine, type Exchange } from '../core/exchange.js';
 import { NOT_SELECTED } from '../check/reasons.js';
 import type { CheckLevel } from '../check/types.js';
@@ -288,12 +289,12 @@ function droppedLines(traffic: NonNullable<Report['traffic']>): string[] {
   const dropped = traffic.dropped ?? [];
   const total = Object.values(traffic.missing).reduce((sum, count) => sum + count, 0);
   const lines = dropped.slice(0, DROPPED_SHOWN).map(({ exchange, body, reason }) => `  not judged: #${exchange} ${body}: ${visible(reason)}`);
-  if (total > lines.length) lines.push(`  … ${total - lines.length} more bodies not kept (report.json: traffic.dropped lists the first ${dropped.length})`);
+  if (total > lines.length) lines.push(`  … ${countOf(total - lines.length, 'more body', 'more bodies')} not kept (report.json: traffic.dropped lists the first ${dropped.length})`);
   const invalid = traffic.invalid;
   if (invalid) {
     lines.push(...invalid.listed.slice(0, DROPPED_SHOWN).map(({ file, entry, reason }) => `  not read: ${file} entry ${entry}: ${visible(reason)}`));
     const shown = Math.min(invalid.listed.length, DROPPED_SHOWN);
-    if (invalid.entries > shown) lines.push(`  … ${invalid.entries - shown} more entries not read (report.json: traffic.invalid lists the first ${invalid.listed.length})`);
+    if (invalid.entries > shown) lines.push(`  … ${countOf(invalid.entries - shown, 'more entry', 'more entries')} not read (report.json: traffic.invalid lists the first ${invalid.listed.length})`);
   }
   return lines;
 }

@@ -1,3 +1,4 @@
+import { countOf } from '../core/words.js';
 import type { TrafficSummary } from './model.js';
 
 /**
@@ -8,8 +9,8 @@ import type { TrafficSummary } from './model.js';
 export function trafficWords(traffic: TrafficSummary): string {
   const n = (count: number) => count.toLocaleString('en-US');
   const missing = Object.entries(traffic.missing).map(([what, count]) => `${what} ${n(count)}`);
-  const invalid = traffic.invalid ? `; ${n(traffic.invalid.entries)} not readable as HAR entries` : '';
-  const cut = traffic.truncated?.length ? `; cut short: ${traffic.truncated.map(({ file, entries }) => `${file} after ${n(entries)} entries`).join(', ')}` : '';
+  const invalid = traffic.invalid ? `; ${n(traffic.invalid.entries)} not readable as ${traffic.invalid.entries === 1 ? 'a HAR entry' : 'HAR entries'}` : '';
+  const cut = traffic.truncated?.length ? `; cut short: ${traffic.truncated.map(({ file, entries }) => `${file} after ${countOf(entries, 'entry', 'entries')}`).join(', ')}` : '';
   const repaired = Object.entries(traffic.repaired ?? {}).map(([what, count]) => `${n(count)} × ${what}`);
-  return `${n(traffic.judged)} exchanges judged of ${n(traffic.entries)} entries (${n(traffic.other)} left alone)${missing.length > 0 ? `; bodies not kept: ${missing.join(', ')}` : ''}${invalid}${cut}${repaired.length > 0 ? `; read past a recorder's slip: ${repaired.join(', ')}` : ''}`;
+  return `${countOf(traffic.judged, 'exchange')} judged of ${countOf(traffic.entries, 'entry', 'entries')} (${n(traffic.other)} left alone)${missing.length > 0 ? `; bodies not kept: ${missing.join(', ')}` : ''}${invalid}${cut}${repaired.length > 0 ? `; read past a recorder's slip: ${repaired.join(', ')}` : ''}`;
 }

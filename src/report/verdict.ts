@@ -1,3 +1,4 @@
+import { countOf } from '../core/words.js';
 import type { CheckResult, Coverage, Report, TrafficSummary, Verdict } from './model.js';
 import { SAFE_DEFAULT_SKIPS } from '../check/reasons.js';
 import type { RunSettings } from '../config/settings.js';
@@ -63,17 +64,18 @@ export function decideVerdict(checks: readonly CheckResult[], facts: RunFacts): 
   const failed = counted.filter((check) => check.level === 'must');
   const shouldFailed = counted.filter((check) => check.level === 'should');
   if (failed.length > 0 || shouldFailed.length > 0) {
-    const kinds = [...(failed.length > 0 ? [plural(failed.length, 'must check')] : []), ...(shouldFailed.length > 0 ? [`${plural(shouldFailed.length, 'should check')} (--strict)`] : [])];
+    const kinds = [...(failed.length > 0 ? [countOf(failed.length, 'must check')] : []), ...(shouldFailed.length > 0 ? [`${countOf(shouldFailed.length, 'should check')} (--strict)`] : [])];
     return { verdict: 'nonconformant', reason: `${kinds.join(' and ')} failed: ${[...failed, ...shouldFailed].map((c) => c.id).join(', ')}` };
   }
   const errored = must.filter((check) => check.status === 'error');
   if (errored.length > 0) {
-    return { verdict: 'error', reason: `${plural(errored.length, 'must check')} could not be evaluated: ${errored.map((c) => c.id).join(', ')}` };
+    return { verdict: 'error', reason: `${countOf(errored.length, 'must check')} could not be evaluated: ${errored.map((c) => c.id).join(', ')}` };
   }
   if (facts.runErrors.length > 0) return { verdict: 'error', reason: `the run had errors: ${facts.runErrors[0]}` };
   const passed = must.filter((check) => check.status === 'passed').length;
   if (passed === 0) return { verdict: 'error', reason: 'no must check ran' };
-  return { verdict: 'conformant', reason: `all ${plural(passed, 'must check')} passed` };
+  // `the 1 must check passed`, never `all 1`.
+  return { verdict: 'conformant', reason: `${passed === 1 ? 'the' : 'all'} ${countOf(passed, 'must check')} passed` };
 }
 
 /** Checks a shortfall names at most (the report lists every check's status). */
@@ -96,7 +98,7 @@ export function coverageShortfall(checks: readonly CheckResult[], minimum: numbe
   const judged = checks.some((check) => check.traffic) ? 'ran or were judged on the captured traffic' : 'ran';
   if (typeof minimum === 'number') {
     if (ran.length >= minimum) return undefined;
-    return `only ${plural(ran.length, 'must check')} ${judged}, fewer than --min-must-checks ${minimum}${ran.length > 0 ? `: ${ran.map((check) => check.id).join(', ')}` : ''}`;
+    return `only ${countOf(ran.length, 'must check')} ${judged}, fewer than --min-must-checks ${minimum}${ran.length > 0 ? `: ${ran.map((check) => check.id).join(', ')}` : ''}`;
   }
   const missing = must.filter((check) => check.status === 'skipped' && (minimum === 'all' || !SAFE_DEFAULT_SKIPS.includes(check.reason ?? '')));
   if (missing.length === 0) return undefined;
@@ -108,7 +110,7 @@ export function coverageShortfall(checks: readonly CheckResult[], minimum: numbe
   const asked = minimum === 'all' ? 'every must check of the suite' : 'every must check the profile reaches';
   const named = missing.slice(0, NAMED_AT_MOST).map((check) => `${check.id} (${check.reason ?? 'skipped'})`);
   const more = missing.length > NAMED_AT_MOST ? `, and ${missing.length - NAMED_AT_MOST} more` : '';
-  return `${byDefault}${ran.length} of ${plural(must.length, 'must check')} ${judged}; --min-must-checks ${minimum} asks for ${asked}: not run ${named.join(', ')}${more}`;
+  return `${byDefault}${ran.length} of ${countOf(must.length, 'must check')} ${judged}; --min-must-checks ${minimum} asks for ${asked}: not run ${named.join(', ')}${more}`;
 }
 
 /**
@@ -120,7 +122,7 @@ export function truncationShortfall(traffic: TrafficSummary | undefined, accepte
   const cut = traffic?.truncated ?? [];
   if (cut.length === 0 || accepted) return undefined;
   const [first] = cut;
-  return `the capture ${first!.file} ${first!.reason}: judged up to its last whole entry (${first!.entries} entries)${cut.length > 1 ? `, and ${cut.length - 1} more cut` : ''}; --accept-truncated gives a verdict on what it holds`;
+  return `the capture ${first!.file} ${first!.reason}: judged up to its last whole entry (${countOf(first!.entries, 'entry', 'entries')})${cut.length > 1 ? `, and ${cut.length - 1} more cut` : ''}; --accept-truncated gives a verdict on what it holds`;
 }
 
 /**
@@ -180,15 +182,15 @@ function verdictHeadline({ verdict, target, settings, coverage, traffic }: Param
   const self = target.kind === 'embedded' ? 'SELF-TEST (embedded reference server): ' : '';
   if (verdict !== 'conformant') return `${self}${shown}`;
   const cut = traffic?.truncated?.length ? ` (the capture was cut short: judged up to its last whole entry)` : '';
-  if (target.kind === 'traffic' && traffic) return `${shown} on what the capture shows${cut}: ${coverage.ran} of ${plural(coverage.must, 'must check')} judged, ${coverage.untested} untested`;
+  if (target.kind === 'traffic' && traffic) return `${shown} on what the capture shows${cut}: ${coverage.ran} of ${countOf(coverage.must, 'must check')} judged, ${coverage.untested} untested`;
   if (traffic && coverage.traffic !== undefined) {
     const active = coverage.ran - coverage.traffic;
-    return `${self}${shown}: ${plural(active, 'must check')} ran actively, ${coverage.traffic} more ${coverage.traffic === 1 ? 'was' : 'were'} judged on ${plural(traffic.judged, 'captured exchange')}${cut}, ${coverage.untested} untested`;
+    return `${self}${shown}: ${countOf(active, 'must check')} ran actively, ${coverage.traffic} more ${coverage.traffic === 1 ? 'was' : 'were'} judged on ${countOf(traffic.judged, 'captured exchange')}${cut}, ${coverage.untested} untested`;
   }
   if (coverage.untested === 0) return `${self}${shown}`;
   const readOnly = settings.profileSource === 'default' ? 'the read-only profile (the default for a target not on loopback)' : 'the read-only profile';
   const scope = [settings.profile === 'read-only' ? readOnly : undefined, settings.checkFilter !== undefined ? `the checks selected (--checks ${settings.checkFilter})` : undefined].filter((words) => words !== undefined);
-  return `${self}${shown}${scope.length > 0 ? ` within ${scope.join(' and ')}` : ''}: ${coverage.ran} of ${plural(coverage.must, 'must check')} ran, ${coverage.untested} untested`;
+  return `${self}${shown}${scope.length > 0 ? ` within ${scope.join(' and ')}` : ''}: ${coverage.ran} of ${countOf(coverage.must, 'must check')} ran, ${coverage.untested} untested`;
 }
 
 /**
@@ -202,9 +204,4 @@ export function noCheckRan(report: Pick<Report, 'checks'>): boolean {
 /** Exit code for a verdict. */
 export function exitCodeFor(verdict: Verdict): number {
   return EXIT[verdict];
-}
-
-/** `1 must check`, `1,204 exchanges`. */
-function plural(n: number, noun: string): string {
-  return `${n.toLocaleString('en-US')} ${noun}${n === 1 ? '' : 's'}`;
 }

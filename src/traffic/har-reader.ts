@@ -5,6 +5,7 @@
  * mitmproxy, Redocly's proxy, Playwright's `recordHar` and this tool's own
  * `exchanges.har` all write this shape.
  */
+import { countOf } from '../core/words.js';
 import { once } from 'node:events';
 import chain from 'stream-chain';
 import { parser } from 'stream-json';
@@ -87,7 +88,7 @@ export class CaptureCut extends UsageError {
     readonly entries: number,
     readonly reason: string,
   ) {
-    super(`the capture ${file} ${reason}, after ${entries} entries`);
+    super(`the capture ${file} ${reason}, after ${countOf(entries, 'entry', 'entries')}`);
   }
 }
 

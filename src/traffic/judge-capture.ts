@@ -3,6 +3,7 @@
  * judged by the suite's rules (judge.ts) into the same report, formats and exit codes as
  * a run. Nothing is sent. The files are read as streams, one entry at a time.
  */
+import { countOf } from '../core/words.js';
 import { withDefaults, type Format, type RunSettings, type SettingValues } from '../config/settings.js';
 import { toolVersion } from '../core/package-info.js';
 import { buildReport } from '../report/build.js';
@@ -120,13 +121,13 @@ export async function judgeTraffic(
   }
   const { entries, judged } = judge.counts;
   const seen = judge.otherOrigins();
-  const stopped = hooks.signal?.aborted ? `${String(hooks.signal.reason)} while judging the capture, after ${entries} entries` : undefined;
+  const stopped = hooks.signal?.aborted ? `${String(hooks.signal.reason)} while judging the capture, after ${countOf(entries, 'entry', 'entries')}` : undefined;
   return {
     checks: judge.results(),
     summary: { files: [...options.files], ...judge.counts, ...(truncated.length > 0 ? { truncated } : {}) },
     notices: [...truncated.map(({ file, entries: read, reason }) => `the capture ${file} ${reason}: judged up to its last whole entry (${read} entries)`), ...judge.notices()],
     ...(stopped !== undefined ? { stopped } : {}),
-    ...(judged === 0 && stopped === undefined ? { nothingJudged: `no exchange of the interface at ${options.baseUrl} among the ${entries} entries of the capture${seen.length > 0 ? `; they went to ${seen.slice(0, 3).join(', ')}` : ''}: check --base-url` } : {}),
+    ...(judged === 0 && stopped === undefined ? { nothingJudged: `no exchange of the interface at ${options.baseUrl} among the ${countOf(entries, 'entry', 'entries')} of the capture${seen.length > 0 ? `; they went to ${seen.slice(0, 3).join(', ')}` : ''}: check --base-url` } : {}),
   };
 }
 

@@ -66,7 +66,7 @@ describe.runIf(linux)('a signal ends judge and run --traffic while they read a c
     expect(code, stderr).toBe(3);
     const report = await reportIn(out);
     expect(report.verdict).toBe('error');
-    expect(report.verdictReason).toMatch(new RegExp(`interrupted by ${signal === 'SIGHUP' ? 'SIGHUP' : signal} while judging the capture, after 1 entries`));
+    expect(report.verdictReason).toMatch(new RegExp(`interrupted by ${signal === 'SIGHUP' ? 'SIGHUP' : signal} while judging the capture, after 1 entry`));
     expect(report.checks.find((check: { id: string }) => check.id === 'list-401-missing').status).toBe('failed');
   });
 

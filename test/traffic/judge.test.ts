@@ -314,7 +314,7 @@ describe('judge: the command\'s report, exit codes and secrets', () => {
     expect(fine.report.headline).toMatch(/^CONFORMANT on what the capture shows: \d+ of \d+ must checks judged, \d+ untested$/);
     const elsewhere = await judgeCapture({ checks: CHECKS, files: [path], baseUrl: 'https://other.example/v1', reportDir: null, formats: ['json'], out: null });
     expect(elsewhere.exitCode).toBe(3);
-    expect(elsewhere.report.verdictReason).toMatch(/no exchange of the interface at https:\/\/other.example\/v1 among the 1 entries of the capture; they went to https:\/\/petstore.example\/v1 \(1\): check --base-url/);
+    expect(elsewhere.report.verdictReason).toMatch(/no exchange of the interface at https:\/\/other.example\/v1 among the 1 entry of the capture; they went to https:\/\/petstore.example\/v1 \(1\): check --base-url/);
   });
 
   test('where a capture of another target went: the three bases it went to most, most first', async () => {
@@ -386,8 +386,8 @@ describe('a capture read within bounds', () => {
     const eleven = await printed(11);
     expect(eleven.filter((line) => line.startsWith('  not read: '))).toHaveLength(10);
     expect(eleven.filter((line) => line.startsWith('  not judged: #'))).toHaveLength(10);
-    expect(eleven).toContain('  … 1 more entries not read (report.json: traffic.invalid lists the first 11)');
-    expect(eleven).toContain('  … 1 more bodies not kept (report.json: traffic.dropped lists the first 11)');
+    expect(eleven).toContain('  … 1 more entry not read (report.json: traffic.invalid lists the first 11)');
+    expect(eleven).toContain('  … 1 more body not kept (report.json: traffic.dropped lists the first 11)');
     const ten = await printed(10);
     expect(ten.filter((line) => line.startsWith('  not read: '))).toHaveLength(10);
     expect(ten.filter((line) => line.startsWith('  … '))).toEqual([]);

@@ -16,6 +16,8 @@ import { trafficWords } from '../../src/report/traffic-words.js';
 import { coverageShortfall, truncationShortfall } from '../../src/report/verdict.js';
 import { capturedExchange } from '../../src/traffic/capture.js';
 import { TrafficJudge } from '../../src/traffic/judge.js';
+import { MAX_PIECE_WINDOWS, PIECE_CHARS, SecretPieces } from '../../src/secrets/pieces.js';
+import { Redactor, shortSecretNotice, SUBSTRING_SECRET_CHARS } from '../../src/secrets/redactor.js';
 import { CHECKS } from '../support/checks.js';
 import { BASE, entry } from '../support/har.js';
 
@@ -208,5 +210,31 @@ describe('bounded tokens: the entry a capture is read by', () => {
       if (name === 'endArray') expect(stack.pop()).toBe('startArray');
     }
     expect(stack).toEqual([]);
+  });
+});
+
+describe('the bounds of the redaction (src/secrets), a near miss on each side', () => {
+  test('a secret found whole only (a capture’s 65th cookie on) of 8 characters is found inside text; one of 7 only as a whole token', () => {
+    const redactor = new Redactor().addWhole('abcdefgh', '[c8]').addWhole('abcdefg', '[c7]');
+    expect(redactor.text('xx-abcdefgh-yy')).toBe('xx-[c8]-yy');
+    expect(redactor.text('xx-abcdefg-yy')).toBe('xx-abcdefg-yy');
+    expect(redactor.text('abcdefg')).toBe('[c7]');
+  });
+
+  test(`a secret of ${SUBSTRING_SECRET_CHARS} characters needs no notice; one of ${SUBSTRING_SECRET_CHARS - 1} is told it may stay inside text`, () => {
+    expect(shortSecretNotice('the key', 'k'.repeat(SUBSTRING_SECRET_CHARS))).toBeUndefined();
+    expect(shortSecretNotice('the key', 'k'.repeat(SUBSTRING_SECRET_CHARS - 1))).toMatch(/^the key is 15 characters long: /);
+  });
+
+  test(`the ${MAX_PIECE_WINDOWS.toLocaleString('en')}th window of the secrets is kept; the one after it is not (a secret is still found whole past it)`, () => {
+    // Distinct windows: characters drawn from 20,000 CJK ideographs (no quote, no case), by a fixed linear congruential sequence.
+    let state = 1;
+    const text = Array.from({ length: MAX_PIECE_WINDOWS + PIECE_CHARS }, () => String.fromCharCode(0x4e00 + ((state = (state * 48271) % 2147483647) % 20_000))).join('');
+    const pieces = new SecretPieces();
+    pieces.add(text, '[s]');
+    expect(pieces.size).toBe(MAX_PIECE_WINDOWS);
+    const window = (index: number) => text.slice(index, index + PIECE_CHARS);
+    expect(pieces.find(window(MAX_PIECE_WINDOWS - 1))).toEqual([{ start: 0, end: PIECE_CHARS, placeholder: '[s]' }]);
+    expect(pieces.find(window(MAX_PIECE_WINDOWS))).toEqual([]);
   });
 });

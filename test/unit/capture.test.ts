@@ -17,6 +17,18 @@ describe('a captured entry', () => {
     expect(captured({ startedDateTime: '2026-11-27T00:00:00.000Z' })?.startMs).toBe(Date.parse('2026-11-27T00:00:00.000Z'));
   });
 
+  test.each([
+    ['no method', { method: undefined }],
+    ['an empty method', { method: '' }],
+    ['no URL', { url: undefined }],
+    ['an empty URL', { url: '' }],
+  ])('one whose request has %s cannot be placed: none (the reader sets it aside first; the proxy never makes one)', (_what, change) => {
+    const base = entry({ status: 200, responseBody: '[]' });
+    expect(captured({ request: { ...(base.request as object), ...change } })).toBeUndefined();
+    // Near miss: the request whole.
+    expect(captured({ request: base.request })?.request.url).toBe((base.request as { url: string }).url);
+  });
+
   test.each([[-1, 0], [0, 0], [5, 5]])('a total time of %i ms lasts %i ms', (time, duration) => {
     expect(captured({ time })?.durationMs).toBe(duration);
   });

@@ -74,6 +74,11 @@ const SHRUNK: ReadonlyArray<[string, () => unknown]> = [
   ['invalidCredential, a token with a comma', () => counterexample(invalidCredential(KEY), (credential) => !credential.header?.includes(','))],
   // A server that trusts any client-address header: the fewest changes that get through are one such header alone, without a key.
   ['bypass, a client-address header', () => bypassWords(counterexample(bypass(KEY, fc.constant<Operation>({ operation: 'list' }), false), (b) => b.context?.kind !== 'address') as Bypass)],
+  // A server that takes any body whose name is a string: the fewest changes that make one invalid otherwise.
+  ['invalidBody, a body whose name is still a string', () => counterexample(invalidBody(schemas.NewCategory, newCategory()), (invalid) => typeof (invalid.body as { json?: { name?: unknown } }).json?.name !== 'string')],
+  ['bodyMutation, any', () => (counterexample(bodyMutation(schemas.NewCategory), () => false) as { label: string }).label],
+  ['schemaValue, a description', () => counterexample(schemaValue(schemas.NewCategory, { text: unicodeText({ maxLength: 8 }) }), (value) => (value as { description?: unknown }).description === undefined)],
+  ['sizedNewCategory, a body past 64 bytes', () => Buffer.byteLength(JSON.stringify(counterexample(sizedNewCategory(), (value) => Buffer.byteLength(JSON.stringify(value)) <= 64)))],
   // A server that lets HEAD through: HEAD alone, without a key.
   ['bypass, HEAD', () => bypassWords(counterexample(bypass(KEY, fc.constant<Operation>({ operation: 'list' }), true), (b) => b.method?.verb !== 'HEAD') as Bypass)],
 ];

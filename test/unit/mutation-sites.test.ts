@@ -114,6 +114,22 @@ describe('bounded: one group of tests against a mutation, in a process group of 
   });
 });
 
+/**
+ * Comparisons against a named bound that a move by one cannot change, each with why: at
+ * the bound itself the guarded step does nothing (it takes zero bytes more), or the bound
+ * only sizes work whose outcome is the same either side (a cache, a batch, which thread).
+ */
+const EQUIVALENT_BOUNDS: Record<string, string> = {
+  'src/http/body-reader.ts: this.#preview.byteLength < PREVIEW_BYTES': 'at the bound, the preview takes zero bytes more',
+  'src/http/dispatcher.ts: head.length < VERSION_BYTES': 'at the bound, the socket’s own read is back: the patched one is not called again',
+  'src/traffic/bounded-tokens.ts: parts.length >= MAX_PARTS': 'only when pieces are joined into a block: the value is the same',
+  'src/traffic/har-pieces.ts: this.#head.length < HAR_START_BYTES': 'at the bound, the start takes zero bytes more',
+  'src/traffic/har-pieces.ts: size >= THREAD_FROM_BYTES': 'which thread reads a file: the items are the same (har-reader.test.ts reads every case both ways)',
+  'src/traffic/har-read-thread.ts: bytes >= BATCH_BYTES': 'where a batch ends: the pieces and their order are the same',
+  'src/secrets/redactor.ts: value.length <= CACHED_TEXT_CHARS': 'whether a redacted text is remembered: the result is the same',
+  'src/secrets/redactor.ts: this.#doneChars + value.length > CACHED_CHARS': 'when the memory of redacted texts starts over: the results are the same',
+};
+
 describe('npm run mutations\' list (scripts/mutation-list.ts)', async () => {
   const { readFileSync } = await import('node:fs');
   const { join } = await import('node:path');
@@ -123,5 +139,27 @@ describe('npm run mutations\' list (scripts/mutation-list.ts)', async () => {
     const stale = MUTATIONS.filter(({ file, from, to }) => from === to || !readFileSync(join(packageRoot, file), 'utf8').includes(from)).map(({ file, what }) => `${file}: ${what}`);
     expect(stale).toEqual([]);
     expect(MUTATIONS.length).toBeGreaterThanOrEqual(270);
+  });
+
+  test('every comparison against a named bound in src/http, src/traffic and src/secrets is moved by one of them (issue 60 §1)', async () => {
+    const { readdirSync } = await import('node:fs');
+    const { boundComparisons } = await import('../../scripts/mutation-sites.js');
+    const unlisted: string[] = [];
+    for (const dir of ['src/http', 'src/traffic', 'src/secrets']) {
+      for (const name of readdirSync(join(packageRoot, dir), { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.ts'))) {
+        const file = `${dir}/${name}`;
+        const mutations = MUTATIONS.filter((mutation) => mutation.file === file);
+        for (const { line, text } of boundComparisons(file, readFileSync(join(packageRoot, file), 'utf8'))) {
+          if (!mutations.some(({ from }) => from.includes(text)) && !EQUIVALENT_BOUNDS[`${file}: ${text}`]) unlisted.push(`${file}:${line} ${text}`);
+        }
+      }
+    }
+    expect(unlisted).toEqual([]);
+  });
+
+  test('boundComparisons: an ordering beside a capitalised constant; near misses: an equality, a constant in lower case, two letters', async () => {
+    const { boundComparisons } = await import('../../scripts/mutation-sites.js');
+    const code = 'const a = n > MAX_ITEMS; const b = n <= SETTINGS.BODY_BYTES; const c = n === MAX_ITEMS; const d = n < maxItems; const e = n < AB;';
+    expect(boundComparisons('x.ts', code).map(({ text, bound }) => `${text} (${bound})`)).toEqual(['n > MAX_ITEMS (MAX_ITEMS)', 'n <= SETTINGS.BODY_BYTES (BODY_BYTES)']);
   });
 });

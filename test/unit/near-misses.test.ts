@@ -325,7 +325,7 @@ describe('the remaining exported decisions, each with a case on each side of its
   test('a capture cut short: no verdict unless accepted; none cut, nothing to say', () => {
     const traffic = (truncated?: Array<{ file: string; entries: number; reason: string }>) => ({ files: ['a.har'], entries: 1, judged: 1, other: 0, missing: {}, ...(truncated ? { truncated } : {}) });
     const cut = [{ file: 'a.har', entries: 1, reason: 'ends before its JSON does' }];
-    expect(truncationShortfall(traffic(cut), false)).toMatch(/a\.har ends before its JSON does: judged up to its last whole entry \(1 entries\)/);
+    expect(truncationShortfall(traffic(cut), false)).toMatch(/a\.har ends before its JSON does: judged up to its last whole entry \(1 entry\)/);
     expect(truncationShortfall(traffic(cut), true)).toBeUndefined();
     expect(truncationShortfall(traffic([]), false)).toBeUndefined();
     expect(truncationShortfall(undefined, false)).toBeUndefined();

@@ -132,7 +132,7 @@ describe('bodies keep their syntax, lines their count', () => {
       return new ConsoleFormat(false, false).summary(report);
     };
     expect(withMissing(10)).not.toMatch(/more bodies not kept/);
-    expect(withMissing(11)).toMatch(/… 1 more bodies not kept/);
+    expect(withMissing(11)).toMatch(/… 1 more body not kept/);
   });
 });
 

@@ -6,7 +6,7 @@
 import { request } from 'node:http';
 import { request as undiciRequest } from 'undici';
 import { describe, expect, test } from 'vitest';
-import { REFERENCE_MAX_BODY_BYTES, startReferenceServer } from '../../src/reference/server.js';
+import { GENERATED_KEY_BYTES, REFERENCE_MAX_BODY_BYTES, startReferenceServer } from '../../src/reference/server.js';
 import { countingRequests } from '../support/targets.js';
 
 /** A GET whose answer never comes until the server ends its connection: resolves with how it ended. */
@@ -86,5 +86,18 @@ test('the routes outside the categories interface answer 501 with an Error body,
     expect(other.statusCode).toBe(404);
   } finally {
     await server.close();
+  }
+});
+
+test('a key made for want of one is the length docs/running.md states (its fact, from GENERATED_KEY_BYTES), in base64url, and another each time', async () => {
+  const { docFacts } = await import('../../scripts/cli-docs.js');
+  const stated = Number((await docFacts())['generated-key']);
+  const [first, second] = [await startReferenceServer(), await startReferenceServer()];
+  try {
+    expect(stated).toBe(Math.ceil((GENERATED_KEY_BYTES * 4) / 3));
+    for (const server of [first, second]) expect(server.apiKey).toMatch(new RegExp(`^[A-Za-z0-9_-]{${stated}}$`));
+    expect(first.apiKey).not.toBe(second.apiKey);
+  } finally {
+    await Promise.all([first.close(), second.close()]);
   }
 });
