@@ -189,6 +189,18 @@ describe('the report folder', () => {
     expect((await readdir(reports)).filter((name) => name.startsWith('20'))).toHaveLength(1);
   });
 
+  test.each(['judge', 'proxy'])('%s --report-dir - writes no folder, here or anywhere; near miss: --report-dir out writes one', async (command) => {
+    const here = await mkdtemp(join(dir, `${command}-none-`));
+    const args = command === 'judge' ? ['judge', har, '-u', BASE] : ['proxy', '-u', BASE, '--port', '0'];
+    // The proxy is stopped at once: nothing judged, exit 3, and its reports written all the same.
+    const options = () => (command === 'proxy' ? { cwd: here, interrupt: stopped() } : { cwd: here });
+    const exit = command === 'proxy' ? EXIT.error : EXIT.conformant;
+    expect((await cli([...args, '--report-dir', '-'], options())).code).toBe(exit);
+    expect(await readdir(here)).toEqual([]);
+    expect((await cli([...args, '--report-dir', 'out'], options())).code).toBe(exit);
+    expect(await readdir(here)).toEqual(['out']);
+  });
+
   test('a folder asked for that cannot be created is a usage error', async () => {
     const file = join(dir, 'a-file');
     await writeFile(file, '');

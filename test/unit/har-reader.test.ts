@@ -354,3 +354,16 @@ describe('every required field of a HAR entry, missing in turn', () => {
     }
   });
 });
+
+describe('how far into a file its HAR start is looked for (256 bytes)', () => {
+  // `{"log":` after whitespace, then a break: a HAR cut short when the start lies within the first 256 bytes, no HAR file past them.
+  const broken = (spaces: number) => `${' '.repeat(spaces)}{"log":{"entries":[@@@`;
+  test('ending at byte 256: a capture that breaks past its start', async () => {
+    const { error } = await read(await file(broken(256 - 7)));
+    expect(error?.message).toMatch(/is not JSON past its start \(/);
+  });
+  test('near miss: ending at byte 257, no HAR file', async () => {
+    const { error } = await read(await file(broken(257 - 7)));
+    expect(error?.message).toMatch(/ is not a HAR file \(JSON\): /);
+  });
+});

@@ -142,3 +142,28 @@ describe('an id given twice by creates (create-ids-unique-at-scale reads run.rep
     expect(await createTwice(() => 7)).toEqual({ created: ['7', '7'], repeats: 1 });
   });
 });
+
+describe('a category of this run that a list shows and no create told of (storedUnannounced)', () => {
+  /** Stores a category behind the run's back, as a refused create the server kept would. */
+  const storedBehind = async (name: string) => {
+    const answer = await fetch(`${server.baseUrl}/categories`, { method: 'POST', headers: { authorization: `Bearer ${server.apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ name }) });
+    return String(((await answer.json()) as { id: number }).id);
+  };
+
+  test('is reported with the check whose list showed it, once; near misses: another run’s prefix, and a list of another check', async () => {
+    const id = await storedBehind('pcs-run-state-test kept anyway');
+    await storedBehind('pcs-another-run kept');
+    const context = new CheckContext('list-ids-unique', run);
+    await context.list();
+    await context.list();
+    expect(run.storedUnannounced('list-ids-unique')).toEqual([{ id, name: 'pcs-run-state-test kept anyway', checkId: 'list-ids-unique', unannounced: true }]);
+    expect(run.storedUnannounced('list-answers-200-array')).toEqual([]);
+  });
+
+  test('near miss: one its own create told of is not', async () => {
+    const context = new CheckContext('create-name-only', run);
+    await context.send('POST', '/categories', run.valid, { json: { name: 'pcs-run-state-test told' } });
+    await context.list();
+    expect(run.storedUnannounced('create-name-only')).toEqual([]);
+  });
+});
