@@ -8,13 +8,12 @@
  * Dredd is no dependency of the project: `npm install --no-save dredd@14.1.0`, or DREDD set
  * to its executable.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Timed } from './bench-traffic.js';
+import { serveProcess } from './bench-serve.js';
 
 const KEY = 'Bench-Key-0123456789abcdefghijKLMN';
 
@@ -22,25 +21,6 @@ const KEY = 'Bench-Key-0123456789abcdefghijKLMN';
 export function dreddPath(root: string): string | undefined {
   const candidates = [process.env.DREDD, join(root, 'node_modules/.bin/dredd')].filter((path): path is string => path !== undefined);
   return candidates.find((path) => existsSync(path));
-}
-
-/** A reference server in a process of its own (`petstore-conformance serve`): its base URL. */
-async function serve(cli: string): Promise<{ baseUrl: string; stop(): Promise<void> }> {
-  const child: ChildProcess = spawn(process.execPath, [cli, 'serve', '--port', '0'], { env: { ...process.env, PETSTORE_API_KEY: KEY }, stdio: ['ignore', 'pipe', 'inherit'] });
-  let printed = '';
-  for await (const chunk of child.stdout!) {
-    printed += String(chunk);
-    if (/listening on \S+\n/.test(printed)) break;
-  }
-  const baseUrl = /listening on (\S+)/.exec(printed)?.[1];
-  if (!baseUrl) throw new Error(`serve printed no address: ${printed}`);
-  return {
-    baseUrl,
-    async stop() {
-      child.kill('SIGTERM');
-      if (child.exitCode === null) await once(child, 'exit');
-    },
-  };
 }
 
 /**
@@ -61,7 +41,7 @@ export async function benchDredd(cli: string, root: string, timed: Timed, pairs 
   try {
     for (let i = 0; i < pairs; i++) {
       for (const tool of i % 2 === 0 ? (['dredd', 'suite'] as const) : (['suite', 'dredd'] as const)) {
-        const server = await serve(cli);
+        const server = await serveProcess([cli, 'serve', '--port', '0'], KEY);
         try {
           samples[tool].push(await runs[tool](server.baseUrl));
         } finally {

@@ -6,7 +6,8 @@
  * (about 13 MB), beside its floor: the same three reads, bare; (d) a bare undici loop sending (a)'s request count, the floor for (a);
  * (e) the suite runner's fixed start (its thread and vitest's runner, one empty test); then (a)
  * with three --num-runs budgets, to show that cost follows the work; (f) fleets of 1, 6, 10
- * and 50 targets in one process (`run --targets all`). (a), (d) and (e) run
+ * and 50 targets in one process (`run --targets all`); (g) the full run in each profile against
+ * targets holding 100, 1,000, 10,000 and 100,000 categories: time, peak RSS and their slope. (a), (d) and (e) run
  * interleaved, 11 times each, and (b) 11 times interleaved with (e) again, so that a noisy
  * machine weighs on what is compared alike. (judge) `judge` of a 100,000-exchange HAR of about
  * 300 MB: wall time and peak RSS, the median of three runs; (judge-cookies) the same, each answer setting a fresh session
@@ -16,7 +17,7 @@
  * p99, p99.9, against the same rate sent directly), the share judged and its peak RSS.
  * Prints a table and writes reports/bench.json.
  * (dredd) the full run beside Dredd, whole processes in interleaved pairs (bench-dredd.ts).
- * Usage: npm run bench [-- a b c d e f n dredd judge judge-cookies proxy] (scenarios to run; default all).
+ * Usage: npm run bench [-- a b c d e f g n dredd judge judge-cookies proxy] (scenarios to run; default all).
  */
 import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -294,6 +295,40 @@ if (wanted('f')) {
   ratios.fPeakRssMb50 = fifty.peakRssMb;
 }
 
+/** (g)'s sizes: categories the target holds before the run. */
+const LIST_SIZES = [100, 1_000, 10_000, 100_000];
+
+/** (g) One whole run, `profile`, against a fresh server in a process of its own holding `size` categories. */
+async function sizedRun(size: number, profile: 'full' | 'read-only'): Promise<Sample> {
+  const { serveProcess } = await import('./bench-serve.js');
+  const apiKey = 'bench-sized-key-0123456789abcdef';
+  const server = await serveProcess([join(ROOT, 'dist/scripts/serve-sized.js'), String(size)], apiKey);
+  try {
+    return await cliRun(['--base-url', server.baseUrl, '--profile', profile], { PETSTORE_API_KEY: apiKey });
+  } finally {
+    await server.stop();
+  }
+}
+
+if (wanted('g')) {
+  const sized: Record<string, unknown> = {};
+  for (const profile of ['read-only', 'full'] as const) {
+    const samples = await interleaved(3, Object.fromEntries(LIST_SIZES.map((n) => [n, () => sizedRun(n, profile)])));
+    const sizeRows = LIST_SIZES.map((n) => row(`(g) ${profile}, ${n.toLocaleString('en')} categories`, samples[n]!));
+    rows.push(...sizeRows);
+    const [least, , , most] = sizeRows as [Row, Row, Row, Row];
+    const per1000 = (from: number, to: number) => +(((to - from) / (LIST_SIZES.at(-1)! - LIST_SIZES[0]!)) * 1000).toFixed(3);
+    sized[profile] = {
+      wallMs: Object.fromEntries(sizeRows.map((r, i) => [LIST_SIZES[i], r.wallMsMedian])),
+      peakRssMb: Object.fromEntries(sizeRows.map((r, i) => [LIST_SIZES[i], r.peakRssMbMedian])),
+      msPer1000Categories: per1000(least.wallMsMedian, most.wallMsMedian),
+      rssMbPer1000Categories: per1000(least.peakRssMbMedian!, most.peakRssMbMedian!),
+      rssMostOverLeast: +(most.peakRssMbMedian! / least.peakRssMbMedian!).toFixed(2),
+    };
+  }
+  ratios.listSizes = sized;
+}
+
 if (wanted('n')) {
   const budgets = [];
   for (const numRuns of [10, 50, 200]) {
@@ -408,6 +443,11 @@ if (ratios.judgeCookies) {
 if (ratios.judgeHugeBody) {
   const h = ratios.judgeHugeBody as { harMb: number; wallMs: number; peakRssMb: number; notKept: number };
   lines.push(`(judge) 2 entries, one a list body of 15 million items (${h.harMb} MB of HAR): ${h.wallMs} ms, peak RSS ${h.peakRssMb} MB; bodies not kept: ${h.notKept}`);
+}
+if (ratios.listSizes) {
+  for (const [profile, figures] of Object.entries(ratios.listSizes as Record<string, { msPer1000Categories: number; rssMbPer1000Categories: number; rssMostOverLeast: number }>)) {
+    lines.push(`(g) ${profile}: ${figures.msPer1000Categories} ms and ${figures.rssMbPer1000Categories} MiB of peak RSS more per 1,000 categories; peak RSS at 100,000 is ${figures.rssMostOverLeast}× that at 100`);
+  }
 }
 if (ratios.proxyCatalogue) {
   const c = ratios.proxyCatalogue as { categories: number; listMb: number; proxiedP50: number; directP50: number; p50AddedMs: number; rssMb: number };

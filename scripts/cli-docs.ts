@@ -21,6 +21,7 @@ import { RECORDED_BODY_CAP } from '../src/core/exchange.js';
 import { HEAP_GROWTH_BYTES } from '../src/core/heap-pacer.js';
 import { PREVIEW_BYTES } from '../src/http/body-reader.js';
 import { LARGE_BODY_BYTES } from '../src/http/large-body-leases.js';
+import { PREFLIGHTS_AT_ONCE } from '../src/runner/probe.js';
 import { LARGEST_BODY_BYTES } from '../src/http/request-variations.js';
 import { RECURSIVE_DEPTH } from '../src/json/lossless.js';
 import { PRINTED_FINDINGS_PER_CHECK } from '../src/traffic/judge-capture.js';
@@ -125,6 +126,7 @@ const LIMITS: Record<string, [number, 'bytes' | 'ms' | 'count']> = {
   'judge-grace': [JUDGE_GRACE_MS, 'ms'],
   // A key of 24 random bytes is 32 characters of base64url.
   'generated-key': [Math.ceil((GENERATED_KEY_BYTES * 4) / 3), 'count'],
+  'preflights-at-once': [PREFLIGHTS_AT_ONCE, 'count'],
 };
 
 /** A limit as the docs write it: `1 MiB`, `64 KiB`, `0.5 s`, `32`. */

@@ -209,7 +209,8 @@ export function quote(text: string | undefined, max = 80): string {
 
 /**
  * Runs one assertion per case, concurrently, and fails with the first failing case's
- * message prefixed by its label, noting how many cases failed in all.
+ * message prefixed by its label, noting how many cases failed in all. With no case failing,
+ * the first case that erred (could not be judged) makes the check err.
  */
 export async function expectEachCase<T>(
   cases: readonly T[],
@@ -217,10 +218,14 @@ export async function expectEachCase<T>(
   assert: (c: T) => Promise<void>,
 ): Promise<void> {
   const outcomes = await Promise.allSettled(cases.map(assert));
-  const failures = outcomes.flatMap((outcome, i) => (outcome.status === 'rejected' ? [{ c: cases[i]!, reason: outcome.reason }] : []));
-  if (failures.length === 0) return;
+  const rejected = outcomes.flatMap((outcome, i) => (outcome.status === 'rejected' ? [{ c: cases[i]!, reason: outcome.reason as unknown }] : []));
+  // A case found failing fails the check, whatever another case could not judge (an error).
+  const failures = rejected.flatMap(({ c, reason }) => (hasCode(reason, 'PCS_CHECK_FAILURE') ? [{ c, reason }] : []));
+  if (failures.length === 0) {
+    if (rejected.length > 0) throw rejected[0]!.reason;
+    return;
+  }
   const first = failures[0]!;
-  if (!hasCode(first.reason, 'PCS_CHECK_FAILURE')) throw first.reason;
   const tally = cases.length > 1 ? ` (${failures.length} of ${cases.length} cases failed)` : '';
   throw new CheckFailure(`${label(first.c)}: ${first.reason.message}${tally}`, first.reason.exchange, first.reason.deviation);
 }

@@ -3,7 +3,7 @@
  */
 import { expectErrorStatus, expectListArray, expectResponse, expectThat, statusWords } from '../check/expect.js';
 import { variationOf } from '../check/premises.js';
-import { CheckFailure } from '../core/errors.js';
+import { CheckError, CheckFailure } from '../core/errors.js';
 import { requestLine, type Exchange, type RecordedResponse } from '../core/exchange.js';
 import { lexemeOf, parseJson } from '../json/lossless.js';
 
@@ -40,13 +40,15 @@ function noneTagged(list: Exchange, tags: ReadonlyMap<string, string>): void {
  * with the key is empty too (what the list would answer), or a JSON object with an `id`
  * (a created Category). A 5xx is path-spellings-no-server-error's; no answer, no evidence.
  * @param spelling the spelling in words: `a trailing slash`.
- * @param listedNone whether the list with the key answered an empty array.
+ * @param listedNone whether the list with the key answered an empty array ({@link isEmptyList}).
+ * @throws CheckError for an empty array when `listedNone` is unknown (undecidedEmptyArray).
  */
-export function spelledPathClosed(exchange: Exchange, spelling: string, listedNone: boolean): void {
+export function spelledPathClosed(exchange: Exchange, spelling: string, listedNone: boolean | undefined): void {
   const status = exchange.response?.status;
   if (status === undefined || status < 200 || status > 299) return;
   const value = jsonValueOf(exchange);
-  const list = Array.isArray(value) && (value.length > 0 || listedNone);
+  if (Array.isArray(value) && value.length === 0 && listedNone === undefined) undecidedEmptyArray(exchange, spelling);
+  const list = Array.isArray(value) && (value.length > 0 || listedNone === true);
   const created = !Array.isArray(value) && value !== null && typeof value === 'object' && 'id' in value;
   const found = list ? `status ${status} with ${value.length} listed item${value.length === 1 ? '' : 's'}` : `status ${status} with category ${lexemeOf((value as { id?: unknown } | undefined)?.id)} created`;
   expectThat(!list && !created, `Expected no categories without a valid key on ${requestLine(exchange)} (${spelling}), received ${found}: the operation is reached around authentication by ${spelling}`, exchange, {
@@ -62,10 +64,24 @@ function jsonValueOf(exchange: Exchange): unknown {
   return parsed?.ok ? parsed.json.value : undefined;
 }
 
-/** Whether a list answered 200 with an empty JSON array (auth-path-spellings: what a leaked list of an empty store answers). */
-export function isEmptyList(list: Exchange): boolean {
-  const value = list.response?.status === 200 ? jsonValueOf(list) : undefined;
-  return Array.isArray(value) && value.length === 0;
+/**
+ * Whether a list answered 200 with an empty JSON array (auth-path-spellings: what a leaked
+ * list of an empty store answers); undefined when it answered no list (no answer, another
+ * status, no JSON array): then nothing tells an empty array elsewhere from the list.
+ */
+export function isEmptyList(list: Exchange | undefined): boolean | undefined {
+  const value = list?.response?.status === 200 ? jsonValueOf(list) : undefined;
+  return Array.isArray(value) ? value.length === 0 : undefined;
+}
+
+/**
+ * An empty JSON array answered without a key, where the list with the key answered no list
+ * to compare it with: the list of an empty store, or a page that lists nothing? Not judged,
+ * never passed: a list that timed out on a loaded machine must not let a leak through.
+ * @throws CheckError naming the request and why it is not judged.
+ */
+function undecidedEmptyArray(exchange: Exchange, what: string): never {
+  throw new CheckError(`${requestLine(exchange)} (${what}) answered ${exchange.response!.status} with an empty array, and the list with the key answered no list to compare it with: not judged`);
 }
 
 /**
@@ -126,7 +142,8 @@ export function credentialRefused(exchange: Exchange, words: string): void {
  * length), with their values.
  */
 export interface KeyedList {
-  empty: boolean;
+  /** Whether it answered an empty array; undefined when it answered no list ({@link isEmptyList}). */
+  empty: boolean | undefined;
   headers: ReadonlyArray<[name: string, value: string]>;
 }
 
@@ -139,7 +156,7 @@ const LIST_HEADERS = /^(x-total-count|x-total|x-count|x-result-count|total-count
  */
 export function keyedListOf(list: Exchange | undefined): KeyedList {
   const response = list?.response;
-  if (!list || response?.status !== 200) return { empty: false, headers: [] };
+  if (!list || response?.status !== 200) return { empty: undefined, headers: [] };
   const empty = isEmptyList(list);
   const headers = Object.entries(response.headers).filter(([name, value]) => LIST_HEADERS.test(name) && !(name === 'content-length' && Number(value) <= 2));
   return { empty, headers };
@@ -165,11 +182,14 @@ export function revealsNothing(exchange: Exchange, words: string, keyed: KeyedLi
   const response = exchange.response;
   if (!response || response.status < 200 || response.status > 299) return;
   const value = exchange.request.method.toUpperCase() === 'HEAD' ? undefined : jsonValueOf(exchange);
-  const listed = Array.isArray(value) && (value.length > 0 || keyed.empty);
+  const listed = Array.isArray(value) && (value.length > 0 || keyed.empty === true);
   const created = !Array.isArray(value) && value !== null && typeof value === 'object' && 'id' in value;
   const told = keyed.headers.filter(([name, keyedValue]) => response.headers[name] === keyedValue).map(([name, v]) => `\`${canonicalName(name)}: ${v}\``);
   const head = exchange.request.method.toUpperCase() === 'HEAD' && onListPath;
-  if (!listed && !created && told.length === 0 && !head) return;
+  if (!listed && !created && told.length === 0 && !head) {
+    if (Array.isArray(value) && keyed.empty === undefined) undecidedEmptyArray(exchange, words);
+    return;
+  }
   const what = [
     ...(listed ? ['the list'] : []),
     ...(created ? [`category ${lexemeOf((value as { id?: unknown }).id)} created`] : []),

@@ -31,11 +31,14 @@ export interface Preflight {
  * (stop-channel.ts) abandons both. Sent from the runner's thread, it loaded the HTTP client
  * and undici there too: 13 MiB of the run's peak RSS (median of 11 runs) and 23 ms.
  * Its promises reject only for a defect of the tool (never for the target's failures).
+ * @param turn resolves when the preflight may send (its guard and gate exist from the
+ *   start, for the target's checks to wait on): a fleet's lane sends a few at a time
+ *   ({@link PREFLIGHTS_AT_ONCE}).
  */
-export function probe(settings: RunSettings): Preflight {
+export function probe(settings: RunSettings, turn: Promise<void> = Promise.resolve()): Preflight {
   const guard = new RequestGuard(settings);
   try {
-    return preflight(settings, guard);
+    return preflight(settings, guard, turn);
   } catch (error) {
     // A defect of the tool (settings it cannot use): said through the promises, as any other.
     const failed = Promise.reject(error);
@@ -44,12 +47,13 @@ export function probe(settings: RunSettings): Preflight {
   }
 }
 
-function preflight(settings: RunSettings, guard: RequestGuard): Preflight {
+function preflight(settings: RunSettings, guard: RequestGuard, turn: Promise<void>): Preflight {
   const stopListening = listenForStop(channelOf(settings), (reason) => guard.stop(reason));
   // The exchange is redacted where it is written (the runner's thread); the client's previews need a redactor of their own.
   const client = new HttpClient({ ...settings, redactor: new Redactor().add(settings.apiKey, KEY_PLACEHOLDER), guard });
   const send = async (credential: Credential): Promise<Exchange> => {
     let last: Exchange | undefined;
+    await turn;
     try {
       return await client.send({ method: 'GET', path: '/categories', credential }, 'preflight', (attempt) => (last = attempt));
     } catch (error) {
@@ -75,6 +79,16 @@ function preflight(settings: RunSettings, guard: RequestGuard): Preflight {
   });
   return { probe: probed, keyed, gate, done, guard };
 }
+
+/**
+ * Preflights a lane sends at once. A lane's targets are checked one after another, and
+ * each one's preflight need only be done by its turn: sent all at once, a lane of 320
+ * targets put 640 lists before its first target's checks, on the thread that reads
+ * their answers (and, behind one gateway, on the target), and a loaded machine let those
+ * checks' first requests wait out their deadline. A few at a time, the preflights stay
+ * well ahead of the checks: each is two lists.
+ */
+export const PREFLIGHTS_AT_ONCE = 4;
 
 /** Why the checks send nothing to a target the preflight did not reach (the report says why from the probe: report/build.ts). */
 const UNREACHED = 'the target is unreachable';

@@ -18,7 +18,8 @@ import { collectTests, startTests, type CancelReason, type VitestRunner, type Vi
 import type { File, Suite, Test } from '@vitest/runner';
 import { getTestName, getTests } from '@vitest/runner/utils';
 import { withCauses } from '../core/tool-failure.js';
-import { probe } from './probe.js';
+import pLimit from 'p-limit';
+import { PREFLIGHTS_AT_ONCE, probe } from './probe.js';
 import { openPreflight } from '../check/preflight.js';
 import type { SuiteTest, SuiteThreadData, FromSuiteThread, ToSuiteThread } from './suite-protocol.js';
 import { setThreadData } from './thread-data.js';
@@ -129,10 +130,14 @@ function fileErrors(files: File[]): string[] {
 }
 
 // Each target's preflight goes out before its checks send (check/preflight.ts): the probe tells an unreachable target, the keyed list a key the target refuses or a wrong base URL.
+// In the lane's order, a few at a time (PREFLIGHTS_AT_ONCE); each is open at once, for its target's checks to wait on.
+const preflightTurns = pLimit(PREFLIGHTS_AT_ONCE);
 const probes = data.collectOnly
   ? []
   : data.provide.runs.map((run) => {
-      const flight = probe(run);
+      let start!: () => void;
+      const flight = probe(run, new Promise<void>((resolve) => (start = resolve)));
+      void preflightTurns(() => (start(), flight.done)).catch(() => {}); // its failure is told through `probes` below
       openPreflight(run.runId, flight);
       const failed = (error: unknown) => post({ type: 'probe', runId: run.runId, answer: { error: withCauses(error) } });
       return Promise.all([

@@ -17,7 +17,7 @@ import { CheckFailure, hasCode } from '../core/errors.js';
 import { requestLine, targetAsWritten } from '../core/exchange.js';
 import { carriedKey, keyQueryParameter } from '../http/key-placement.js';
 import type { RequestVariation } from '../http/request-variations.js';
-import { challengesInvalidToken, credentialRefused, isEmptyList, keyedListOf, keyElsewhereRefused, refusedWithoutKey, revealsNothing, spelledPathClosed, type KeyedList } from '../judgements/auth.js';
+import { challengesInvalidToken, credentialRefused, keyedListOf, keyElsewhereRefused, refusedWithoutKey, revealsNothing, spelledPathClosed, type KeyedList } from '../judgements/auth.js';
 import { capturedBypassWords, overridesPathTo } from '../arbitraries/auth-bypass.js';
 import { spellingOf, type PathSpelling } from '../http/path-spellings.js';
 import { chunkedBodyAnswered, chunkedCreatedExactly, chunkedNotAsked } from '../judgements/transport.js';
@@ -126,9 +126,7 @@ export class TrafficJudge {
   #firstListEndMs = Infinity;
   /** The body of the last list remembered (#remember). */
   #lastRemembered: string | undefined;
-  /** Whether the latest complete list with the key was an empty array; undefined before one (auth-path-spellings). */
-  #lastListEmpty: boolean | undefined;
-  /** What the latest complete list with the key told (auth-rejects-generated-credentials: a refusal that tells the same revealed it). */
+  /** What the latest complete list with the key told (auth-rejects-generated-credentials: a refusal that tells the same revealed it; auth-path-spellings: whether it was empty). */
   #keyedList: KeyedList = keyedListOf(undefined);
 
   /**
@@ -246,7 +244,7 @@ export class TrafficJudge {
     this.counts.judged++;
     this.#judgeInvariants(exchange, judge);
     if (!isInvalidCredential(exchange.credential)) return;
-    judge('auth-path-spellings', () => void spelledPathClosed(exchange, spelling.words, this.#lastListEmpty === true));
+    judge('auth-path-spellings', () => void spelledPathClosed(exchange, spelling.words, this.#keyedList.empty));
     judge('auth-rejects-generated-credentials', () => void revealsNothing(exchange, capturedBypassWords(exchange.request, exchange.credential), this.#keyedList, true));
   }
 
@@ -321,10 +319,7 @@ export class TrafficJudge {
     // An authorized list answers 200 with an array: with the key known, whatever came back; else what a 200 holds.
     if (list.credential === 'valid' || status === 200) judge('list-answers-200-array', () => (complete || status !== 200) && void listAnswers200Array(list));
     if (status !== 200 || !complete) return;
-    if (list.credential === 'valid') {
-      this.#lastListEmpty = isEmptyList(list);
-      this.#keyedList = keyedListOf(list);
-    }
+    if (list.credential === 'valid') this.#keyedList = keyedListOf(list);
     judge('list-items-are-categories', () => void listItemsAreCategories(list));
     judge('list-ids-unique', () => void listIdsUnique(list));
     let listed: ListedItems;

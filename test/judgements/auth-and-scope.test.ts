@@ -115,6 +115,16 @@ describe('auth-rejects-generated-credentials: a request outside the interface wi
     expect(judged(() => revealsNothing(answered(200, [], { method: 'OPTIONS' }), words, empty, true))).toEqual(reveal('200 with the list'));
   });
 
+  test('an empty array where the keyed list answered no list (it timed out) is not judged: an error, never a pass', () => {
+    const none = keyedListOf(unanswered('TIMEOUT'));
+    const emptyArray = answered(200, [], { method: 'OPTIONS' });
+    expect(() => revealsNothing(emptyArray, words, none, true)).toThrow(expect.objectContaining({ code: 'PCS_CHECK_ERROR', message: 'OPTIONS /v1/categories (`HEAD` without a key) answered 200 with an empty array, and the list with the key answered no list to compare it with: not judged' }));
+    // Near misses: what is decided without the keyed list is decided.
+    expect(judged(() => revealsNothing(answered(200, [{ id: 1, name: 'a' }], { method: 'OPTIONS' }), words, none, true))).toEqual(reveal('200 with the list'));
+    expect(judged(() => revealsNothing(answered(200, {}, { method: 'OPTIONS' }), words, none, true))).toBe('passed');
+    expect(judged(() => revealsNothing(answered(401, [], { method: 'OPTIONS' }), words, none, true))).toBe('passed');
+  });
+
   test('the message names the change, what was told, and why HEAD is the list', () => {
     expect(() => revealsNothing(answered(200, '', { method: 'HEAD', headers: { 'x-total-count': '1' } }), words, keyed, true)).toThrow(
       '`HEAD` without a key answered 200 with `X-Total-Count: 1`: HEAD is GET without content (RFC 9110 §9.3.2), the list let through: expected a refusal, and nothing of the categories without a valid key',
@@ -125,8 +135,8 @@ describe('auth-rejects-generated-credentials: a request outside the interface wi
   test.each([
     ['a 200 list: its count, entity tag and length', keyedList, { empty: false, headers: [['x-total-count', '1'], ['etag', '"v1"'], ['content-length', '20']] }],
     ['near miss: a length of 2, an empty array\'s, tells nothing', answered(200, [], { headers: { 'content-length': '2' } }), { empty: true, headers: [] }],
-    ['near miss: a 401 tells nothing to compare', answered(401, '', { headers: { etag: '"v1"' } }), { empty: false, headers: [] }],
-    ['no list', undefined, { empty: false, headers: [] }],
+    ['near miss: a 401 tells nothing to compare', answered(401, '', { headers: { etag: '"v1"' } }), { empty: undefined, headers: [] }],
+    ['no list', undefined, { empty: undefined, headers: [] }],
   ] as const)('keyedListOf: %s', (_what, list, shown) => {
     expect(keyedListOf(list)).toEqual(shown);
   });
@@ -223,6 +233,16 @@ describe('auth-path-spellings: without a key, another spelling of the path answe
     expect(judged(() => spelledPathClosed(exchange, 'a trailing slash', listedNone))).toEqual(outcome);
   });
 
+  test('an empty array where the list with the key answered no list (it timed out) is not judged: an error, never a pass', () => {
+    expect(() => spelledPathClosed(spelled(200, []), 'a trailing slash', undefined)).toThrow(
+      expect.objectContaining({ code: 'PCS_CHECK_ERROR', message: 'GET /v1/categories/ (a trailing slash) answered 200 with an empty array, and the list with the key answered no list to compare it with: not judged' }),
+    );
+    // Near misses: the list itself fails, and a refusal or a page passes, without the keyed list.
+    expect(judged(() => spelledPathClosed(spelled(200, [{ id: 1, name: 'a' }]), 'a trailing slash', undefined))).toEqual({ expected: 'no categories without a valid key', found: 'status 200 with 1 listed item (a trailing slash)' });
+    expect(judged(() => spelledPathClosed(spelled(401, error(401)), 'a trailing slash', undefined))).toBe('passed');
+    expect(judged(() => spelledPathClosed(spelled(200, '<!doctype html><title>app</title>'), 'a trailing slash', undefined))).toBe('passed');
+  });
+
   test('the message names the path as sent and the spelling', () => {
     expect(() => spelledPathClosed(spelled(200, [{ id: 1, name: 'a' }]), 'a trailing slash', false)).toThrow(
       'Expected no categories without a valid key on GET /v1/categories/ (a trailing slash), received status 200 with 1 listed item: the operation is reached around authentication by a trailing slash',
@@ -232,8 +252,9 @@ describe('auth-path-spellings: without a key, another spelling of the path answe
   test.each([
     ['an empty array', answered(200, []), true],
     ['near miss: an array with an item', answered(200, [{ id: 1, name: 'a' }]), false],
-    ['near miss: an empty array answered 201', answered(201, []), false],
-    ['near miss: an empty object', answered(200, {}), false],
+    ['near miss: an empty array answered 201: no list', answered(201, []), undefined],
+    ['near miss: an empty object: no list', answered(200, {}), undefined],
+    ['no answer: no list', unanswered('TIMEOUT'), undefined],
   ] as const)('isEmptyList: %s', (_what, list, empty) => expect(isEmptyList(list)).toBe(empty));
 
   test('the keyed list afterwards holds none of the keyless creates, or names the path that created one', () => {

@@ -105,6 +105,15 @@ describe('expectEachCase: every case judged, the first failure reported with a t
     expect(await message([400, 422])).toBe('case 422: Expected status 400, received 422 (1 of 2 cases failed)');
     expect(await message([400, 400])).toBe('passed');
   });
+
+  test('a case that fails outweighs one that could not be judged, in either order; near miss: with none failing, the check errs', async () => {
+    const { CheckError } = await import('../../src/core/errors.js');
+    const erring = (c: number) => Promise.resolve().then(() => (c === 0 ? Promise.reject(new CheckError('not judged')) : failing(c)));
+    const outcome = async (cases: number[]) => expectEachCase(cases, (c) => `case ${c}`, erring).then(() => 'passed', (error: { code: string; message: string }) => `${error.code}: ${error.message}`);
+    expect(await outcome([0, 422])).toBe('PCS_CHECK_FAILURE: case 422: Expected status 400, received 422 (1 of 2 cases failed)');
+    expect(await outcome([422, 0])).toBe('PCS_CHECK_FAILURE: case 422: Expected status 400, received 422 (1 of 2 cases failed)');
+    expect(await outcome([0, 400])).toBe('PCS_CHECK_ERROR: not judged');
+  });
 });
 
 describe('how a value is named in a message', async () => {

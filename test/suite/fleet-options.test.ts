@@ -11,6 +11,8 @@ import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startReferenceServer, type ReferenceServer } from '../../src/reference/server.js';
 import { runFleet, type FleetMember, type FleetOptions } from '../../src/runner/fleet.js';
+import { PREFLIGHTS_AT_ONCE } from '../../src/runner/probe.js';
+import type { Variation } from '../../src/reference/behaviour.js';
 
 let server: ReferenceServer;
 let dir: string;
@@ -77,5 +79,31 @@ describe('a fleet of probes', () => {
       process.off('warning', warned);
     }
     expect(warnings.filter((name) => name === 'MaxListenersExceededWarning')).toEqual([]);
+  });
+
+  test('a lane sends its preflights a few at a time: twelve targets in one lane, each preflight two lists, never more than four preflights at once', async () => {
+    // Each list is held a moment at the server, so that preflights sent together are seen together.
+    let inFlight = 0;
+    let most = 0;
+    const held: Variation = (base) => ({
+      async respond(req) {
+        most = Math.max(most, ++inFlight);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        inFlight--;
+        return base.respond(req);
+      },
+    });
+    const slow = await startReferenceServer({ variations: [held] });
+    try {
+      const twelve = Array.from({ length: 12 }, (_, i): FleetMember => ({ targetName: `t${i}`, baseUrl: slow.baseUrl, apiKey: slow.apiKey, checkFilter: '^nothing$' }));
+      const outcome = await runFleet(twelve, { reportDir: null, out: null, targetConcurrency: 1 });
+      expect(outcome.fleet.targets).toHaveLength(12);
+    } finally {
+      await slow.close();
+    }
+    // Near miss on each side: more than one preflight's two lists at once, and no more than four preflights'.
+    expect(most).toBeGreaterThan(2);
+    expect(most).toBeLessThanOrEqual(2 * PREFLIGHTS_AT_ONCE);
+    expect(PREFLIGHTS_AT_ONCE).toBe(4);
   });
 });

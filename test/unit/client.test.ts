@@ -306,7 +306,8 @@ describe('a check that ends passes its large-body lease on (client.release)', ()
   test('after a 21 MiB list (one lease in the budget), a second check sends once the first has ended', async () => {
     const large = `[${' '.repeat(21 * 1024 * 1024)}]`;
     server = await startRawServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(large));
-    const c = clientFor(server.baseUrl, { maxResponseBytes: 32 * 1024 * 1024 });
+    // The deadline is a guard: two vitest runs beside this one took the 21 MiB past the 2 s of the others here.
+    const c = clientFor(server.baseUrl, { maxResponseBytes: 32 * 1024 * 1024, timeoutMs: 60_000 });
     expect((await c.send({ method: 'GET', path: '/categories', credential: validCredential(KEY) }, 'first')).response?.bodyBytes).toBe(large.length);
     let sent = false;
     const second = c.send({ method: 'GET', path: '/categories', credential: validCredential(KEY) }, 'second').then((exchange) => ((sent = true), exchange));
