@@ -25,11 +25,12 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SETTINGS } from '../src/config/settings.js';
-
-const DEFAULT_CONNECTIONS = SETTINGS.connections.default;
 import { startReferenceServer } from '../src/reference/server.js';
 import type { Report } from '../src/report/model.js';
 import { delayedBy } from '../test/support/targets.js';
+import { serveProcess } from './bench-serve.js';
+
+const DEFAULT_CONNECTIONS = SETTINGS.connections.default;
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CLI = join(ROOT, 'bin/petstore-conformance.js');
@@ -300,7 +301,6 @@ const LIST_SIZES = [100, 1_000, 10_000, 100_000];
 
 /** (g) One whole run, `profile`, against a fresh server in a process of its own holding `size` categories. */
 async function sizedRun(size: number, profile: 'full' | 'read-only'): Promise<Sample> {
-  const { serveProcess } = await import('./bench-serve.js');
   const apiKey = 'bench-sized-key-0123456789abcdef';
   const server = await serveProcess([join(ROOT, 'dist/scripts/serve-sized.js'), String(size)], apiKey);
   try {

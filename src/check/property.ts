@@ -18,9 +18,9 @@ export interface PropertyDefaults<T> {
 const SHOWN_COVERAGE_CHARS = 2_000;
 
 /**
- * Wall time a property may take, runs and shrinking together, in ms. Past it fast-check
- * stops: a failure found so far is reported with its best shrink, and a run cut short
- * before its budget is an `error` rather than a pass.
+ * Wall time the replay of a failed property may take, runs and shrinking together, in ms.
+ * Past it fast-check stops: a failure found so far is reported with its best shrink, and
+ * a replay cut short before any failure reports the first pass's failure unshrunk.
  */
 export const PROPERTY_TIME_LIMIT_MS = 60_000;
 
@@ -38,8 +38,12 @@ export const PROPERTY_TIME_LIMIT_MS = 60_000;
  * The predicate asserts with the `expect*` helpers and gets a label of its input that does
  * not depend on timing (`c3` for coverage input 3, `7` for generated input 7). The failure
  * reports the counterexample, its exchange, the seed, the path, the numbers of runs and
- * shrinks, and a replay command.
- * @throws CheckFailure when the property fails; CheckError when the budget was cut short.
+ * shrinks, and a replay command. A failure outweighs an error: an input that could not be
+ * judged (a CheckError) neither stops the pass nor counts as a counterexample, and a
+ * replay that stops (a hung route, a stopped run) leaves the first pass's failure standing.
+ * @throws CheckFailure when the property fails; CheckError when no input failed and one
+ *   could not be judged; RouteHung, RunStopped or a defect when no input failed and the
+ *   pass stopped on it.
  */
 export async function assertProperty<T>(
   t: CheckContext,
@@ -82,6 +86,7 @@ export async function assertProperty<T>(
   let sentAtFirstFailure: number | undefined;
   let stopShrinking: string | undefined;
   let shrinkStopped: string | undefined;
+  let undecided = 0;
   const budgeted = async (value: T): Promise<void> => {
     // Past the shrink budget, remaining candidates count as passing without a request, so
     // fast-check ends at once with the smallest failure found so far: shrinking a long
@@ -96,11 +101,20 @@ export async function assertProperty<T>(
     try {
       await predicate(value, `r${replayRun++}`);
     } catch (error) {
+      // An input that could not be judged is no counterexample: it counts as passing, and the replay goes on.
+      if (hasCode(error, 'PCS_CHECK_ERROR')) {
+        undecided++;
+        return;
+      }
+      if (!hasCode(error, 'PCS_CHECK_FAILURE')) {
+        // The replay only shrinks: a hung route, a stopped run or a defect ends it, and the first pass's failure stands.
+        stopShrinking = `the replay stopped: ${error instanceof Error ? error.message : String(error)}`;
+        shrinkStopped = stopShrinking;
+        return;
+      }
       sentAtFirstFailure ??= t.exchanges.length;
       // Each attempt would cost a whole request deadline, and a hang says nothing about input shape.
-      if (hasCode(error, 'PCS_CHECK_FAILURE') && error.exchange.error?.code === 'TIMEOUT') {
-        stopShrinking = 'not shrunk: the failure is a timeout';
-      }
+      if (error.exchange.error?.code === 'TIMEOUT') stopShrinking = 'not shrunk: the failure is a timeout';
       throw error;
     }
   };
@@ -113,16 +127,18 @@ export async function assertProperty<T>(
   const record: PropertyRecord = { seed, numRuns: details.numRuns, numShrinks: details.numShrinks, coverage: coverage.length };
   t.property = record;
   if (!details.failed) {
-    if (details.interrupted) {
-      throw new CheckError(`the property was cut short after ${details.numRuns} of ${numRuns} runs (time limit ${PROPERTY_TIME_LIMIT_MS} ms)`);
-    }
-    // Only the concurrent phase failed: report that failure as it happened.
+    // No input failed when replayed: the first pass's failure is reported as it happened.
     record.counterexample = redactor.text(fc.stringify(concurrent.value));
-    record.shrinkStopped = 'not shrunk: the failure appeared only with inputs sent concurrently';
+    const why = details.interrupted
+      ? `not shrunk: the replay was cut short after ${countOf(details.numRuns, 'run')} of ${numRuns} (time limit ${PROPERTY_TIME_LIMIT_MS} ms)`
+      : shrinkStopped;
+    record.shrinkStopped = why ?? 'not shrunk: the failure appeared only with inputs sent concurrently';
+    const replayed =
+      why ?? (undecided > 0 ? `sent one at a time, no input failed (${countOf(undecided, 'input')} not judged)` : 'sent one at a time, every input passed: a race');
     record.replay = replayOf(t);
     throw new CheckFailure(
       `${concurrent.error.message}\nCounterexample: ${record.counterexample}\n` +
-        `(with ${settings.connections} inputs at a time; sent one at a time, every input passed: a race; run seed ${settings.seed}, check seed ${seed})\n` +
+        `(with ${settings.connections} inputs at a time; ${replayed}; run seed ${settings.seed}, check seed ${seed})\n` +
         `Replay: ${record.replay}`,
       concurrent.error.exchange,
       concurrent.error.deviation,
@@ -132,8 +148,8 @@ export async function assertProperty<T>(
   if (shrinkStopped) record.shrinkStopped = shrinkStopped;
   record.counterexample = redactor.text(fc.stringify(details.counterexample?.[0]));
   record.replay = replayOf(t);
-  const error = details.errorInstance;
-  if (!hasCode(error, 'PCS_CHECK_FAILURE')) throw error;
+  // budgeted throws nothing but a CheckFailure.
+  const error = details.errorInstance as CheckFailure;
   throw new CheckFailure(
     `${error.message}\nCounterexample: ${record.counterexample}\n` +
       `(after ${countOf(details.numRuns, 'run')} and ${countOf(details.numShrinks, 'shrink')}${shrinkStopped ? `, ${shrinkStopped}` : ''}; ` +
@@ -146,12 +162,14 @@ export async function assertProperty<T>(
 
 /**
  * Runs the predicate on every value, `limit` at a time, launching none after the first
- * failure (a hanging target then costs one batch of timeouts, not all of them). Every
- * input under way finishes before this returns or throws, so each request the check sent
- * is in its record.
+ * failure or stopping error (a hanging target then costs one batch of timeouts, not all
+ * of them); an input that could not be judged (a CheckError) does not stop the pass, as
+ * another may still fail. Every input under way finishes before this returns or throws,
+ * so each request the check sent is in its record.
  * @returns the failing value of the lowest index, its index and its CheckFailure (the same
  *   whatever the timing, for a target that answers alike), or undefined when all passed.
- * @throws the first other error a predicate throws (a hung route, a stopped run, a defect of the suite).
+ * @throws when no input failed: the first stopping error a predicate threw (a hung route, a
+ *   stopped run, a defect of the suite), else the CheckError of the lowest index.
  */
 async function runConcurrently<T>(
   values: readonly T[],
@@ -160,6 +178,7 @@ async function runConcurrently<T>(
 ): Promise<{ value: T; index: number; error: CheckFailure } | undefined> {
   let next = 0;
   let failed: { value: T; index: number; error: CheckFailure } | undefined;
+  let undecided: { index: number; error: CheckError } | undefined;
   let thrown: { error: unknown } | undefined;
   const worker = async () => {
     while (next < values.length && !failed && !thrown) {
@@ -167,19 +186,24 @@ async function runConcurrently<T>(
       try {
         await predicate(values[index]!, index);
       } catch (error) {
-        if (!hasCode(error, 'PCS_CHECK_FAILURE')) {
+        // The lowest index is reported: every lower input was launched before it, so it is the same in every run.
+        if (hasCode(error, 'PCS_CHECK_FAILURE')) {
+          // (Read through a cast: TypeScript narrows `failed` by the loop's test and misses the other workers.)
+          const earlier = failed as { index: number } | undefined;
+          if (!earlier || index < earlier.index) failed = { value: values[index]!, index, error };
+        } else if (hasCode(error, 'PCS_CHECK_ERROR')) {
+          if (!undecided || index < undecided.index) undecided = { index, error };
+        } else {
           thrown ??= { error };
-          continue;
         }
-        // The failure of the lowest index is reported: every lower input was launched before it, so it is the same in every run.
-        const earlier = failed as { index: number } | undefined;
-        if (!earlier || index < earlier.index) failed = { value: values[index]!, index, error };
       }
     }
   };
   await Promise.all(Array.from({ length: Math.min(limit, values.length) }, worker));
+  if (failed) return failed;
   if (thrown) throw thrown.error;
-  return failed;
+  if (undecided) throw undecided.error;
+  return undefined;
 }
 
 /** The command line that runs this one check again with the same inputs (config/replay.ts). */

@@ -1,10 +1,10 @@
 import { channelOf, type RunSettings } from '../config/settings.js';
 import { hasCode } from '../core/errors.js';
-import type { Exchange } from '../core/exchange.js';
+import { withBodyCapped, type Exchange } from '../core/exchange.js';
 import { listenForStop } from '../core/stop-channel.js';
 import { HttpClient } from '../http/client.js';
 import { NO_CREDENTIAL, validCredential, type Credential } from '../http/credential.js';
-import { PREFLIGHT_GRACE_MS, preflightDiagnosis, unreachable } from '../check/preflight.js';
+import { PREFLIGHT_GRACE_MS, preflightDiagnosis, unreachable, type OpenPreflight } from '../check/preflight.js';
 import { RequestGuard } from '../http/safety.js';
 import { KEY_PLACEHOLDER, Redactor } from '../secrets/redactor.js';
 
@@ -12,14 +12,18 @@ import { KEY_PLACEHOLDER, Redactor } from '../secrets/redactor.js';
 export interface Preflight {
   /** The unauthenticated list: whether the target is reached. */
   probe: Promise<Exchange>;
-  /** The keyed list, and why the run cannot go on when it cannot (check/preflight.ts). */
+  /** The keyed list (its body capped as every record's: core/exchange.ts), and why the run cannot go on when it cannot (check/preflight.ts). */
   keyed: Promise<{ exchange: Exchange; diagnosis?: string }>;
-  /** Opens the checks' requests, with the diagnosis if any: once the keyed list has answered, or a moment after the probe did (a list that hangs is the checks' to judge). */
-  gate: Promise<string | undefined>;
+  /**
+   * What the target's checks keep of it (check/preflight.ts): the gate that opens their
+   * requests, with the diagnosis if any, once the keyed list has answered or a moment after
+   * the probe did (a list that hangs is the checks' to judge); and the guard both went
+   * through, which the checks go through too (the budgets count every request). Never the
+   * lists themselves: the checks hold this for the whole run.
+   */
+  open: OpenPreflight;
   /** Both sent and their connections closed. */
   done: Promise<void>;
-  /** The guard both went through: the run's checks go through it too (the budgets count every request). */
-  guard: RequestGuard;
 }
 
 /**
@@ -31,7 +35,7 @@ export interface Preflight {
  * (stop-channel.ts) abandons both. Sent from the runner's thread, it loaded the HTTP client
  * and undici there too: 13 MiB of the run's peak RSS (median of 11 runs) and 23 ms.
  * Its promises reject only for a defect of the tool (never for the target's failures).
- * @param turn resolves when the preflight may send (its guard and gate exist from the
+ * @param turn resolves when the preflight may send (its `open` part exists from the
  *   start, for the target's checks to wait on): a fleet's lane sends a few at a time
  *   ({@link PREFLIGHTS_AT_ONCE}).
  */
@@ -43,7 +47,7 @@ export function probe(settings: RunSettings, turn: Promise<void> = Promise.resol
     // A defect of the tool (settings it cannot use): said through the promises, as any other.
     const failed = Promise.reject(error);
     failed.catch(() => {});
-    return { probe: failed, keyed: failed as never, gate: Promise.resolve(undefined), done: Promise.resolve(), guard };
+    return { probe: failed, keyed: failed as never, open: { gate: Promise.resolve(undefined), guard }, done: Promise.resolve() };
   }
 }
 
@@ -66,7 +70,9 @@ function preflight(settings: RunSettings, guard: RequestGuard, turn: Promise<voi
   // Judged beside the probe's answer: a 401 there shows the interface is at this base URL.
   const keyed = Promise.all([send(validCredential(settings.apiKey)), probed.catch(() => undefined)]).then(([exchange, answer]) => {
     const diagnosis = preflightDiagnosis(exchange, settings.keySource ?? 'the API key', answer);
-    return diagnosis ? { exchange, diagnosis } : { exchange };
+    // Judged whole, kept as every record is: a target's list may be megabytes, and the report shows 64 KiB of it.
+    const kept = withBodyCapped(exchange);
+    return diagnosis ? { exchange: kept, diagnosis } : { exchange: kept };
   });
   // A target that either request finds unreachable opens no check's requests: the run judges the probe alone, whatever the load on this machine delays.
   const gate = Promise.race([
@@ -77,7 +83,7 @@ function preflight(settings: RunSettings, guard: RequestGuard, turn: Promise<voi
     stopListening();
     await client.close();
   });
-  return { probe: probed, keyed, gate, done, guard };
+  return { probe: probed, keyed, open: { gate, guard }, done };
 }
 
 /**

@@ -138,7 +138,7 @@ const probes = data.collectOnly
       let start!: () => void;
       const flight = probe(run, new Promise<void>((resolve) => (start = resolve)));
       void preflightTurns(() => (start(), flight.done)).catch(() => {}); // its failure is told through `probes` below
-      openPreflight(run.runId, flight);
+      openPreflight(run.runId, flight.open);
       const failed = (error: unknown) => post({ type: 'probe', runId: run.runId, answer: { error: withCauses(error) } });
       return Promise.all([
         flight.probe.then((exchange) => post({ type: 'probe', runId: run.runId, answer: { exchange } }), failed),

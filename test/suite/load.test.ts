@@ -4,13 +4,17 @@
  * the run (exit 3), never nonconformant; a read-only run of a remote target opens 4
  * connections and a rate-limited one no more than its rate needs, counted at the server.
  */
+import { execFile } from 'node:child_process';
 import type { Socket } from 'node:net';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startReferenceServer } from '../../src/reference/server.js';
 import { runConformance } from '../../src/runner/run.js';
 import { expectCapKept, startConnectionCap, type ConnectionCap } from '../support/connection-cap.js';
-import { netnsUnavailable, startRemoteServer } from '../support/netns.js';
+import { claimVeth, netnsUnavailable, startRemoteServer } from '../support/netns.js';
 import { runAgainst } from '../support/targets.js';
+
+const execFileAsync = promisify(execFile);
 
 describe('a front that caps connections before a correct server', () => {
   // Caps of 2, 3, 16 and 32, and of 1 and 2 in six seeds: test/suite/connection-caps.test.ts (slow tier).
@@ -55,6 +59,18 @@ describe('connections that fit the target, counted at the server', () => {
       if (!unavailable) remote = await startRemoteServer('Remote-Key_0123456789abcdefGHIJ');
     });
     afterAll(() => remote?.close());
+
+    test.skipIf(unavailable !== undefined)('a veth pair another process holds is skipped: two npm test runs side by side never share a subnet', async () => {
+      const n = Number(/10\.249\.(\d+)\./.exec(remote.baseUrl)![1]);
+      // Searching from the held pair claims another (the one after it, unless a run beside this one holds that too).
+      const next = await claimVeth(n - 1);
+      try {
+        expect(next).not.toBe(n);
+        expect((await execFileAsync('ip', ['link', 'show', `pcsa${next}`])).stdout).toContain(`pcsa${next}@pcsb${next}`);
+      } finally {
+        await execFileAsync('ip', ['link', 'del', `pcsa${next}`]).catch(() => {});
+      }
+    }, 60_000);
 
     test.skipIf(unavailable !== undefined)('opens 4 connections at most, unless told otherwise', async () => {
       const outcome = await runConformance({ baseUrl: remote.baseUrl, apiKey: remote.apiKey, allowInsecureHttp: true, reportDir: null, out: null });

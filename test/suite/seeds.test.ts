@@ -80,35 +80,34 @@ beforeAll(async () => {
   );
   const server = await startSharedServer(targets);
   try {
-    const policyMembers: FleetMember[] = policies.flatMap(([name]) =>
-      SEEDS.map((seed) => ({ targetName: `${name}-s${seed}`, baseUrl: server.baseUrl(`${name}-s${seed}`), apiKey: KEY, seed, checkFilter: '^create-valid-bodies$', timeoutMs: FLEET_DEADLINE_MS })),
+    /** One seed's member: the shared server's target of that name, its checks alone, the fleet's deadline unless told otherwise. */
+    const member = (targetName: string, seed: number, checks: readonly string[], more: Partial<FleetMember> = {}): FleetMember => ({
+      targetName,
+      baseUrl: server.baseUrl(targetName),
+      apiKey: KEY,
+      seed,
+      checkFilter: `^(${checks.join('|')})$`,
+      timeoutMs: FLEET_DEADLINE_MS,
+      ...more,
+    });
+    const policyMembers = policies.flatMap(([name]) => SEEDS.map((seed) => member(`${name}-s${seed}`, seed, ['create-valid-bodies'])));
+    const members = caught.flatMap(({ name, fault, checks }) =>
+      SEEDS.map((seed) =>
+        member(`${name}-s${seed}`, seed, checks, {
+          // A route that never answers fails whatever the inputs: its deadline need not be waited out in full.
+          // Any other target answers: the deadline is the test's own clock, not a judgement, and the fleet's
+          // first lanes share one in-process server with hundreds of targets while the fault matrix runs beside.
+          ...(fault.hangs ? { timeoutMs: 1_000 } : {}),
+          // What is asserted is that the check fails, not how far its counterexample shrinks; one
+          // input at a time, a property stops at its first failure rather than with a batch in flight.
+          shrinkBudget: 0,
+          concurrency: 1,
+        }),
+      ),
     );
-    const members: FleetMember[] = caught.flatMap(({ name, fault, checks }) =>
-      SEEDS.map((seed) => ({
-        // A route that never answers fails whatever the inputs: its deadline need not be waited out in full.
-        // Any other target answers: the deadline is the test's own clock, not a judgement, and the fleet's
-        // first lanes share one in-process server with hundreds of targets while the fault matrix runs beside.
-        timeoutMs: fault.hangs ? 1_000 : FLEET_DEADLINE_MS,
-        targetName: `${name}-s${seed}`,
-        baseUrl: server.baseUrl(`${name}-s${seed}`),
-        apiKey: KEY,
-        seed,
-        checkFilter: `^(${checks.join('|')})$`,
-        // What is asserted is that the check fails, not how far its counterexample shrinks; one
-        // input at a time, a property stops at its first failure rather than with a batch in flight.
-        shrinkBudget: 0,
-        concurrency: 1,
-      })),
-    );
-    const drawnMembers: FleetMember[] = drawn.flatMap(({ name }) =>
-      SEEDS.map((seed) => ({ targetName: `${name}-drawn-s${seed}`, baseUrl: server.baseUrl(`${name}-drawn-s${seed}`), apiKey: KEY, seed, checkFilter: '^create-ids-unique-at-scale$', timeoutMs: FLEET_DEADLINE_MS })),
-    );
-    const reachMembers: FleetMember[] = reach.flatMap(({ name, profile, fault }) =>
-      SEEDS.map((seed) => ({ targetName: `${name}-${profile}-s${seed}`, baseUrl: server.baseUrl(`${name}-${profile}-s${seed}`), apiKey: KEY, seed, profile, checkFilter: `^(${fault.expected.failed.join('|')})$`, timeoutMs: FLEET_DEADLINE_MS })),
-    );
-    const variantMembers: FleetMember[] = reachVariants.flatMap(({ name, profile, checks }) =>
-      SEEDS.map((seed) => ({ targetName: `${name}-${profile}-s${seed}`, baseUrl: server.baseUrl(`${name}-${profile}-s${seed}`), apiKey: KEY, seed, profile, checkFilter: `^(${checks.join('|')})$`, timeoutMs: FLEET_DEADLINE_MS })),
-    );
+    const drawnMembers = drawn.flatMap(({ name }) => SEEDS.map((seed) => member(`${name}-drawn-s${seed}`, seed, ['create-ids-unique-at-scale'])));
+    const reachMembers = reach.flatMap(({ name, profile, fault }) => SEEDS.map((seed) => member(`${name}-${profile}-s${seed}`, seed, fault.expected.failed, { profile })));
+    const variantMembers = reachVariants.flatMap(({ name, profile, checks }) => SEEDS.map((seed) => member(`${name}-${profile}-s${seed}`, seed, checks, { profile })));
     const outcome = await runFleet([...members, ...drawnMembers, ...reachMembers, ...variantMembers, ...policyMembers], { reportDir: null, out: null });
     for (const [name, report] of outcome.reports) reports.set(name, report);
   } finally {

@@ -29,7 +29,29 @@ export async function netnsUnavailable(): Promise<string | undefined> {
   }
 }
 
-let made = 0;
+/** Subnets 10.249.<n>.0/30 (and veth names) a namespace may take: n in 1..SUBNETS. */
+const SUBNETS = 250;
+
+/**
+ * Claims a free n for a veth pair: `ip link add` fails with "File exists" when another
+ * process (a second `npm test` beside this one) or a run that died holds that name, and
+ * the next n is tried. The name is the claim, so two processes never share a subnet.
+ * @param start where the search starts (n = start + 1 first); random unless a test says.
+ * @returns n; the caller deletes `pcsa<n>` when done (which deletes its peer too).
+ * @throws Error when every n is taken, or `ip` fails otherwise.
+ */
+export async function claimVeth(start = Math.floor(Math.random() * SUBNETS)): Promise<number> {
+  for (let i = 0; i < SUBNETS; i++) {
+    const n = ((start + i) % SUBNETS) + 1;
+    try {
+      await run('ip', ['link', 'add', `pcsa${n}`, 'type', 'veth', 'peer', 'name', `pcsb${n}`]);
+      return n;
+    } catch (error) {
+      if (!/File exists/.test((error as Error).message)) throw error;
+    }
+  }
+  throw new Error(`every veth pair pcsa1..pcsa${SUBNETS} is taken`);
+}
 
 /**
  * Starts the reference server (from the build, dist/) inside a namespace made for it, on
@@ -37,13 +59,12 @@ let made = 0;
  * machine. The server reports each new high of connections open at once on its stdout.
  */
 export async function startRemoteServer(apiKey: string): Promise<RemoteServer> {
-  const n = (process.pid % 200) + made++;
+  const n = await claimVeth();
   const ns = `pcs-remote-${process.pid}-${n}`;
   const [outside, inside] = [`pcsa${n}`, `pcsb${n}`];
   const [here, there] = [`10.249.${n}.1`, `10.249.${n}.2`];
   const steps: string[][] = [
     ['netns', 'add', ns],
-    ['link', 'add', outside, 'type', 'veth', 'peer', 'name', inside],
     ['link', 'set', inside, 'netns', ns],
     ['addr', 'add', `${here}/30`, 'dev', outside],
     ['link', 'set', outside, 'up'],

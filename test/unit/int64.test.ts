@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { INT64_MAX, INT64_MIN, integerFromLexeme, isInt64 } from '../../src/json/int64.js';
+import { collectGarbage } from '../../src/core/collect-garbage.js';
 import { exactInteger, jsonText, lexemeOf, parseJson, RECURSIVE_DEPTH } from '../../src/json/lossless.js';
 
 describe('integerFromLexeme', () => {
@@ -43,6 +44,24 @@ describe('isInt64', () => {
 });
 
 describe('parseJson', () => {
+  test('the judgements of one body parse it once; the parse is let go at the next collection', async () => {
+    const text = `[${'{"id":1},'.repeat(1_000)}{"id":2}]`;
+    // Held only weakly here: what parseJson itself keeps is what the collection leaves.
+    const parsed = async () => {
+      const first = parseJson(text);
+      // Read again in the same task: the same result, not a second parse.
+      const again = parseJson(`${text}`) === first;
+      // Near miss: read in a later task, before any collection, it is not parsed again either.
+      await new Promise((resolve) => setImmediate(resolve));
+      return { again, later: parseJson(text) === first, kept: new WeakRef(first) };
+    };
+    const { again, later, kept } = await parsed();
+    expect([again, later]).toEqual([true, true]);
+    await new Promise((resolve) => setImmediate(resolve));
+    collectGarbage();
+    expect(kept.deref()).toBeUndefined();
+  });
+
   test('keeps ids above 2^53 distinct where JSON.parse merges them', () => {
     const text = '[{"id":9007199254740992},{"id":9007199254740993}]';
     const plain = JSON.parse(text) as Array<{ id: number }>;

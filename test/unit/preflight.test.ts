@@ -7,6 +7,7 @@ import { createServer } from 'node:net';
 import { describe, expect, test } from 'vitest';
 import { preflightDiagnosis } from '../../src/check/preflight.js';
 import { withDefaults, type RunSettings } from '../../src/config/settings.js';
+import { RECORDED_BODY_CAP, TRUNCATION_MARK } from '../../src/core/exchange.js';
 import { probe } from '../../src/runner/probe.js';
 import { answered, unanswered } from '../support/exchanges.js';
 import { startRawServer } from '../support/raw-server.js';
@@ -91,7 +92,7 @@ describe('probe: the gate every check\'s request waits on (runner/probe.ts)', ()
     const port = (closed.address() as { port: number }).port;
     await new Promise((resolve) => closed.close(resolve));
     const flight = probe(settingsFor(`http://127.0.0.1:${port}/v1`));
-    expect(await flight.gate).toBe('the target is unreachable');
+    expect(await flight.open.gate).toBe('the target is unreachable');
     expect((await flight.probe).error?.code).toBe('CONNECTION_REFUSED');
     await flight.done;
   });
@@ -107,9 +108,37 @@ describe('probe: the gate every check\'s request waits on (runner/probe.ts)', ()
     });
     try {
       const flight = probe(settingsFor(server.baseUrl));
-      const opened = await flight.gate;
+      const opened = await flight.open.gate;
       if (gate) expect(opened).toMatch(gate);
       else expect(opened).toBeUndefined();
+      await flight.done;
+    } finally {
+      await server.close();
+    }
+  });
+
+  // A JSON list sent as text/plain is no web page, however long; cut to the record's cap, it would no longer parse.
+  test.each([
+    ['whole', RECORDED_BODY_CAP, undefined],
+    ['past the cap, judged whole, kept cut', RECORDED_BODY_CAP + 1, undefined],
+    ['near miss: a page past the cap', RECORDED_BODY_CAP + 1, /^is the base URL right\?/],
+  ])('a keyed list %s: the diagnosis from the whole body, the record as every record is', async (what, bytes, gate) => {
+    const list = `[${'"x",'.repeat(bytes)}`.slice(0, bytes - 2) + '"]';
+    const body = gate ? `<html>${list}` : list;
+    const server = await startRawServer((req, res) => {
+      const keyed = req.headers.authorization === `Bearer ${KEY_VALUE}`;
+      res.writeHead(keyed ? 200 : 404, { 'content-type': 'text/plain' }).end(keyed ? body : 'Not Found');
+    });
+    try {
+      const flight = probe(settingsFor(server.baseUrl));
+      const opened = await flight.open.gate;
+      if (gate) expect(opened).toMatch(gate);
+      else expect(opened, what).toBeUndefined();
+      const { exchange } = await flight.keyed;
+      expect(exchange.response?.bodyBytes).toBe(Buffer.byteLength(body));
+      expect(exchange.response?.body).toBe(body.length > RECORDED_BODY_CAP ? `${body.slice(0, RECORDED_BODY_CAP)}${TRUNCATION_MARK}` : body);
+      // What the checks keep of the preflight for the whole run holds no list.
+      expect(Object.keys(flight.open).sort()).toEqual(['gate', 'guard']);
       await flight.done;
     } finally {
       await server.close();

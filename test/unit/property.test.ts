@@ -217,14 +217,67 @@ describe('a failing generated input', () => {
     expect(t.property?.replay).toContain(`--checks '^${CHECK}$'`);
   });
 
-  test('an error other than a check failure while replaying is thrown as it is', async () => {
+  test('an input the replay cannot judge counts as passing: the replay goes on and shrinks past it', async () => {
     const t = context();
-    const defect = new TypeError('a defect of the suite');
     const check = async (value: number, run: string) => {
-      if (run.startsWith('r')) throw defect;
+      if (run.startsWith('r') && value >= 50 && value < 100) throw new CheckError('not judged');
       if (value >= 100) throw new CheckFailure('fails', answered(500));
     };
-    expect(await thrown(assertProperty(t, small, check, defaults([], 50)))).toBe(defect);
+    const error = await thrown(assertProperty(t, small, check, defaults([], 50)));
+    expect(error).toBeInstanceOf(CheckFailure);
+    expect(t.property).toMatchObject({ counterexample: '100' });
+  });
+
+  test('a race whose replays could not all be judged says how many were not, rather than that every input passed', async () => {
+    const count = async (undecided: number) => {
+      const t = context({ connections: 2 });
+      let left = undecided;
+      const check = async (value: number, run: string) => {
+        if (!run.startsWith('r')) {
+          if (value >= 100) throw new CheckFailure('fails', answered(500));
+        } else if (left > 0) {
+          left--;
+          throw new CheckError('not judged');
+        }
+      };
+      return thrown(assertProperty(t, small, check, defaults([], 50)));
+    };
+    expect((await count(1)).message).toContain('; sent one at a time, no input failed (1 input not judged); run seed');
+    expect((await count(2)).message).toContain('; sent one at a time, no input failed (2 inputs not judged); run seed');
+    expect((await count(0)).message).toContain('; sent one at a time, every input passed: a race; run seed');
+  });
+
+  test('a replay that stops (a hung route, a stopped run, a defect) ends there, and the first pass’s failure stands unshrunk', async () => {
+    const t = context();
+    const replays: number[] = [];
+    const check = async (value: number, run: string) => {
+      if (run.startsWith('r')) {
+        replays.push(value);
+        throw new TypeError('a defect of the suite');
+      }
+      if (value >= 100) throw new CheckFailure('fails', answered(500));
+    };
+    const error = await thrown(assertProperty(t, small, check, defaults([], 50)));
+    expect(error).toBeInstanceOf(CheckFailure);
+    expect(replays).toHaveLength(1);
+    expect(t.property?.shrinkStopped).toBe('the replay stopped: a defect of the suite');
+    expect(error.message).toContain('(with 1 inputs at a time; the replay stopped: a defect of the suite; run seed');
+    expect(Number(t.property?.counterexample)).toBeGreaterThanOrEqual(100);
+  });
+
+  test('a replay that stops once a failure was found keeps the smallest failure found so far', async () => {
+    const t = context();
+    let failures = 0;
+    const check = async (value: number, run: string) => {
+      if (value < 100) return;
+      if (run.startsWith('r') && ++failures > 1) throw new Error('the run was stopped');
+      throw new CheckFailure('fails', answered(500));
+    };
+    const error = await thrown(assertProperty(t, small, check, defaults([], 50)));
+    expect(error).toBeInstanceOf(CheckFailure);
+    expect(error.message).toContain(', the replay stopped: the run was stopped; run seed');
+    expect(t.property?.shrinkStopped).toBe('the replay stopped: the run was stopped');
+    expect(t.property?.numShrinks).toBe(0);
   });
 });
 
@@ -241,10 +294,54 @@ describe('an error other than a check failure in the first pass', () => {
     expect(await thrown(assertProperty(t, small, check, defaults([0, 1, 2, 3])))).toBe(stopped);
     expect(finished).toEqual(['c1']);
   });
+
+  test('is outweighed by a failure of an input under way with it', async () => {
+    const t = context({ connections: 2 });
+    const check = async (_value: number, run: string) => {
+      if (run === 'c0') throw new Error('the run was stopped');
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      if (run === 'c1') throw new CheckFailure('fails', answered(500));
+    };
+    const error = await thrown(assertProperty(t, small, check, defaults([0, 1, 2, 3])));
+    expect(error).toBeInstanceOf(CheckFailure);
+    expect(t.property?.counterexample).toBe('known-1: 1');
+  });
+
+  test('an input that cannot be judged does not stop the pass: a later failure is reported, in either order of finishing', async () => {
+    for (const connections of [1, 2]) {
+      const t = context({ connections });
+      const runs: string[] = [];
+      const check = async (_value: number, run: string) => {
+        runs.push(run);
+        if (run === 'c0') throw new CheckError('not judged');
+        if (run === 'c2') throw new CheckFailure('fails', answered(500));
+      };
+      const error = await thrown(assertProperty(t, small, check, defaults([0, 1, 2, 3])));
+      expect(error).toBeInstanceOf(CheckFailure);
+      expect(t.property?.counterexample).toBe('known-2: 2');
+      expect(runs.slice(0, 3)).toEqual(['c0', 'c1', 'c2']);
+    }
+  });
+
+  test('with no failure, the pass runs every input and throws the CheckError of the lowest index', async () => {
+    const t = context({ connections: 2 });
+    const runs: string[] = [];
+    const check = async (_value: number, run: string) => {
+      runs.push(run);
+      // The lower index errs last.
+      if (run === 'c1') await new Promise((resolve) => setTimeout(resolve, 10));
+      if (run === 'c1' || run === '2') throw new CheckError(`not judged ${run}`);
+    };
+    const error = await thrown(assertProperty(t, small, check, defaults([0, 1], 4)));
+    expect(error).toBeInstanceOf(CheckError);
+    expect(error.message).toBe('not judged c1');
+    expect(runs).toHaveLength(6);
+    expect(t.exchanges).toHaveLength(0);
+  });
 });
 
 describe('the time limit', () => {
-  test(`a property cut short at ${PROPERTY_TIME_LIMIT_MS} ms before its budget is an error, not a pass`, async () => {
+  test(`a replay cut short at ${PROPERTY_TIME_LIMIT_MS} ms before any failure reports the first pass’s failure unshrunk`, async () => {
     const t = context();
     const check = async (value: number, run: string) => {
       if (!run.startsWith('r')) {
@@ -255,8 +352,9 @@ describe('the time limit', () => {
       vi.setSystemTime(Date.now() + PROPERTY_TIME_LIMIT_MS);
     };
     const error = await thrown(assertProperty(t, small, check, defaults([], 50)));
-    expect(error).toBeInstanceOf(CheckError);
-    expect(error.message).toBe(`the property was cut short after 1 of 50 runs (time limit ${PROPERTY_TIME_LIMIT_MS} ms)`);
+    expect(error).toBeInstanceOf(CheckFailure);
+    expect(t.property?.shrinkStopped).toBe(`not shrunk: the replay was cut short after 1 run of 50 (time limit ${PROPERTY_TIME_LIMIT_MS} ms)`);
+    expect(error.message).toContain(`; not shrunk: the replay was cut short after 1 run of 50 (time limit ${PROPERTY_TIME_LIMIT_MS} ms); run seed`);
   });
 
   test('a property whose replays end just inside the limit passes them all and reports the race', async () => {
