@@ -41,7 +41,16 @@ export class PausableDeadline {
   resume(): void {
     if (this.#timer !== undefined || this.#controller.signal.aborted) return;
     this.#since = performance.now();
-    this.#timer = setTimeout(() => this.#controller.abort(new DOMException('the request deadline passed', 'TimeoutError')), Math.max(0, this.#remaining));
+    const timer = setTimeout(() => {
+      // Decided after the loop's poll phase, not in its timers phase: when the thread was busy
+      // (judging a list, collecting) past the deadline, its expired timers run before it reads
+      // what arrived meanwhile, and an answer that came in time would be taken for a timeout.
+      // Read then, it ends the request (clear), and the deadline has nothing to abort.
+      setImmediate(() => {
+        if (this.#timer === timer) this.#controller.abort(new DOMException('the request deadline passed', 'TimeoutError'));
+      });
+    }, Math.max(0, this.#remaining));
+    this.#timer = timer;
   }
 
   /** Stops the timer for good. */

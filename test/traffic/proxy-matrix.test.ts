@@ -31,7 +31,7 @@ let captures = 0;
  * variant's own included. The run, the proxy and the server share this process, four
  * targets at once, and the run keeps 48 requests in flight: each waits behind the others in
  * one loop. On a loaded machine (the slow tier beside two other vitest runs) requests
- * waited past 10 s, and past the 3 s of reused-connection-drops-requests, and correct
+ * waited past 10 s, and past the 3 s reused-connection-drops-requests then gave, and correct
  * servers were judged nonconformant. The deadline is the test's own clock here, not a
  * judgement: the matrix judges timeouts.
  */

@@ -2,6 +2,8 @@
  * The reading of large bodies (src/http/body-reader.ts, src/http/large-body-leases.ts):
  * leases, giving way, read lanes and garbage collection, counted, never timed.
  */
+import { once } from 'node:events';
+import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { describe, expect, test, vi } from 'vitest';
 import { HEAP_FLOOR_BYTES, HEAP_GROWTH_BYTES, HeapPacer } from '../../src/core/heap-pacer.js';
@@ -209,7 +211,7 @@ describe('the heap pacer on watch (clock controlled)', () => {
 
 describe('PausableDeadline: the time a request waits on the client itself is not the server\'s', () => {
   test('it runs out at its time, not a ms before; paused, it does not run; resumed, it runs out at what was left (clock controlled)', () => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setImmediate', 'performance'] });
     try {
       const timed = new PausableDeadline(1_000);
       vi.advanceTimersByTime(400);
@@ -220,6 +222,9 @@ describe('PausableDeadline: the time a request waits on the client itself is not
       vi.advanceTimersByTime(599);
       expect(timed.signal.aborted).toBe(false);
       vi.advanceTimersByTime(1);
+      // Its timer ran; the decision waits for the loop's check phase, after what arrived is read.
+      expect(timed.signal.aborted).toBe(false);
+      vi.runOnlyPendingTimers();
       expect([timed.signal.aborted, (timed.signal.reason as DOMException).name]).toEqual([true, 'TimeoutError']);
       const cleared = new PausableDeadline(1_000);
       cleared.clear();
@@ -227,6 +232,34 @@ describe('PausableDeadline: the time a request waits on the client itself is not
       expect(cleared.signal.aborted).toBe(false);
     } finally {
       vi.useRealTimers();
+    }
+  });
+});
+
+describe('PausableDeadline: a deadline that passed while the thread was busy takes an answer already received, not a timeout', () => {
+  test.each([
+    [true, 'bytes waiting when the thread is free again: they are read first, and the deadline aborts nothing'],
+    [false, 'near miss, nothing waiting: the deadline aborts on the same turn of the loop'],
+  ])('%s: %s', async (waiting) => {
+    const server = createServer((socket) => socket.on('error', () => {}));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const client = connect((server.address() as AddressInfo).port, '127.0.0.1');
+    const [peer] = (await once(server, 'connection')) as [Socket];
+    try {
+      await once(client, 'connect');
+      if (waiting) await new Promise((resolve) => peer.write('answer', resolve));
+      const deadline = new PausableDeadline(10);
+      client.once('data', () => deadline.clear());
+      // Busy past the deadline by the deadline's own clock, however loaded the machine: its timer is due when the loop runs again.
+      const until = performance.now() + 20;
+      while (performance.now() < until);
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      await nextTurn();
+      expect(deadline.signal.aborted).toBe(!waiting);
+    } finally {
+      client.destroy();
+      peer.destroy();
+      await new Promise((resolve) => server.close(resolve));
     }
   });
 });
