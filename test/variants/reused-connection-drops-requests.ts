@@ -28,7 +28,7 @@ export default {
   },
   // The run waits a request deadline for each lost request, and the server shares the run's process: the deadline
   // is the test's own clock, not a judgement. At 3 s, with the slow tier beside two other vitest runs, a correct
-  // answer queued past it in 3 of 80 runs (auth-rejects-generated-credentials, model-based-sequences: TIMEOUT).
+  // answer queued past it in 3 of 120 runs (auth-rejects-generated-credentials, model-based-sequences: TIMEOUT).
   // The lost requests of a pass wait together: 30 s costs a run some 30 s more, not 30 s a request.
   options: { timeoutMs: 30_000 },
   expectedNotPassed: ['connections-answered'],
