@@ -14,6 +14,15 @@ const MATRIX_KEY = 'Matrix-Key_0123456789abcdefGHIJKLmnopqrX';
 /** A fixed seed: the same generated inputs on every run of the matrix. */
 export const MATRIX_SEED = 20261121;
 
+/**
+ * A request deadline (ms) that is the test's own clock, not a judgement, for runs whose
+ * server shares the run's process and loop: three times the default. On a loaded machine
+ * (the slow tier beside two other vitest runs) such requests waited past 10 s through the
+ * proxy (proxy-matrix), and past 3 s with reused-connection-drops-requests two and three
+ * at a time, and correct servers were judged nonconformant. The matrix judges timeouts.
+ */
+export const HARNESS_DEADLINE_MS = 30_000;
+
 /** A reference server, changed where a test needs it. */
 export interface TargetShape {
   variations?: Variation[];

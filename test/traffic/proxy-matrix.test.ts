@@ -17,7 +17,7 @@ import { startValidatingProxy } from '../../src/traffic/proxy.js';
 import { runProxySession } from '../../src/traffic/proxy-session.js';
 import type { Fault, CorrectVariant } from '../support/fault.js';
 import { loadCatalogue } from '../support/matrix.js';
-import { mapBounded, runAgainst, type TargetShape } from '../support/targets.js';
+import { HARNESS_DEADLINE_MS, mapBounded, runAgainst, type TargetShape } from '../support/targets.js';
 import { CHECKS } from '../support/checks.js';
 
 let dir: string;
@@ -26,16 +26,8 @@ afterAll(() => rm(dir, { recursive: true, force: true }));
 
 let captures = 0;
 
-/**
- * The request deadline of every run through the proxy (ms), three times the default, a
- * variant's own included. The run, the proxy and the server share this process, four
- * targets at once, and the run keeps 48 requests in flight: each waits behind the others in
- * one loop. On a loaded machine (the slow tier beside two other vitest runs) requests
- * waited past 10 s, and past the 3 s reused-connection-drops-requests then gave, and correct
- * servers were judged nonconformant. The deadline is the test's own clock here, not a
- * judgement: the matrix judges timeouts.
- */
-const HARNESS_DEADLINE_MS = 30_000;
+// Every run through the proxy takes the harness's deadline (test/support/targets.ts), a variant's own included:
+// the run, the proxy and the server share this process, four targets at once, 48 requests in flight each.
 
 /**
  * Runs the suite against a server shaped as `shape`, through a proxy session; returns both

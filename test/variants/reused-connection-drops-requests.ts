@@ -1,5 +1,6 @@
 import type { Socket } from 'node:net';
 import type { CorrectVariant } from '../support/fault.js';
+import { HARNESS_DEADLINE_MS } from '../support/targets.js';
 
 /** Every this many GETs that arrive on a kept-alive connection, one is never answered. */
 const EVERY = 20;
@@ -26,10 +27,10 @@ export default {
       handler!(req, res);
     });
   },
-  // The run waits a request deadline for each lost request, and the server shares the run's process: the deadline
-  // is the test's own clock, not a judgement. At 3 s, with the slow tier beside two other vitest runs, a correct
-  // answer queued past it in 3 of 120 runs (auth-rejects-generated-credentials, model-based-sequences: TIMEOUT).
-  // The lost requests of a pass wait together: 30 s costs a run some 30 s more, not 30 s a request.
-  options: { timeoutMs: 30_000 },
+  // The run waits a request deadline for each lost request, and the server shares the run's process: the
+  // harness's deadline. At 3 s, with the slow tier beside two other vitest runs, a correct answer queued past it
+  // in 3 of 120 runs (auth-rejects-generated-credentials, model-based-sequences: TIMEOUT). The lost requests
+  // of a pass wait together: 30 s costs a run some 30 s more, not 30 s a request.
+  options: { timeoutMs: HARNESS_DEADLINE_MS },
   expectedNotPassed: ['connections-answered'],
 } satisfies CorrectVariant;
