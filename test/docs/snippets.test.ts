@@ -185,13 +185,20 @@ describe('every shell command of the docs runs as shipped, and exits as the text
   });
 });
 
+/** Appended to each program (which names its outcome `report` and `exitCode`): the evidence of a run that did not pass, on stderr. */
+const EVIDENCE_ON_FAILURE = `
+if (exitCode !== 0) console.error(JSON.stringify(report.checks.filter((check) => check.status === 'failed' || check.status === 'error'), null, 1));
+`;
+
 describe('every program of the docs runs as shipped, under node -e and from a file', () => {
   const programs = all.filter((block) => block.lang === 'ts');
   test('the README and docs/library.md each show one', () => expect(programs.map((block) => block.where.split(':')[0])).toEqual(['README.md', 'docs/library.md']));
 
   test.concurrent.each(programs.flatMap((block) => (['-e', 'file'] as const).map((how) => [`${block.where} (${how})`, block, how] as const)))('%s', async (_name, block, how) => {
-    // Types removed as tsc would (a consumer's build), nothing else changed.
-    const js = ts.transpileModule(block.text, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
+    // Types removed as tsc would (a consumer's build), and one line after the program's last
+    // that prints, on a run that did not pass, the checks that failed or errored with their
+    // evidence: what a failure here is diagnosed from. Nothing the program does is changed.
+    const js = ts.transpileModule(block.text, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText + EVIDENCE_ON_FAILURE;
     const file = join(home, `${block.where.replace(/\W+/g, '-')}.mjs`);
     await writeFile(file, js);
     const command = how === '-e' ? `node --input-type=module -e "$(cat ${file})"` : `node ${file}`;
