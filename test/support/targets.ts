@@ -16,10 +16,11 @@ export const MATRIX_SEED = 20261121;
 
 /**
  * A request deadline (ms) that is the test's own clock, not a judgement, for runs whose
- * server shares the run's process and loop: three times the default. On a loaded machine
- * (the slow tier beside two other vitest runs) such requests waited past 10 s through the
- * proxy (proxy-matrix), and past 3 s with reused-connection-drops-requests two and three
- * at a time, and correct servers were judged nonconformant. The matrix judges timeouts.
+ * server shares the run's process: three times the default. On a loaded machine (the slow
+ * tier beside two other vitest runs) such requests waited past 10 s through the proxy
+ * (proxy-matrix), and past 3 s with reused-connection-drops-requests two and three at a
+ * time, and correct servers were judged nonconformant; a run against 100 MB lists
+ * (safety.test.ts) exited 1, not 3. The matrix judges timeouts.
  */
 export const HARNESS_DEADLINE_MS = 30_000;
 
@@ -71,6 +72,14 @@ export async function runAgainst(
 export function nonPassed(report: Report): { failed: string[]; error: string[]; skipped: string[] } {
   const ids = (status: string) => report.checks.filter((c) => c.status === status).map((c) => c.id).sort();
   return { failed: ids('failed'), error: ids('error'), skipped: ids('skipped') };
+}
+
+/** Why each check of `report` did not pass, a line each (`id status: message or reason`): a rare failure is diagnosed from the log alone. */
+export function whyNotPassed(report: Pick<Report, 'checks'>): string {
+  return report.checks
+    .filter((c) => c.status !== 'passed')
+    .map((c) => `${c.id} ${c.status}: ${c.failure?.message ?? c.reason}`)
+    .join('\n');
 }
 
 /** Default exports of every module in a folder of test/, by file name without extension. */
