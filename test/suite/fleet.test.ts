@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { shardOf } from '../../src/config/shard.js';
+import { packageRoot } from '../../src/core/package-info.js';
 import { startReferenceServer, type ReferenceServer } from '../../src/reference/server.js';
 import { fleetExitCode, type FleetReport } from '../../src/report/fleet.js';
 import { runFleet, type FleetMember } from '../../src/runner/fleet.js';
@@ -19,6 +20,14 @@ import newestFirst from '../variants/newest-first.js';
 import prettyPrinted from '../variants/pretty-printed-json.js';
 import { delayedBy, MATRIX_SEED } from '../support/targets.js';
 import { junitSchemaErrors } from '../support/xml.js';
+import { serveProcess } from '../../scripts/bench-serve.js';
+
+/**
+ * A guard against a hang, not a bound on speed, for the tests that run whole fleets: with
+ * three slow tiers at once, the two shards and the fleet they are compared with took past
+ * the default 60 s.
+ */
+const FLEET_GUARD_MS = 600_000;
 
 /** The six targets: name → variation (none: the reference server itself). */
 const SHAPES = {
@@ -74,7 +83,7 @@ test('a six-target fleet: right verdicts, exit 1, reports per target, and no key
     const texts = await Promise.all(files.map((file) => readFile(join(dir, name, file), 'utf8')));
     for (const [other, server] of servers) if (other !== name) for (const text of texts) expect(text).not.toContain(server.apiKey);
   }
-});
+}, FLEET_GUARD_MS);
 
 test('two shards merged equal the unsharded fleet; a target reported twice is exit 2', async () => {
   const names = [...servers.keys()];
@@ -93,7 +102,7 @@ test('two shards merged equal the unsharded fleet; a target reported twice is ex
   for (const target of fleetJson.targets) expect(await readFile(join(out, target.reportDir!, 'report.json'), 'utf8')).toContain(target.baseUrl);
 
   await expect(mergeFleets([dirs[0]!, dirs[0]!], await mkdtemp(join(tmpdir(), 'pcs-merged-')))).rejects.toThrow(/reported by both .* the shards overlap/);
-});
+}, FLEET_GUARD_MS);
 
 test('in one lane, an unreachable target is judged by its probe alone and the next target is judged in full: exit 3', async () => {
   // A port that was just free: nothing listens there.
@@ -158,9 +167,11 @@ test('shards cover every target exactly once, sizes within one of each other', (
 
 test('two fleets at once against targets holding 2,000 categories each: no target that answers is recorded as TIMEOUT', async () => {
   const apiKey = 'fleet-load-key-0123456789abcdef';
-  const servers = await Promise.all(Array.from({ length: 4 }, () => startReferenceServer({ apiKey })));
+  // Each target in a process of its own, as a real one is: served from this thread, their
+  // answers waited behind the two fleets' own collecting and reporting, and with three slow
+  // tiers at once, correct targets were recorded as TIMEOUT (the harness, not the tool).
+  const servers = await Promise.all(Array.from({ length: 4 }, () => serveProcess([join(packageRoot, 'dist/scripts/serve-sized.js'), '2000'], apiKey)));
   try {
-    for (const server of servers) for (let i = 0; i < 2000; i++) server.store.create({ name: `category ${i} ${'x'.repeat(30)}`, description: `description ${i}` });
     const fleet = () => servers.map((server, i): FleetMember => ({ targetName: `t${i}`, baseUrl: server.baseUrl, apiKey, seed: MATRIX_SEED + i }));
     for (let round = 0; round < 2; round++) {
       const outcomes = await Promise.all([runFleet(fleet(), { reportDir: null, targetConcurrency: 2 }), runFleet(fleet(), { reportDir: null, targetConcurrency: 2 })]);
@@ -171,6 +182,6 @@ test('two fleets at once against targets holding 2,000 categories each: no targe
       }
     }
   } finally {
-    await Promise.all(servers.map((server) => server.close()));
+    await Promise.all(servers.map((server) => server.stop()));
   }
-}, 120_000);
+}, FLEET_GUARD_MS);
