@@ -190,6 +190,16 @@ const EVIDENCE_ON_FAILURE = `
 if (exitCode !== 0) console.error(JSON.stringify(report.checks.filter((check) => check.status === 'failed' || check.status === 'error'), null, 1));
 `;
 
+test('the appended line prints the failed and errored checks of a run that did not pass, and nothing of one that did', () => {
+  const checks = [{ id: 'a', status: 'passed' }, { id: 'b', status: 'failed' }, { id: 'c', status: 'error' }, { id: 'd', status: 'skipped' }];
+  const printed: string[] = [];
+  const run = new Function('report', 'exitCode', 'console', EVIDENCE_ON_FAILURE);
+  run({ checks }, 1, { error: (text: string) => printed.push(text) });
+  expect(JSON.parse(printed[0]!)).toEqual([checks[1], checks[2]]);
+  run({ checks }, 0, { error: (text: string) => printed.push(text) });
+  expect(printed).toHaveLength(1);
+});
+
 describe('every program of the docs runs as shipped, under node -e and from a file', () => {
   const programs = all.filter((block) => block.lang === 'ts');
   test('the README and docs/library.md each show one', () => expect(programs.map((block) => block.where.split(':')[0])).toEqual(['README.md', 'docs/library.md']));
